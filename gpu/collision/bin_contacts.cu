@@ -1,0 +1,131 @@
+// Stages 7-9 (Heyn 2009, sec. 3.1.1.8-10): one thread per active bin tests all sphere pairs of
+// its bin, first to count the contacts it owns, then, after a scan gives each bin its output
+// offset, to write them. Testing twice is cheaper than writing through atomics and keeps the
+// output order fixed.
+//
+// Ownership (the midpoint rule): a pair that shares several bins is reported by exactly one of
+// them. The thesis takes the bin holding the midpoint of the two contact points; that midpoint
+// can fall outside a small sphere nested in a big one, so we clamp the midpoint's bin
+// coordinates into the bins both spheres touch. Every bin that sees the pair computes the same
+// clamped bin, and it is one where both spheres are listed.
+
+#include "gpu/collision/detail/bin_contacts.h"
+
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/transform.h>
+
+namespace trackcosim::gpu::detail {
+namespace {
+
+struct BinPairVisitor {
+  SphereView spheres;
+  BinGrid grid;
+  real envelope;
+  const SphereIndex* entry_sphere;
+  const BinKey* bin;
+  const std::uint64_t* start;
+  const std::uint32_t* count;
+
+  TRACKCOSIM_HD bool owns_pair(BinKey key, Vec3 ca, real ra, Vec3 cb, real rb, const ContactGeometry& g) const {
+    const real half_envelope = real(0.5) * envelope;
+    const BinRange a = sphere_bin_range(grid, ca, bin_half_size(ca, ra, half_envelope));
+    const BinRange b = sphere_bin_range(grid, cb, bin_half_size(cb, rb, half_envelope));
+    const Vec3 mid = real(0.5) * (g.point_a + g.point_b);
+    const real m[3] = {mid.x, mid.y, mid.z};
+    for (int axis = 0; axis < 3; ++axis) {
+      const std::uint64_t lo = a.lo[axis] > b.lo[axis] ? a.lo[axis] : b.lo[axis];
+      const std::uint64_t hi = a.hi[axis] < b.hi[axis] ? a.hi[axis] : b.hi[axis];
+      std::uint64_t k = grid.axis_bin(m[axis], axis);
+      k = k < lo ? lo : (k > hi ? hi : k);
+      if (k != BinGrid::key_axis(key, axis)) return false;
+    }
+    return true;
+  }
+
+  /// Calls on_contact(gid_a, shape_a, gid_b, shape_b, geometry) for every pair this bin owns.
+  template <class OnContact>
+  TRACKCOSIM_HD void visit(std::size_t active_bin, OnContact&& on_contact) const {
+    const BinKey key = bin[active_bin];
+    const SphereIndex* members = entry_sphere + start[active_bin];
+    const std::uint32_t n = count[active_bin];
+    for (std::uint32_t p = 0; p < n; ++p) {
+      const SphereIndex i = members[p];
+      for (std::uint32_t q = p + 1; q < n; ++q) {
+        SphereIndex j = members[q];
+        if (spheres.gid[i] == spheres.gid[j]) continue;  // a sphere set never collides with itself
+        SphereIndex ia = i, ib = j;
+        if (!precedes(spheres.gid[i], spheres.shape[i], spheres.gid[j], spheres.shape[j])) ia = j, ib = i;
+        const Vec3 ca = spheres.center(ia), cb = spheres.center(ib);
+        const real ra = spheres.radius[ia], rb = spheres.radius[ib];
+        // Cheap rejection on squared distance, with a margin so it never rejects a pair the
+        // exact test below would keep.
+        const Vec3 d = cb - ca;
+        const real reach = ra + rb + envelope;
+        if (dot(d, d) > reach * reach * real(1.0000001)) continue;
+        const ContactGeometry g = sphere_sphere(ca, ra, cb, rb);
+        if (!(g.distance <= envelope)) continue;
+        if (!owns_pair(key, ca, ra, cb, rb, g)) continue;
+        on_contact(spheres.gid[ia], spheres.shape[ia], spheres.gid[ib], spheres.shape[ib], g);
+      }
+    }
+  }
+};
+
+struct CountOwnedPairs {
+  BinPairVisitor visitor;
+  TRACKCOSIM_HD std::uint64_t operator()(std::size_t b) const {
+    std::uint64_t found = 0;
+    visitor.visit(b, [&](GlobalId, ShapeIndex, GlobalId, ShapeIndex, const ContactGeometry&) { ++found; });
+    return found;
+  }
+};
+
+struct WriteOwnedPairs {
+  BinPairVisitor visitor;
+  const std::uint64_t* offset;
+  ContactWriter out;
+  TRACKCOSIM_HD void operator()(std::size_t b) const {
+    std::uint64_t slot = offset[b];
+    visitor.visit(b, [&](GlobalId ga, ShapeIndex sa, GlobalId gb, ShapeIndex sb, const ContactGeometry& g) {
+      out.write(slot++, ga, sa, gb, sb, g);
+    });
+  }
+};
+
+}  // namespace
+
+void find_bin_contacts(const DeviceScene& scene, const BinGrid& grid, const BinnedSpheres& bins, real envelope,
+                       thrust::device_vector<std::uint64_t>& offset, DeviceContacts& out, StageClock& clock) {
+  const std::size_t active = bins.active_bin.size();
+  const auto bin_ids = thrust::counting_iterator<std::size_t>(0);
+  const BinPairVisitor visitor{scene.spheres(),
+                               grid,
+                               envelope,
+                               thrust::raw_pointer_cast(bins.entry_sphere.data()),
+                               thrust::raw_pointer_cast(bins.active_bin.data()),
+                               thrust::raw_pointer_cast(bins.active_start.data()),
+                               thrust::raw_pointer_cast(bins.active_count.data())};
+
+  clock.run(CollisionStage::CountContactsPerBin, [&] {
+    offset.resize(active + 1);
+    thrust::transform(bin_ids, bin_ids + active, offset.begin(), CountOwnedPairs{visitor});
+    offset[active] = 0;
+  });
+
+  std::uint64_t found = 0;
+  clock.run(CollisionStage::ScanContactCounts, [&] {
+    thrust::exclusive_scan(offset.begin(), offset.end(), offset.begin(), std::uint64_t{0});
+    found = offset[active];
+  });
+
+  clock.run(CollisionStage::WriteContacts, [&] {
+    const std::size_t first = out.size();
+    out.resize(first + found);
+    thrust::for_each(bin_ids, bin_ids + active,
+                     WriteOwnedPairs{visitor, thrust::raw_pointer_cast(offset.data()), out.writer(first)});
+  });
+}
+
+}  // namespace trackcosim::gpu::detail

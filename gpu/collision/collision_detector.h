@@ -1,0 +1,63 @@
+#pragma once
+// Broad + narrow phase collision detection by spatial binning, one source for CUDA and OpenMP.
+// See collision_stage.h for the stages and docs/collision.md for the method.
+//
+// The header is plain C++ (no Thrust types) so that host code compiled by g++ can use the CUDA
+// build of the library; device buffers live behind the pimpl and are reused between calls.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "gpu/collision/collision_stage.h"
+#include "gpu/collision/contact_list.h"
+#include "gpu/collision/shape_scene.h"
+
+namespace trackcosim::gpu {
+
+struct CollisionSettings {
+  /// Pairs whose signed distance is <= envelope are reported (near-contacts for the solver).
+  real envelope = 0;
+  /// Bin edge length; 0 selects bin_size_factor x the mean sphere diameter.
+  real bin_size = 0;
+  real bin_size_factor = 1.0;
+  /// At most this many contacts per body pair (compound bodies); 0 keeps all.
+  std::uint32_t max_contacts_per_body_pair = 8;
+};
+
+/// What the last pass did; all times in seconds.
+struct CollisionStats {
+  std::array<double, kCollisionStageCount> stage_seconds{};
+  Vec3 bin_size{0, 0, 0};
+  std::array<std::uint64_t, 3> bins_per_axis{0, 0, 0};
+  std::uint64_t bin_shape_pairs = 0;     ///< (bin, sphere) entries written in stage 3
+  std::uint64_t touched_bins = 0;        ///< distinct bins with >= 1 sphere
+  std::uint64_t active_bins = 0;         ///< bins with >= 2 spheres
+  std::uint64_t contacts_before_reduction = 0;
+  std::uint64_t contacts = 0;
+  double total_seconds() const;
+};
+
+class CollisionDetector {
+ public:
+  explicit CollisionDetector(CollisionSettings settings = {});
+  ~CollisionDetector();
+  CollisionDetector(const CollisionDetector&) = delete;
+  CollisionDetector& operator=(const CollisionDetector&) = delete;
+
+  /// Finds all contacts of the scene. Throws std::invalid_argument naming the first bad shape
+  /// (non-finite coordinate, radius <= 0, zero plane normal, box extent <= 0). An empty scene
+  /// gives an empty list.
+  ContactList detect(const ShapeScene& scene);
+
+  const CollisionStats& last_stats() const { return stats_; }
+  const CollisionSettings& settings() const { return settings_; }
+
+ private:
+  struct Impl;
+  CollisionSettings settings_;
+  CollisionStats stats_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace trackcosim::gpu

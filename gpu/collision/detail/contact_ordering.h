@@ -1,0 +1,37 @@
+#pragma once
+// The last two stages: put contacts in canonical key order and cap each body pair at K
+// contacts, then hand the list to the host. Only .cu files include this header.
+
+#include <cstdint>
+
+#include <thrust/device_vector.h>
+
+#include "gpu/collision/contact_list.h"
+#include "gpu/collision/detail/device_contacts.h"
+#include "gpu/collision/detail/stage_clock.h"
+
+namespace trackcosim::gpu::detail {
+
+struct ContactKey {
+  GlobalId gid_a, gid_b;
+  ShapeIndex shape_a, shape_b;
+};
+static_assert(sizeof(ContactKey) == 24);
+
+using ContactIndex = std::uint32_t;
+
+struct OrderingBuffers {
+  thrust::device_vector<ContactKey> key;
+  thrust::device_vector<ContactIndex> order;     ///< sorted position -> raw contact
+  thrust::device_vector<std::uint8_t> keep;
+  thrust::device_vector<ContactIndex> segment_start, segment_size;
+  thrust::device_vector<real> spread;            ///< scratch for the farthest-point choice
+  thrust::device_vector<ContactIndex> kept;      ///< final position -> raw contact
+};
+
+/// Fills `out` with the canonical, reduced list and returns the count before reduction.
+/// max_per_pair == 0 keeps every contact.
+std::uint64_t order_and_reduce(DeviceContacts& raw, std::uint32_t max_per_pair, OrderingBuffers& buffers,
+                               ContactList& out, StageClock& clock);
+
+}  // namespace trackcosim::gpu::detail

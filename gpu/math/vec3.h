@@ -1,0 +1,44 @@
+#pragma once
+// Small vector and quaternion types shared by kernels and host code. Plain aggregates so that
+// they are trivially copyable into device memory and onto the wire.
+
+#include <cmath>
+#include <type_traits>
+
+#include "gpu/math/host_device.h"
+#include "gpu/math/real.h"
+
+namespace trackcosim {
+
+struct Vec3 {
+  real x, y, z;
+};
+static_assert(std::is_trivially_copyable_v<Vec3> && sizeof(Vec3) == 3 * sizeof(real));
+
+TRACKCOSIM_HD inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+TRACKCOSIM_HD inline Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+TRACKCOSIM_HD inline Vec3 operator-(Vec3 a) { return {-a.x, -a.y, -a.z}; }
+TRACKCOSIM_HD inline Vec3 operator*(real s, Vec3 a) { return {s * a.x, s * a.y, s * a.z}; }
+TRACKCOSIM_HD inline Vec3 operator*(Vec3 a, real s) { return {s * a.x, s * a.y, s * a.z}; }
+TRACKCOSIM_HD inline real dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+TRACKCOSIM_HD inline Vec3 cross(Vec3 a, Vec3 b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+TRACKCOSIM_HD inline real length(Vec3 a) { return std::sqrt(dot(a, a)); }
+
+/// Unit quaternion (w, x, y, z) rotating body-frame vectors into the world frame.
+struct Quat {
+  real w, x, y, z;
+};
+static_assert(std::is_trivially_copyable_v<Quat> && sizeof(Quat) == 4 * sizeof(real));
+
+/// v' = q v q*, written out as v + 2 w (u x v) + 2 u x (u x v) with u the vector part.
+TRACKCOSIM_HD inline Vec3 rotate(Quat q, Vec3 v) {
+  const Vec3 u{q.x, q.y, q.z};
+  const Vec3 t = 2 * cross(u, v);
+  return v + q.w * t + cross(u, t);
+}
+
+TRACKCOSIM_HD inline Vec3 rotate_inverse(Quat q, Vec3 v) { return rotate(Quat{q.w, -q.x, -q.y, -q.z}, v); }
+
+}  // namespace trackcosim

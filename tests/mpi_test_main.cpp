@@ -1,0 +1,21 @@
+// main() for MPI test executables: MPI is initialised before any test runs, every rank runs
+// every test, and only rank 0 prints so that ctest logs read like a serial run. A failure on
+// another rank still shows: its exit code makes mpiexec, and so ctest, fail.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int result = RUN_ALL_TESTS();
+  int any_failed = 0;
+  MPI_Allreduce(&result, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any_failed;
+}

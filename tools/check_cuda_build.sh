@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Configures and builds the CUDA variant (nvcc, Thrust's CUDA device system) so a CUDA break
+# fails CI. Compile and link only: this machine has no GPU to run it.
+# Environment: CUDA_BUILD_DIR (default build-cuda), CUDA_ARCHS (default 90).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
+[[ -x "$nvcc" ]] || { echo "check_cuda_build: no nvcc at $nvcc (set CUDACXX)" >&2; exit 1; }
+
+cmake -S . -B "${CUDA_BUILD_DIR:-build-cuda}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DTRACKCOSIM_CUDA=ON -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" \
+  -DTRACKCOSIM_BUILD_TESTS=OFF >/dev/null
+cmake --build "${CUDA_BUILD_DIR:-build-cuda}" -j "${JOBS:-$(nproc)}"
+echo "check_cuda_build: CUDA variant compiled and linked"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages trackcosim needs to build, test and run. Idempotent: when
+# everything is present it prints nothing and exits 0. Needs root (or sudo) only to install.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config
+  openmpi-bin libopenmpi-dev            # MPI (terrain ranks, co-simulation)
+  libthrust-dev libcub-dev              # kernels, OpenMP device system on the CPU
+  libeigen3-dev                         # vehicle multibody solver
+  libboost-serialization-dev            # variable-shape MPI payloads
+  libgtest-dev                          # tests
+  nlohmann-json3-dev libcli11-dev       # configs, command lines
+  python3                               # examples and output tools
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install_deps: need root to install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+echo "install_deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install_deps: done"
