@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   const std::size_t repeats = arg(argc, argv, "--repeats", 3);
   const std::size_t reference_max_n = arg(argc, argv, "--reference-max-n", 30000);
   CollisionSettings settings;
-  settings.bin_size_factor = static_cast<double>(arg(argc, argv, "--bin-factor-percent", 100)) / 100;
+  const std::size_t factor_percent = arg(argc, argv, "--bin-factor-percent", 0);
+  if (factor_percent > 0) settings.bin_size_factor = static_cast<double>(factor_percent) / 100;
   const std::vector<std::size_t> sizes{10000, 30000, 100000, 300000, 1000000};
 
   std::printf("# dense random packing, radii 0.45-0.55 on a unit lattice; bin = %.2f x mean diameter; best of %zu passes\n",

@@ -1,1 +1,189 @@
-// placeholder: being written
+#include "cosim/scene_file.h"
+
+#include <limits>
+#include <map>
+#include <optional>
+
+#include "cosim/json_fields.h"
+#include "cosim/number_text.h"
+#include "cosim/sphere_lattice.h"
+
+namespace trackcosim::cosim {
+namespace {
+
+using gpu::GlobalId;
+
+/// A lattice past this size is almost certainly a unit slip (spacing in mm, box in m) and would
+/// exhaust memory before saying so.
+constexpr std::uint64_t kMaxLatticeSpheres = 100'000'000;
+
+/// Every global id is given once (DESIGN.md), so each item's id is recorded with its JSON field,
+/// and a clash names both places. The lattice claims a whole range of ids at once.
+class GidRegistry {
+ public:
+  void claim(const JsonField& id_field, GlobalId gid) {
+    const auto [it, inserted] = explicit_ids_.emplace(gid, id_field);
+    if (!inserted)
+      id_field.fail("duplicate id " + std::to_string(gid) + ", already used by " + it->second.path());
+  }
+
+  void claim_range(const JsonField& first_id_field, GlobalId first, std::uint64_t count) {
+    if (count == 0) return;
+    if (first > std::numeric_limits<GlobalId>::max() - (count - 1))
+      first_id_field.fail("ids " + std::to_string(first) + " + " + std::to_string(count) +
+                          " spheres run past the largest 64-bit id");
+    const GlobalId last = first + (count - 1);
+    if (const auto it = explicit_ids_.lower_bound(first); it != explicit_ids_.end() && it->first <= last)
+      it->second.fail("duplicate id " + std::to_string(it->first) + ", already used by the lattice (" +
+                      first_id_field.path() + " = " + std::to_string(first) + " gives ids " +
+                      std::to_string(first) + " to " + std::to_string(last) + ")");
+  }
+
+ private:
+  std::map<GlobalId, JsonField> explicit_ids_;
+};
+
+GlobalId read_id(const JsonField& item, GidRegistry& ids) {
+  const JsonField field = item.member("id");
+  const GlobalId gid = field.unsigned_integer();
+  ids.claim(field, gid);
+  return gid;
+}
+
+Quat read_orientation(const JsonField& item) {
+  const std::optional<JsonField> field = item.optional_member("orientation");
+  return field ? field->unit_quaternion() : Quat{1, 0, 0, 0};
+}
+
+gpu::CollisionSettings read_collision(const JsonField& f) {
+  f.expect_object({"envelope", "bin_size", "bin_size_factor", "max_contacts_per_body_pair"});
+  gpu::CollisionSettings s;
+  if (const auto v = f.optional_member("envelope")) s.envelope = v->non_negative_number();
+  if (const auto v = f.optional_member("bin_size")) s.bin_size = v->non_negative_number();
+  if (const auto v = f.optional_member("bin_size_factor")) s.bin_size_factor = v->positive_number();
+  if (const auto v = f.optional_member("max_contacts_per_body_pair")) {
+    const std::uint64_t k = v->unsigned_integer();
+    if (k > std::numeric_limits<std::uint32_t>::max()) v->fail("must be <= 4294967295, got " + std::to_string(k));
+    s.max_contacts_per_body_pair = static_cast<std::uint32_t>(k);
+  }
+  return s;
+}
+
+void read_spheres(const JsonField& list, gpu::SphereShapes& out, GidRegistry& ids) {
+  for (const JsonField& item : list.elements()) {
+    item.expect_object({"id", "center", "radius"});
+    const GlobalId gid = read_id(item, ids);
+    out.add(item.member("center").vec3(), item.member("radius").positive_number(), gid, 0);
+  }
+}
+
+void read_planes(const JsonField& list, std::vector<gpu::PlaneShape>& out, GidRegistry& ids) {
+  for (const JsonField& item : list.elements()) {
+    item.expect_object({"id", "point", "normal"});
+    const GlobalId gid = read_id(item, ids);
+    out.push_back({gid, 0, item.member("point").vec3(), item.member("normal").unit_vector()});
+  }
+}
+
+void read_boxes(const JsonField& list, std::vector<gpu::BoxShape>& out, GidRegistry& ids) {
+  for (const JsonField& item : list.elements()) {
+    item.expect_object({"id", "center", "half_extents", "orientation"});
+    const GlobalId gid = read_id(item, ids);
+    const Vec3 center = item.member("center").vec3();
+    const JsonField half_field = item.member("half_extents");
+    const Vec3 half = half_field.vec3();
+    if (!(half.x > 0 && half.y > 0 && half.z > 0))
+      half_field.fail("must all be > 0, got [" + number_to_string(half.x) + ", " + number_to_string(half.y) + ", " +
+                      number_to_string(half.z) + "]");
+    out.push_back({gid, 0, center, half, read_orientation(item)});
+  }
+}
+
+/// A compound body is a rigid set of spheres sharing one gid; offsets are in the body frame.
+void read_compounds(const JsonField& list, gpu::SphereShapes& out, GidRegistry& ids) {
+  for (const JsonField& item : list.elements()) {
+    item.expect_object({"id", "position", "orientation", "spheres"});
+    const GlobalId gid = read_id(item, ids);
+    const Vec3 position = item.member("position").vec3();
+    const Quat orientation = read_orientation(item);
+    const JsonField spheres = item.member("spheres");
+    const std::vector<JsonField> members = spheres.elements();
+    if (members.empty()) spheres.fail("a compound needs at least one sphere");
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      members[k].expect_object({"offset", "radius"});
+      const Vec3 offset = members[k].member("offset").vec3();
+      const real radius = members[k].member("radius").positive_number();
+      out.add(position + rotate(orientation, offset), radius, gid, static_cast<gpu::ShapeIndex>(k));
+    }
+  }
+}
+
+void read_lattice(const JsonField& f, gpu::SphereShapes& out, GidRegistry& ids) {
+  f.expect_object({"first_id", "min", "max", "spacing", "radius", "jitter", "seed"});
+  SphereLattice lattice;
+  const JsonField first_id = f.member("first_id");
+  lattice.first_id = first_id.unsigned_integer();
+  lattice.min = f.member("min").vec3();
+  const JsonField max_field = f.member("max");
+  lattice.max = max_field.vec3();
+  const JsonField spacing = f.member("spacing");
+  lattice.spacing = spacing.positive_number();
+
+  const JsonField radius = f.member("radius");
+  radius.expect_array_of_numbers(2);
+  const std::vector<JsonField> range = radius.elements();
+  lattice.radius_min = range[0].positive_number();
+  lattice.radius_max = range[1].positive_number();
+  if (lattice.radius_min > lattice.radius_max)
+    radius.fail("min must be <= max, got [" + number_to_string(lattice.radius_min) + ", " +
+                number_to_string(lattice.radius_max) + "]");
+
+  if (const auto jitter = f.optional_member("jitter")) {
+    lattice.jitter = jitter->non_negative_number();
+    // Beyond half a spacing two neighbours could swap places or coincide.
+    if (lattice.jitter > 0.5)
+      jitter->fail("must be <= 0.5 (a fraction of spacing), got " + number_to_string(lattice.jitter));
+  }
+  if (const auto seed = f.optional_member("seed")) lattice.seed = seed->unsigned_integer();
+
+  const auto cells = lattice_cells_per_axis(lattice);
+  for (int a = 0; a < 3; ++a)
+    if (cells[a] == 0)
+      max_field.fail(std::string("the box [min, max] holds no whole lattice cell along ") + "xyz"[a] +
+                     " (spacing " + number_to_string(lattice.spacing) + ")");
+  const double total = double(cells[0]) * double(cells[1]) * double(cells[2]);
+  if (total > double(kMaxLatticeSpheres))
+    spacing.fail("the lattice would hold " + number_to_string(total) + " spheres, more than the limit of " +
+                 std::to_string(kMaxLatticeSpheres) + "; check spacing and units (metres)");
+
+  ids.claim_range(first_id, lattice.first_id, cells[0] * cells[1] * cells[2]);
+  generate_lattice(lattice, out);
+}
+
+SceneFile read_scene(const nlohmann::json& document, const std::string& source_name) {
+  const JsonField root(document, source_name);
+  root.expect_object({"collision", "spheres", "planes", "boxes", "compounds", "lattice"});
+
+  SceneFile scene;
+  GidRegistry ids;
+  if (const auto f = root.optional_member("collision")) scene.collision = read_collision(*f);
+  if (const auto f = root.optional_member("planes")) read_planes(*f, scene.shapes.planes, ids);
+  if (const auto f = root.optional_member("boxes")) read_boxes(*f, scene.shapes.boxes, ids);
+  if (const auto f = root.optional_member("spheres")) read_spheres(*f, scene.shapes.spheres, ids);
+  if (const auto f = root.optional_member("compounds")) read_compounds(*f, scene.shapes.spheres, ids);
+  // Last, so that its id range is checked against every explicit id.
+  if (const auto f = root.optional_member("lattice")) read_lattice(*f, scene.shapes.spheres, ids);
+  return scene;
+}
+
+}  // namespace
+
+SceneFile parse_scene(std::string_view text, const std::string& source_name) {
+  return read_scene(parse_json_document(text, source_name), source_name);
+}
+
+SceneFile load_scene_file(const std::filesystem::path& file) {
+  return read_scene(load_json_document(file), file.string());
+}
+
+}  // namespace trackcosim::cosim

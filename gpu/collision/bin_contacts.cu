@@ -52,18 +52,24 @@ struct BinPairVisitor {
     const std::uint32_t n = count[active_bin];
     for (std::uint32_t p = 0; p < n; ++p) {
       const SphereIndex i = members[p];
+      const Vec3 ci = spheres.center(i);
+      const real ri = spheres.radius[i];
+      const GlobalId gi = spheres.gid[i];
       for (std::uint32_t q = p + 1; q < n; ++q) {
-        SphereIndex j = members[q];
-        if (spheres.gid[i] == spheres.gid[j]) continue;  // a sphere set never collides with itself
-        SphereIndex ia = i, ib = j;
-        if (!precedes(spheres.gid[i], spheres.shape[i], spheres.gid[j], spheres.shape[j])) ia = j, ib = i;
-        const Vec3 ca = spheres.center(ia), cb = spheres.center(ib);
-        const real ra = spheres.radius[ia], rb = spheres.radius[ib];
-        // Cheap rejection on squared distance, with a margin so it never rejects a pair the
-        // exact test below would keep.
-        const Vec3 d = cb - ca;
-        const real reach = ra + rb + envelope;
+        const SphereIndex j = members[q];
+        const Vec3 cj = spheres.center(j);
+        const real rj = spheres.radius[j];
+        // Cheap rejection on squared distance first (most pairs in a bin are apart), with a
+        // margin so it never rejects a pair the exact test below would keep.
+        const Vec3 d = cj - ci;
+        const real reach = ri + rj + envelope;
         if (dot(d, d) > reach * reach * real(1.0000001)) continue;
+        const GlobalId gj = spheres.gid[j];
+        if (gi == gj) continue;  // a sphere set never collides with itself
+        const bool i_first = precedes(gi, spheres.shape[i], gj, spheres.shape[j]);
+        const SphereIndex ia = i_first ? i : j, ib = i_first ? j : i;
+        const Vec3 ca = i_first ? ci : cj, cb = i_first ? cj : ci;
+        const real ra = i_first ? ri : rj, rb = i_first ? rj : ri;
         const ContactGeometry g = sphere_sphere(ca, ra, cb, rb);
         if (!(g.distance <= envelope)) continue;
         if (!owns_pair(key, ca, ra, cb, rb, g)) continue;

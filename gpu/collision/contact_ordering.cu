@@ -153,6 +153,8 @@ std::uint64_t order_and_reduce(DeviceContacts& raw, std::uint32_t max_per_pair, 
     const auto end = thrust::copy_if(b.order.begin(), b.order.end(), b.keep.begin(), b.kept.begin(),
                                      IsKept{});
     b.kept.resize(end - b.kept.begin());
+  });
+  clock.run(CollisionStage::CopyToHost, [&] {
     thrust::device_vector<GlobalId> gids;
     download_gathered(b.kept, raw.gid_a, gids, out.gid_a);
     download_gathered(b.kept, raw.gid_b, gids, out.gid_b);

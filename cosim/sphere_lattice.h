@@ -1,0 +1,33 @@
+#pragma once
+// A granular bed without a giant file: spheres on a regular lattice filling a box, with random
+// radii and jittered centres. The same description gives the same spheres, bit for bit, on every
+// machine and standard library: the random numbers come from std::mt19937_64 (fully specified by
+// the standard) mapped to [0, 1) by our own arithmetic, never by std::uniform_real_distribution,
+// whose algorithm differs between libstdc++ and libc++.
+
+#include <array>
+#include <cstdint>
+
+#include "gpu/collision/shape_scene.h"
+
+namespace trackcosim::cosim {
+
+struct SphereLattice {
+  gpu::GlobalId first_id = 0;  ///< gids first_id, first_id + 1, ... in lattice order
+  Vec3 min{0, 0, 0}, max{0, 0, 0};
+  real spacing = 0;  ///< lattice cell edge [m]
+  real radius_min = 0, radius_max = 0;
+  real jitter = 0;  ///< centre offset bound per axis, as a fraction of spacing
+  std::uint64_t seed = 0;
+};
+
+/// Whole cells of edge `spacing` that fit along x, y, z. The lattice is centred in the box, so
+/// the spare length below one spacing is split evenly between both sides.
+std::array<std::uint64_t, 3> lattice_cells_per_axis(const SphereLattice& lattice);
+
+/// Appends one sphere per cell (x fastest, then y, then z), each a body of its own with shape
+/// index 0. Per sphere, in this order: jitter x, y, z uniform in [-jitter, +jitter) * spacing,
+/// then radius uniform in [radius_min, radius_max).
+void generate_lattice(const SphereLattice& lattice, gpu::SphereShapes& out);
+
+}  // namespace trackcosim::cosim

@@ -1,0 +1,54 @@
+#pragma once
+// The little of the VTK XML format (https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html)
+// that our writers share: the file envelope and ASCII <DataArray> elements. ASCII keeps the files
+// diffable and readable by ParaView without a base64/zlib dependency; the binary appended format
+// can come later for the big terrain snapshots.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "cosim/number_text.h"
+
+namespace trackcosim::cosim::vtk {
+
+template <typename T>
+constexpr std::string_view type_name() {
+  if constexpr (std::is_same_v<T, double>) return "Float64";
+  else if constexpr (std::is_same_v<T, float>) return "Float32";
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return "UInt64";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "Int64";
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return "UInt32";
+  else static_assert(sizeof(T) == 0, "no VTK type for this C++ type");
+}
+
+/// `<?xml ...?><VTKFile type="<type>" ...><type>`; end_file closes both.
+void begin_file(std::ostream& out, std::string_view dataset_type);
+void end_file(std::ostream& out, std::string_view dataset_type);
+
+/// One ASCII <DataArray> of `tuples` tuples with `components` values of type T each, one tuple per
+/// line; value_at(tuple, component) gives each value.
+template <typename T, typename ValueAt>
+void write_data_array(std::ostream& out, std::string_view name, int components, std::size_t tuples,
+                      ValueAt value_at) {
+  std::string text = "        <DataArray type=\"" + std::string(type_name<T>()) + "\" Name=\"" + std::string(name) +
+                     "\" NumberOfComponents=\"" + std::to_string(components) + "\" format=\"ascii\">\n";
+  for (std::size_t i = 0; i < tuples; ++i) {
+    text += "         ";
+    for (int c = 0; c < components; ++c) {
+      text += ' ';
+      append_number(text, static_cast<T>(value_at(i, c)));
+    }
+    text += '\n';
+    if (text.size() > (std::size_t{1} << 20)) {
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
+      text.clear();
+    }
+  }
+  text += "        </DataArray>\n";
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+}  // namespace trackcosim::cosim::vtk
