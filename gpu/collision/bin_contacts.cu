@@ -11,10 +11,7 @@
 
 #include "gpu/collision/detail/bin_contacts.h"
 
-#include <thrust/for_each.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/scan.h>
-#include <thrust/transform.h>
+#include "gpu/collision/detail/count_scan_write.h"
 
 namespace trackcosim::gpu::detail {
 namespace {
@@ -79,33 +76,10 @@ struct BinPairVisitor {
   }
 };
 
-struct CountOwnedPairs {
-  BinPairVisitor visitor;
-  TRACKCOSIM_HD std::uint64_t operator()(std::size_t b) const {
-    std::uint64_t found = 0;
-    visitor.visit(b, [&](GlobalId, ShapeIndex, GlobalId, ShapeIndex, const ContactGeometry&) { ++found; });
-    return found;
-  }
-};
-
-struct WriteOwnedPairs {
-  BinPairVisitor visitor;
-  const std::uint64_t* offset;
-  ContactWriter out;
-  TRACKCOSIM_HD void operator()(std::size_t b) const {
-    std::uint64_t slot = offset[b];
-    visitor.visit(b, [&](GlobalId ga, ShapeIndex sa, GlobalId gb, ShapeIndex sb, const ContactGeometry& g) {
-      out.write(slot++, ga, sa, gb, sb, g);
-    });
-  }
-};
-
 }  // namespace
 
 void find_bin_contacts(const DeviceScene& scene, const BinGrid& grid, const BinnedSpheres& bins, real envelope,
                        thrust::device_vector<std::uint64_t>& offset, DeviceContacts& out, StageClock& clock) {
-  const std::size_t active = bins.active_bin.size();
-  const auto bin_ids = thrust::counting_iterator<std::size_t>(0);
   const BinPairVisitor visitor{scene.spheres(),
                                grid,
                                envelope,
@@ -114,24 +88,9 @@ void find_bin_contacts(const DeviceScene& scene, const BinGrid& grid, const Binn
                                thrust::raw_pointer_cast(bins.active_start.data()),
                                thrust::raw_pointer_cast(bins.active_count.data())};
 
-  clock.run(CollisionStage::CountContactsPerBin, [&] {
-    offset.resize(active + 1);
-    thrust::transform(bin_ids, bin_ids + active, offset.begin(), CountOwnedPairs{visitor});
-    offset[active] = 0;
-  });
-
-  std::uint64_t found = 0;
-  clock.run(CollisionStage::ScanContactCounts, [&] {
-    thrust::exclusive_scan(offset.begin(), offset.end(), offset.begin(), std::uint64_t{0});
-    found = offset[active];
-  });
-
-  clock.run(CollisionStage::WriteContacts, [&] {
-    const std::size_t first = out.size();
-    out.resize(first + found);
-    thrust::for_each(bin_ids, bin_ids + active,
-                     WriteOwnedPairs{visitor, thrust::raw_pointer_cast(offset.data()), out.writer(first)});
-  });
+  append_visited_contacts(bins.active_bin.size(), visitor, offset, out, clock,
+                          {CollisionStage::CountContactsPerBin, CollisionStage::ScanContactCounts,
+                           CollisionStage::WriteContacts});
 }
 
 }  // namespace trackcosim::gpu::detail

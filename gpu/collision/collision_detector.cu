@@ -57,19 +57,21 @@ struct MergeExtent {
   }
 };
 
-/// Cubic bins of the requested size, widened along an axis only where 2^21 bins would not span it.
+/// Cubic bins of the requested size, widened along an axis only where 2^21 bins would not span
+/// it. Bin faces sit at whole multiples of the bin size in world coordinates, not relative to
+/// the spheres' corner, so the lattice does not shift as particles move and every rank of a
+/// decomposed terrain can share it.
 detail::BinGrid make_grid(const SphereExtent& e, std::size_t spheres, const CollisionSettings& settings) {
   const real mean_diameter = 2 * e.radius_sum / static_cast<real>(spheres);
   const real requested = settings.bin_size > 0 ? settings.bin_size : settings.bin_size_factor * mean_diameter;
   detail::BinGrid grid{};
   for (int a = 0; a < 3; ++a) {
-    const real extent = e.hi[a] - e.lo[a];
-    const real widest = extent / static_cast<real>(detail::kMaxBinsPerAxis - 2);
+    const real widest = (e.hi[a] - e.lo[a]) / static_cast<real>(detail::kMaxBinsPerAxis - 4);
     const real size = std::max(requested, widest);
-    grid.origin[a] = e.lo[a];
+    grid.origin[a] = std::floor(e.lo[a] / size) * size;
     grid.inv_bin_size[a] = 1 / size;
-    grid.bins[a] = std::min<std::uint64_t>(detail::kMaxBinsPerAxis,
-                                           static_cast<std::uint64_t>(std::floor(extent / size)) + 1);
+    grid.bins[a] = std::min<std::uint64_t>(
+        detail::kMaxBinsPerAxis, static_cast<std::uint64_t>(std::floor((e.hi[a] - grid.origin[a]) / size)) + 1);
   }
   return grid;
 }
@@ -109,6 +111,7 @@ ContactList CollisionDetector::detect(const ShapeScene& scene) {
     const detail::BinGrid grid = make_grid(extent, n, settings_);
     for (int a = 0; a < 3; ++a) stats_.bins_per_axis[a] = grid.bins[a];
     stats_.bin_size = {1 / grid.inv_bin_size[0], 1 / grid.inv_bin_size[1], 1 / grid.inv_bin_size[2]};
+    stats_.grid_origin = {grid.origin[0], grid.origin[1], grid.origin[2]};
 
     detail::bin_spheres(m.scene, grid, half_envelope, m.bins, clock);
     stats_.bin_shape_pairs = m.bins.entry_bin.size();

@@ -31,6 +31,7 @@ struct CollisionSettings {
 struct CollisionStats {
   std::array<double, kCollisionStageCount> stage_seconds{};
   Vec3 bin_size{0, 0, 0};
+  Vec3 grid_origin{0, 0, 0};             ///< a bin corner; faces at origin + k * bin_size
   std::array<std::uint64_t, 3> bins_per_axis{0, 0, 0};
   std::uint64_t bin_shape_pairs = 0;     ///< (bin, sphere) entries written in stage 3
   std::uint64_t touched_bins = 0;        ///< distinct bins with >= 1 sphere

@@ -3,10 +3,7 @@
 
 #include "gpu/collision/detail/static_shape_contacts.h"
 
-#include <thrust/for_each.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/scan.h>
-#include <thrust/transform.h>
+#include "gpu/collision/detail/count_scan_write.h"
 
 namespace trackcosim::gpu::detail {
 namespace {
@@ -48,27 +45,6 @@ struct StaticShapeVisitor {
   }
 };
 
-struct CountStaticContacts {
-  StaticShapeVisitor visitor;
-  TRACKCOSIM_HD std::uint64_t operator()(std::size_t i) const {
-    std::uint64_t found = 0;
-    visitor.visit(i, [&](GlobalId, ShapeIndex, GlobalId, ShapeIndex, const ContactGeometry&) { ++found; });
-    return found;
-  }
-};
-
-struct WriteStaticContacts {
-  StaticShapeVisitor visitor;
-  const std::uint64_t* offset;
-  ContactWriter out;
-  TRACKCOSIM_HD void operator()(std::size_t i) const {
-    std::uint64_t slot = offset[i];
-    visitor.visit(i, [&](GlobalId ga, ShapeIndex sa, GlobalId gb, ShapeIndex sb, const ContactGeometry& g) {
-      out.write(slot++, ga, sa, gb, sb, g);
-    });
-  }
-};
-
 }  // namespace
 
 void find_static_shape_contacts(const DeviceScene& scene, real envelope,
@@ -76,23 +52,14 @@ void find_static_shape_contacts(const DeviceScene& scene, real envelope,
                                 StageClock& clock) {
   const std::size_t n = scene.sphere_count();
   if (n == 0 || (scene.planes.empty() && scene.boxes.empty())) return;
-  clock.run(CollisionStage::StaticShapeContacts, [&] {
-    const StaticShapeVisitor visitor{scene.spheres(),
-                                     thrust::raw_pointer_cast(scene.planes.data()),
-                                     scene.planes.size(),
-                                     thrust::raw_pointer_cast(scene.boxes.data()),
-                                     scene.boxes.size(),
-                                     envelope};
-    const auto sphere_ids = thrust::counting_iterator<std::size_t>(0);
-    offset.resize(n + 1);
-    thrust::transform(sphere_ids, sphere_ids + n, offset.begin(), CountStaticContacts{visitor});
-    offset[n] = 0;
-    thrust::exclusive_scan(offset.begin(), offset.end(), offset.begin(), std::uint64_t{0});
-    const std::size_t first = out.size();
-    out.resize(first + offset[n]);
-    thrust::for_each(sphere_ids, sphere_ids + n,
-                     WriteStaticContacts{visitor, thrust::raw_pointer_cast(offset.data()), out.writer(first)});
-  });
+  const StaticShapeVisitor visitor{scene.spheres(),
+                                   thrust::raw_pointer_cast(scene.planes.data()),
+                                   scene.planes.size(),
+                                   thrust::raw_pointer_cast(scene.boxes.data()),
+                                   scene.boxes.size(),
+                                   envelope};
+  constexpr CollisionStage stage = CollisionStage::StaticShapeContacts;
+  append_visited_contacts(n, visitor, offset, out, clock, {stage, stage, stage});
 }
 
 }  // namespace trackcosim::gpu::detail

@@ -538,4 +538,63 @@ TEST(CollisionBinSize, ContactListIsIndependentOfBinSize) {
 }
 
 }  // namespace
+// ------------------------------------------------------------------------------------------
+// 4. Centres and contact points exactly on bin faces. Bin faces sit at whole multiples of the
+//    bin size, so with bin_size = 1 integer coordinates are faces, edges and corners.
+
+TEST(CollisionBinFaces, CentresAndContactPointsOnFacesAreFoundOnce) {
+  ShapeScene scene;
+  SphereShapes& s = scene.spheres;
+  GlobalId gid = 100;
+  // Chain with centres on faces (x integer) and on edges (y = 0, z = 0): contact points inside bins.
+  for (int i = 0; i < 8; ++i) s.add({real(i), 0, 0}, 0.5, gid++, 0);
+  // Chain with contact points on faces: centres at half-integers, touching at integer x.
+  for (int i = 0; i < 8; ++i) s.add({real(i) + 0.5, 3.5, 3.5}, 0.5, gid++, 0);
+  // A 6x6x6 block touching along all three axes: every contact point is on a face, and the
+  // eight spheres around each lattice corner all meet in its bins.
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j)
+      for (int k = 0; k < 6; ++k) s.add({real(i) + 0.5, real(j) + 0.5, real(k) + 10.5}, 0.5, gid++, 0);
+
+  CollisionSettings settings;
+  settings.bin_size = 1;
+  CollisionDetector detector(settings);
+  const ContactList got = detector.detect(scene);
+  const CollisionStats& stats = detector.last_stats();
+  for (real origin : {stats.grid_origin.x, stats.grid_origin.y, stats.grid_origin.z})
+    EXPECT_EQ(origin, std::floor(origin)) << "bin faces are not at integer coordinates";
+  EXPECT_EQ(stats.bin_size.x, 1.0);
+
+  EXPECT_EQ(got.size(), 7u + 7u + 3u * 5u * 36u);
+  EXPECT_TRUE(is_canonically_ordered(got));
+  EXPECT_TRUE(matches_reference(got, all_pairs_reference(s, 0)));
+  for (std::size_t c = 0; c < got.size(); ++c) EXPECT_EQ(got.distance[c], 0.0) << "contact " << c;
+}
+
+// Touching pairs built in floating point (c_b = c_a + r_a + r_b, rounded) with coordinates
+// and radii that are not exactly representable, each straddling a bin face to within a few
+// ulps: whatever the rounding of c +- r and of the face position, a pair whose distance rounds
+// to <= 0 must share a bin and be found exactly once.
+TEST(CollisionBinFaces, RoundedTouchingPairsAcrossFacesAreNeverLost) {
+  ShapeScene scene;
+  SphereShapes& s = scene.spheres;
+  std::mt19937_64 rng(77);
+  const auto unit = [&rng] { return static_cast<real>(rng() >> 11) * 0x1.0p-53; };
+  for (int p = 0; p < 20000; ++p) {
+    const real ra = 0.01 + 0.04 * unit(), rb = 0.01 + 0.04 * unit();
+    const real face = 0.1 * static_cast<real>(p % 97 + 1);  // a bin face when bin_size = 0.1
+    const real ca = face - ra - 1e-15 * unit();
+    const Vec3 a{ca, 0.3 * static_cast<real>(p / 97), 0.1 * static_cast<real>(p % 7)};
+    s.add(a, ra, 2 * p, 0);
+    s.add({ca + (ra + rb), a.y, a.z}, rb, 2 * p + 1, 0);
+  }
+  CollisionSettings settings;
+  settings.bin_size = 0.1;
+  CollisionDetector detector(settings);
+  const ContactList got = detector.detect(scene);
+  const std::vector<ReferenceContact> want = all_pairs_reference(s, 0);
+  EXPECT_GT(want.size(), 5000u) << "too few pairs round to touching to test anything";
+  EXPECT_TRUE(matches_reference(got, want));
+}
+
 }  // namespace trackcosim::gpu
