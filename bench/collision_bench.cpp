@@ -70,7 +70,7 @@ std::size_t arg(int argc, char** argv, const char* name, std::size_t fallback) {
 int main(int argc, char** argv) {
   const std::size_t max_n = arg(argc, argv, "--max-n", 1000000);
   const std::size_t repeats = arg(argc, argv, "--repeats", 3);
-  const std::size_t reference_max_n = arg(argc, argv, "--reference-max-n", 30000);
+  const std::size_t reference_max_n = arg(argc, argv, "--reference-max-n", 100000);
   CollisionSettings settings;
   const std::size_t factor_percent = arg(argc, argv, "--bin-factor-percent", 0);
   if (factor_percent > 0) settings.bin_size_factor = static_cast<double>(factor_percent) / 100;
