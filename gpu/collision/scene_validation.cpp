@@ -21,6 +21,8 @@ void validate_scene(const ShapeScene& scene) {
   if (s.x.size() != s.size() || s.y.size() != s.size() || s.z.size() != s.size() ||
       s.body_gid.size() != s.size() || s.shape_index.size() != s.size())
     throw std::invalid_argument("collision: sphere arrays have different lengths");
+  if (s.size() >= (std::size_t{1} << 32))
+    throw std::invalid_argument("collision: more than 2^32 - 1 spheres on one rank; use more ranks");
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (!finite({s.x[i], s.y[i], s.z[i]})) reject("sphere", i, s.body_gid[i], "center is not finite");
     if (!(s.radius[i] > 0) || !std::isfinite(s.radius[i]))

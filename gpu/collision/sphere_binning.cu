@@ -6,7 +6,11 @@
 
 #include "gpu/collision/detail/sphere_binning.h"
 
+#include <stdexcept>
+#include <string>
+
 #include <thrust/copy.h>
+#include <thrust/extrema.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -54,6 +58,21 @@ struct WriteBinSpherePairs {
   }
 };
 
+/// A sphere far larger than the bins would write millions of entries (and exhaust memory long
+/// before it finishes); refuse it with a message that says what to change instead.
+void reject_oversized_spheres(const DeviceScene& scene, const BinGrid& grid,
+                              const thrust::device_vector<std::uint64_t>& bins_per_sphere, std::size_t n) {
+  const auto largest = thrust::max_element(bins_per_sphere.begin(), bins_per_sphere.begin() + n);
+  const std::uint64_t bins = *largest;
+  if (bins <= kMaxBinsPerSphere) return;
+  const std::size_t i = largest - bins_per_sphere.begin();
+  throw std::invalid_argument(
+      "collision: sphere " + std::to_string(i) + " (body gid " + std::to_string(GlobalId(scene.gid[i])) +
+      ", radius " + std::to_string(real(scene.radius[i])) + ") spans " + std::to_string(bins) + " bins of edge " +
+      std::to_string(1 / grid.inv_bin_size[0]) + " m (at most " + std::to_string(kMaxBinsPerSphere) +
+      "); set a larger bin_size, or model it as a box or a sphere set of smaller spheres");
+}
+
 struct HoldsTwoOrMore {
   TRACKCOSIM_HD bool operator()(std::uint32_t count) const { return count >= 2; }
 };
@@ -72,6 +91,7 @@ void bin_spheres(const DeviceScene& scene, const BinGrid& grid, real half_envelo
     thrust::transform(sphere_ids, sphere_ids + n, offset.begin(), CountBinsPerSphere{spheres, grid, half_envelope});
     offset[n] = 0;
   });
+  reject_oversized_spheres(scene, grid, offset, n);
 
   std::uint64_t entries = 0;
   clock.run(CollisionStage::ScanBinCounts, [&] {

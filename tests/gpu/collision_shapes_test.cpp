@@ -526,5 +526,19 @@ TEST(BadInput, DegenerateScenesGiveNoContacts) {
   EXPECT_EQ(detector.detect(sphere_scene({0, 0, 5}, 0.5, kBall)).size(), 0u);
 }
 
+// A boulder 1000 times the grain size would put millions of bin entries in the grid: refused
+// with a message naming it, unless the user chooses bins to match it.
+TEST(BadInput, SphereFarLargerThanTheBinsIsRefusedByName) {
+  ShapeScene scene;
+  for (int i = 0; i < 100; ++i) scene.spheres.add({0.02 * real(i % 10), 0.02 * real(i / 10), 0}, 0.0101, i, 0);
+  scene.spheres.add({0.1, 0.1, 20.0}, 10.0, 777, 0);
+  expect_rejected(scene, {"sphere 100", "gid 777", "bins", "bin_size"});
+
+  CollisionSettings coarse;
+  coarse.bin_size = 2.0;
+  CollisionDetector detector(coarse);
+  EXPECT_EQ(detector.detect(scene).size(), 90u + 90u);  // the grains' lattice neighbours, overlapping
+}
+
 }  // namespace
 }  // namespace trackcosim::gpu

@@ -14,6 +14,10 @@ namespace trackcosim::gpu::detail {
 
 using SphereIndex = std::uint32_t;
 
+/// A sphere whose box touches more bins than this (about 40 per axis) is refused: bins that
+/// small next to it would cost more than testing it against everything.
+inline constexpr std::uint64_t kMaxBinsPerSphere = std::uint64_t{1} << 16;
+
 /// The bin -> spheres map. Buffers are kept between passes to avoid reallocation.
 struct BinnedSpheres {
   thrust::device_vector<std::uint64_t> sphere_entry_offset;  ///< stages 1-2, per sphere
