@@ -25,18 +25,27 @@ struct BinPairVisitor {
   const std::uint64_t* start;
   const std::uint32_t* count;
 
+  /// The clamped-midpoint rule. Both spheres are listed in this bin, so on any axis where the
+  /// midpoint already falls in this bin's slab the clamp cannot move it elsewhere; the bin
+  /// ranges (twelve floor() calls) are needed only on an axis where it falls outside.
   TRACKCOSIM_HD bool owns_pair(BinKey key, Vec3 ca, real ra, Vec3 cb, real rb, const ContactGeometry& g) const {
-    const real half_envelope = real(0.5) * envelope;
-    const BinRange a = sphere_bin_range(grid, ca, bin_half_size(ca, ra, half_envelope));
-    const BinRange b = sphere_bin_range(grid, cb, bin_half_size(cb, rb, half_envelope));
     const Vec3 mid = real(0.5) * (g.point_a + g.point_b);
     const real m[3] = {mid.x, mid.y, mid.z};
+    const real c[2][3] = {{ca.x, ca.y, ca.z}, {cb.x, cb.y, cb.z}};
+    const real half_envelope = real(0.5) * envelope;
+    const real half[2] = {bin_half_size(ca, ra, half_envelope), bin_half_size(cb, rb, half_envelope)};
     for (int axis = 0; axis < 3; ++axis) {
-      const std::uint64_t lo = a.lo[axis] > b.lo[axis] ? a.lo[axis] : b.lo[axis];
-      const std::uint64_t hi = a.hi[axis] < b.hi[axis] ? a.hi[axis] : b.hi[axis];
+      const std::uint64_t here = BinGrid::key_axis(key, axis);
       std::uint64_t k = grid.axis_bin(m[axis], axis);
+      if (k == here) continue;
+      const std::uint64_t lo_a = grid.axis_bin(c[0][axis] - half[0], axis);
+      const std::uint64_t lo_b = grid.axis_bin(c[1][axis] - half[1], axis);
+      const std::uint64_t hi_a = grid.axis_bin(c[0][axis] + half[0], axis);
+      const std::uint64_t hi_b = grid.axis_bin(c[1][axis] + half[1], axis);
+      const std::uint64_t lo = lo_a > lo_b ? lo_a : lo_b;
+      const std::uint64_t hi = hi_a < hi_b ? hi_a : hi_b;
       k = k < lo ? lo : (k > hi ? hi : k);
-      if (k != BinGrid::key_axis(key, axis)) return false;
+      if (k != here) return false;
     }
     return true;
   }

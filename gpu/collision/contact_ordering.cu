@@ -1,8 +1,9 @@
-// Canonical order and per-body-pair contact reduction.
+// Canonical order, per-body-pair contact reduction, and the copy to the caller's list.
 //
-// Sorting by (gid_a, gid_b, shape_a, shape_b) is what makes the list identical for any thread
-// count and, later, any rank count: bins are processed in parallel in whatever order, but the
-// keys are unique. It also groups each body pair's contacts for the reduction.
+// Sorting by (gid_a, gid_b, shape_a, shape_b) (canonical_order.cu) is what makes the list
+// identical for any thread count and, later, any rank count: bins are processed in parallel in
+// whatever order, but the keys are unique. It also groups each body pair's contacts for the
+// reduction.
 //
 // Reduction (Heyn 2009, sec. 3.3): two sphere-set bodies pressed together produce many nearly
 // redundant contacts that slow the iterative solver. The thesis keeps a random subset of 8; we
@@ -29,17 +30,10 @@
 #include <thrust/sort.h>
 #include <thrust/transform.h>
 
+#include "gpu/collision/detail/canonical_order.h"
+
 namespace trackcosim::gpu::detail {
 namespace {
-
-struct KeyLess {
-  TRACKCOSIM_HD bool operator()(const ContactKey& l, const ContactKey& r) const {
-    if (l.gid_a != r.gid_a) return l.gid_a < r.gid_a;
-    if (l.gid_b != r.gid_b) return l.gid_b < r.gid_b;
-    if (l.shape_a != r.shape_a) return l.shape_a < r.shape_a;
-    return l.shape_b < r.shape_b;
-  }
-};
 
 struct SameBodyPair {
   TRACKCOSIM_HD bool operator()(const ContactKey& l, const ContactKey& r) const {
@@ -49,12 +43,6 @@ struct SameBodyPair {
 
 struct IsKept {
   TRACKCOSIM_HD bool operator()(std::uint8_t keep) const { return keep != 0; }
-};
-
-struct MakeKey {
-  const GlobalId *gid_a, *gid_b;
-  const ShapeIndex *shape_a, *shape_b;
-  TRACKCOSIM_HD ContactKey operator()(ContactIndex i) const { return {gid_a[i], gid_b[i], shape_a[i], shape_b[i]}; }
 };
 
 /// Farthest-point choice of `limit` contacts inside one over-full body-pair segment.
@@ -138,15 +126,7 @@ std::uint64_t order_and_reduce(DeviceContacts& raw, std::uint32_t max_per_pair, 
                                ContactList& out, StageClock& clock) {
   const std::size_t n = raw.size();
   if (n >= std::size_t{1} << 32) throw std::length_error("collision: more than 2^32 contacts on one rank");
-  clock.run(CollisionStage::CanonicalSort, [&] {
-    b.order.resize(n);
-    thrust::sequence(b.order.begin(), b.order.end());
-    b.key.resize(n);
-    const auto ptr = [](const auto& v) { return thrust::raw_pointer_cast(v.data()); };
-    thrust::transform(b.order.begin(), b.order.end(), b.key.begin(),
-                      MakeKey{ptr(raw.gid_a), ptr(raw.gid_b), ptr(raw.shape_a), ptr(raw.shape_b)});
-    thrust::stable_sort_by_key(b.key.begin(), b.key.end(), b.order.begin(), KeyLess{});
-  });
+  clock.run(CollisionStage::CanonicalSort, [&] { sort_canonically(raw, b); });
   clock.run(CollisionStage::BodyPairReduction, [&] {
     reduce_body_pairs(raw, max_per_pair, b);
     b.kept.resize(n);

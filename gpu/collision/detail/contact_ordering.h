@@ -21,7 +21,8 @@ static_assert(sizeof(ContactKey) == 24);
 using ContactIndex = std::uint32_t;
 
 struct OrderingBuffers {
-  thrust::device_vector<ContactKey> key;
+  thrust::device_vector<GlobalId> body_key;      ///< gid_a, the first-level sort key
+  thrust::device_vector<ContactKey> key;         ///< keys in sorted order
   thrust::device_vector<ContactIndex> order;     ///< sorted position -> raw contact
   thrust::device_vector<std::uint8_t> keep;
   thrust::device_vector<ContactIndex> segment_start, segment_size;

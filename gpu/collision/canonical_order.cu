@@ -1,0 +1,103 @@
+// Sorting contacts by (gid_a, gid_b, shape_a, shape_b) in two levels.
+//
+// One comparison sort on the 24-byte key would move 28 bytes per element per merge pass on the
+// CPU, and on the GPU it would forgo Thrust's radix sort, which only primitive keys get. So we
+// radix/merge-sort the 64-bit gid_a alone (stably: equal gid_a keep their generation order),
+// then finish each run of equal gid_a, a handful of contacts for a grain and a few hundred for a
+// track shoe, with a heap sort on the rest of the key. Keys are unique, so the result does not
+// depend on either sort's stability or on the thread count.
+
+#include "gpu/collision/detail/canonical_order.h"
+
+#include <thrust/for_each.h>
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+#include <thrust/transform.h>
+
+namespace trackcosim::gpu::detail {
+namespace {
+
+struct RawKeys {
+  const GlobalId *gid_a, *gid_b;
+  const ShapeIndex *shape_a, *shape_b;
+
+  TRACKCOSIM_HD ContactKey operator()(ContactIndex i) const { return {gid_a[i], gid_b[i], shape_a[i], shape_b[i]}; }
+
+  /// Order of two contacts with the same gid_a.
+  TRACKCOSIM_HD bool less_within_body(ContactIndex l, ContactIndex r) const {
+    if (gid_b[l] != gid_b[r]) return gid_b[l] < gid_b[r];
+    if (shape_a[l] != shape_a[r]) return shape_a[l] < shape_a[r];
+    return shape_b[l] < shape_b[r];
+  }
+};
+
+struct GidAOf {
+  const GlobalId* gid_a;
+  TRACKCOSIM_HD GlobalId operator()(ContactIndex i) const { return gid_a[i]; }
+};
+
+/// In-place heap sort of one run of equal gid_a: O(n log n) even for a body with thousands of
+/// contacts, no scratch memory, and deterministic because the keys are unique.
+struct SortRun {
+  RawKeys keys;
+  ContactIndex* order;
+  const ContactIndex* run_start;
+  const ContactIndex* run_size;
+
+  TRACKCOSIM_HD void sift_down(ContactIndex* a, ContactIndex root, ContactIndex n) const {
+    for (ContactIndex child; (child = 2 * root + 1) < n; root = child) {
+      if (child + 1 < n && keys.less_within_body(a[child], a[child + 1])) ++child;
+      if (!keys.less_within_body(a[root], a[child])) return;
+      const ContactIndex t = a[root];
+      a[root] = a[child];
+      a[child] = t;
+    }
+  }
+
+  TRACKCOSIM_HD void operator()(std::size_t run) const {
+    const ContactIndex n = run_size[run];
+    if (n < 2) return;
+    ContactIndex* a = order + run_start[run];
+    for (ContactIndex i = n / 2; i-- > 0;) sift_down(a, i, n);
+    for (ContactIndex end = n - 1; end > 0; --end) {
+      const ContactIndex t = a[0];
+      a[0] = a[end];
+      a[end] = t;
+      sift_down(a, 0, end);
+    }
+  }
+};
+
+}  // namespace
+
+void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
+  const std::size_t n = raw.size();
+  const auto ptr = [](const auto& v) { return thrust::raw_pointer_cast(v.data()); };
+  const RawKeys keys{ptr(raw.gid_a), ptr(raw.gid_b), ptr(raw.shape_a), ptr(raw.shape_b)};
+
+  b.order.resize(n);
+  thrust::sequence(b.order.begin(), b.order.end());
+  b.body_key.resize(n);
+  thrust::transform(b.order.begin(), b.order.end(), b.body_key.begin(), GidAOf{keys.gid_a});
+  thrust::stable_sort_by_key(b.body_key.begin(), b.body_key.end(), b.order.begin());
+
+  b.segment_size.resize(n);
+  const auto runs_end = thrust::reduce_by_key(b.body_key.begin(), b.body_key.end(),
+                                              thrust::constant_iterator<ContactIndex>(1),
+                                              thrust::make_discard_iterator(), b.segment_size.begin());
+  const std::size_t runs = runs_end.second - b.segment_size.begin();
+  b.segment_start.resize(runs);
+  thrust::exclusive_scan(b.segment_size.begin(), b.segment_size.begin() + runs, b.segment_start.begin());
+  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(runs),
+                   SortRun{keys, thrust::raw_pointer_cast(b.order.data()), ptr(b.segment_start), ptr(b.segment_size)});
+
+  b.key.resize(n);
+  thrust::transform(b.order.begin(), b.order.end(), b.key.begin(), keys);
+}
+
+}  // namespace trackcosim::gpu::detail
