@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
 
   std::printf("# dense random packing, radii 0.45-0.55 on a unit lattice; bin = %.2f x mean diameter; best of %zu passes\n",
               settings.bin_size_factor, repeats);
-  std::printf("%9s %3s %9s %9s %12s %8s", "N", "thr", "contacts", "seconds", "contacts/s", "ns/cont");
+  std::printf("%9s %3s %9s %9s %12s %8s %7s", "N", "thr", "contacts", "seconds", "contacts/s", "ns/cont", "per_bin");
   for (auto name : kCollisionStageNames) std::printf(" %*s", int(std::max<std::size_t>(name.size(), 7)), name.data());
   std::printf("\n");
 
@@ -97,8 +97,10 @@ int main(int argc, char** argv) {
         const double s = seconds_since(t0);
         if (r > 0 && s < best_seconds) best_seconds = s, best = detector.last_stats();
       }
-      std::printf("%9zu %3d %9zu %9.4f %12.3e %8.1f", n, threads, contacts, best_seconds, contacts / best_seconds,
-                  1e9 * best_seconds / double(contacts));
+      // per_bin: sphere entries per active bin, what each pair-testing thread loops over.
+      std::printf("%9zu %3d %9zu %9.4f %12.3e %8.1f %7.1f", n, threads, contacts, best_seconds,
+                  contacts / best_seconds, 1e9 * best_seconds / double(contacts),
+                  double(best.bin_shape_pairs) / double(std::max<std::uint64_t>(best.active_bins, 1)));
       for (std::size_t k = 0; k < kCollisionStageCount; ++k)
         std::printf(" %*.4f", int(std::max<std::size_t>(kCollisionStageNames[k].size(), 7)), best.stage_seconds[k]);
       std::printf("\ncollision N=%zu threads=%d contacts=%zu seconds=%.6f contacts_per_s=%.4e\n", n, threads,

@@ -19,8 +19,8 @@ struct CollisionSettings {
   /// Pairs whose signed distance is <= envelope are reported (near-contacts for the solver).
   real envelope = 0;
   /// Bin edge length; 0 selects bin_size_factor x the mean sphere diameter. The default 2
-  /// (about 25 spheres listed per bin in a dense bed) was the fastest in bench/collision on the
-  /// CPU build, 1.4x faster than 1; the GPU papers use about 1 (4-5 spheres per bin).
+  /// (20-25 spheres listed per bin in a dense bed) was the fastest in bench/collision on the
+  /// CPU build, 1.57x faster than 1 at 10^6 spheres; the GPU papers use about 1 (4-5 per bin).
   real bin_size = 0;
   real bin_size_factor = 2.0;
   /// At most this many contacts per body pair (compound bodies); 0 keeps all.
