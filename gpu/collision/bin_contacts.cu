@@ -32,12 +32,16 @@ struct BinPairVisitor {
     const Vec3 mid = real(0.5) * (g.point_a + g.point_b);
     const real m[3] = {mid.x, mid.y, mid.z};
     const real c[2][3] = {{ca.x, ca.y, ca.z}, {cb.x, cb.y, cb.z}};
-    const real half_envelope = real(0.5) * envelope;
-    const real half[2] = {bin_half_size(ca, ra, half_envelope), bin_half_size(cb, rb, half_envelope)};
+    real half[2] = {-1, -1};  // the spheres' padded half sizes, computed on first need
     for (int axis = 0; axis < 3; ++axis) {
       const std::uint64_t here = BinGrid::key_axis(key, axis);
       std::uint64_t k = grid.axis_bin(m[axis], axis);
       if (k == here) continue;
+      if (half[0] < 0) {
+        const real half_envelope = real(0.5) * envelope;
+        half[0] = bin_half_size(ca, ra, half_envelope);
+        half[1] = bin_half_size(cb, rb, half_envelope);
+      }
       const std::uint64_t lo_a = grid.axis_bin(c[0][axis] - half[0], axis);
       const std::uint64_t lo_b = grid.axis_bin(c[1][axis] - half[1], axis);
       const std::uint64_t hi_a = grid.axis_bin(c[0][axis] + half[0], axis);

@@ -16,19 +16,14 @@
 #include <stdexcept>
 
 #include <thrust/copy.h>
-#include <thrust/fill.h>
 #include <thrust/for_each.h>
 #include <thrust/functional.h>
 #include <thrust/gather.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
-#include <thrust/sequence.h>
-#include <thrust/sort.h>
-#include <thrust/transform.h>
 
 #include "gpu/collision/detail/canonical_order.h"
 
@@ -135,17 +130,14 @@ std::uint64_t order_and_reduce(DeviceContacts& raw, std::uint32_t max_per_pair, 
     b.kept.resize(end - b.kept.begin());
   });
   clock.run(CollisionStage::CopyToHost, [&] {
-    thrust::device_vector<GlobalId> gids;
-    download_gathered(b.kept, raw.gid_a, gids, out.gid_a);
-    download_gathered(b.kept, raw.gid_b, gids, out.gid_b);
-    thrust::device_vector<ShapeIndex> shapes;
-    download_gathered(b.kept, raw.shape_a, shapes, out.shape_a);
-    download_gathered(b.kept, raw.shape_b, shapes, out.shape_b);
-    thrust::device_vector<real> reals;
+    download_gathered(b.kept, raw.gid_a, b.gid_scratch, out.gid_a);
+    download_gathered(b.kept, raw.gid_b, b.gid_scratch, out.gid_b);
+    download_gathered(b.kept, raw.shape_a, b.shape_scratch, out.shape_a);
+    download_gathered(b.kept, raw.shape_b, b.shape_scratch, out.shape_b);
     const std::array<std::vector<real>*, 10> host{&out.distance, &out.nx, &out.ny, &out.nz, &out.ax,
                                                   &out.ay,       &out.az, &out.bx, &out.by, &out.bz};
     const auto device = raw.real_fields();
-    for (std::size_t f = 0; f < host.size(); ++f) download_gathered(b.kept, *device[f], reals, *host[f]);
+    for (std::size_t f = 0; f < host.size(); ++f) download_gathered(b.kept, *device[f], b.real_scratch, *host[f]);
   });
   return n;
 }

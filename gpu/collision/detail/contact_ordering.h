@@ -28,6 +28,10 @@ struct OrderingBuffers {
   thrust::device_vector<ContactIndex> segment_start, segment_size;
   thrust::device_vector<real> spread;            ///< scratch for the farthest-point choice
   thrust::device_vector<ContactIndex> kept;      ///< final position -> raw contact
+  // Staging for the copy to the host, kept so that a pass every step does not reallocate.
+  thrust::device_vector<GlobalId> gid_scratch;
+  thrust::device_vector<ShapeIndex> shape_scratch;
+  thrust::device_vector<real> real_scratch;
 };
 
 /// Fills `out` with the canonical, reduced list and returns the count before reduction.
