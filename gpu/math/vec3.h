@@ -39,6 +39,12 @@ TRACKCOSIM_HD inline Vec3 rotate(Quat q, Vec3 v) {
   return v + q.w * t + cross(u, t);
 }
 
+/// Hamilton product: the rotation b followed by a.
+TRACKCOSIM_HD inline Quat multiply(Quat a, Quat b) {
+  return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+          a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+}
+
 TRACKCOSIM_HD inline Vec3 rotate_inverse(Quat q, Vec3 v) { return rotate(Quat{q.w, -q.x, -q.y, -q.z}, v); }
 
 }  // namespace trackcosim

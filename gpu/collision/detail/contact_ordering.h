@@ -18,6 +18,16 @@ struct ContactKey {
 };
 static_assert(sizeof(ContactKey) == 24);
 
+TRACKCOSIM_HD inline bool operator<(const ContactKey& l, const ContactKey& r) {
+  if (l.gid_a != r.gid_a) return l.gid_a < r.gid_a;
+  if (l.gid_b != r.gid_b) return l.gid_b < r.gid_b;
+  if (l.shape_a != r.shape_a) return l.shape_a < r.shape_a;
+  return l.shape_b < r.shape_b;
+}
+TRACKCOSIM_HD inline bool operator==(const ContactKey& l, const ContactKey& r) {
+  return l.gid_a == r.gid_a && l.gid_b == r.gid_b && l.shape_a == r.shape_a && l.shape_b == r.shape_b;
+}
+
 using ContactIndex = std::uint32_t;
 
 struct OrderingBuffers {

@@ -1,0 +1,135 @@
+// Contact preprocessing (Tasora-Negrut algorithm 1, step 4): per contact, the arms from the body
+// centres, eta_i = 3 / trace(D_i^T M^-1 D_i), the stabilisation term b_i = (Phi_i / h, 0, 0)
+// (optionally clamped so that penetration is removed no faster than max_recovery_speed), the
+// friction coefficient, and the warm-start impulse of the same contact key in the last step.
+
+#include "gpu/dynamics/detail/contact_preparation.h"
+
+#include <thrust/binary_search.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+namespace trackcosim::gpu::detail {
+namespace {
+
+template <class T>
+void upload_vector(thrust::device_vector<T>& dst, const std::vector<T>& src) {
+  dst.assign(src.begin(), src.end());
+}
+
+/// trace(D_i^T M^-1 D_i) restricted to one body: 3/m + sum_e (r x e) . I^-1 (r x e).
+TRACKCOSIM_HD inline real side_trace(const BodyView& b, std::uint32_t j, Vec3 r, Vec3 n, Vec3 u, Vec3 w) {
+  if (!b.dynamic(j)) return 0;
+  const Vec3 cn = cross(r, n), cu = cross(r, u), cw = cross(r, w);
+  return 3 * b.inv_mass[j] + dot(cn, b.apply_inv_inertia(j, cn)) + dot(cu, b.apply_inv_inertia(j, cu)) +
+         dot(cw, b.apply_inv_inertia(j, cw));
+}
+
+}  // namespace
+
+void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const SolverSettings& settings,
+                      const WarmStartStore& warm, ContactUpload& up, SolverWorkspace& ws) {
+  const std::size_t n = c.size();
+  upload_vector(up.gid_a, c.gid_a);
+  upload_vector(up.gid_b, c.gid_b);
+  upload_vector(up.shape_a, c.shape_a);
+  upload_vector(up.shape_b, c.shape_b);
+  upload_vector(up.distance, c.distance);
+  up.normal.assign(c.nx, c.ny, c.nz);
+  up.point_a.assign(c.ax, c.ay, c.az);
+  up.point_b.assign(c.bx, c.by, c.bz);
+  ws.contacts.resize(n);
+  ws.contact_impulse.resize(n);
+  up.keys.resize(n);
+  up.match.resize(n);
+
+  // gid -> body index: bodies are stored in increasing gid order.
+  thrust::lower_bound(bodies.gid.begin(), bodies.gid.end(), up.gid_a.begin(), up.gid_a.end(), ws.contacts.body_a.begin());
+  thrust::lower_bound(bodies.gid.begin(), bodies.gid.end(), up.gid_b.begin(), up.gid_b.end(), ws.contacts.body_b.begin());
+  {
+    const GlobalId *ga = raw(up.gid_a), *gb = raw(up.gid_b);
+    const ShapeIndex *sa = raw(up.shape_a), *sb = raw(up.shape_b);
+    ContactKey* keys = raw(up.keys);
+    thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                     [=] TRACKCOSIM_HD(std::size_t i) { keys[i] = ContactKey{ga[i], gb[i], sa[i], sb[i]}; });
+  }
+  const bool warm_start = settings.warm_start && !warm.keys.empty();
+  if (warm_start)
+    thrust::lower_bound(warm.keys.begin(), warm.keys.end(), up.keys.begin(), up.keys.end(), up.match.begin());
+
+  const BodyView b = bodies.view();
+  const ContactBlockView blk = ws.contacts.view(ws.slots.view(), 0);
+  const Vec3View normal = up.normal.view(), pa = up.point_a.view(), pb = up.point_b.view();
+  const real* distance = raw(up.distance);
+  const real* friction = raw(bodies.friction);
+  real* eta = raw(ws.contacts.eta);
+  real* bias = raw(ws.contacts.bias);
+  real* mu = raw(ws.contacts.mu);
+  const Vec3View gamma = ws.contact_impulse.gamma.view();
+  const ContactKey* keys = raw(up.keys);
+  const ContactKey* old_keys = warm_start ? raw(warm.keys) : nullptr;
+  const std::size_t old_count = warm.keys.size();
+  const std::uint32_t* match = raw(up.match);
+  const Vec3View old_impulse = warm.impulse.view();
+  const real max_recovery = settings.max_recovery_speed;
+  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                   [=] TRACKCOSIM_HD(std::size_t i) {
+                     const std::uint32_t A = blk.body_a[i], B = blk.body_b[i];
+                     const Vec3 nrm = normal.get(i);
+                     const Vec3 ra = pa.get(i) - b.position.get(A);
+                     const Vec3 rb = pb.get(i) - b.position.get(B);
+                     blk.normal.set(i, nrm);
+                     blk.arm_a.set(i, ra);
+                     blk.arm_b.set(i, rb);
+                     Vec3 u, w;
+                     tangent_basis(nrm, u, w);
+                     eta[i] = 3 / (side_trace(b, A, ra, nrm, u, w) + side_trace(b, B, rb, nrm, u, w));
+                     real stabilisation = distance[i] / h;
+                     if (max_recovery > 0 && stabilisation < -max_recovery) stabilisation = -max_recovery;
+                     bias[i] = stabilisation;
+                     mu[i] = friction[A] < friction[B] ? friction[A] : friction[B];
+                     ConeImpulse start{0, 0, 0};
+                     if (old_keys != nullptr && match[i] < old_count && old_keys[match[i]] == keys[i]) {
+                       const Vec3 p = old_impulse.get(match[i]);
+                       start = project_on_cone({dot(p, nrm), dot(p, u), dot(p, w)}, mu[i]);
+                     }
+                     gamma.set(i, {start.n, start.u, start.w});
+                   });
+}
+
+void prepare_rows(DeviceBodies& bodies, SolverWorkspace& ws) {
+  const std::size_t n = ws.rows.size();
+  ws.row_impulse.resize(n);
+  ws.row_impulse.gamma.fill(0);
+  const BodyView b = bodies.view();
+  const RowBlockView rows = ws.rows.view(ws.slots.view(), 0);
+  real* eta = raw(ws.rows.eta);
+  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                   [=] TRACKCOSIM_HD(std::size_t i) {
+                     real k = 0;
+                     const std::uint32_t A = rows.body_a[i], B = rows.body_b[i];
+                     if (b.dynamic(A))
+                       k += b.inv_mass[A] * dot(rows.linear_a.get(i), rows.linear_a.get(i)) +
+                            dot(rows.angular_a.get(i), b.apply_inv_inertia(A, rows.angular_a.get(i)));
+                     if (b.dynamic(B))
+                       k += b.inv_mass[B] * dot(rows.linear_b.get(i), rows.linear_b.get(i)) +
+                            dot(rows.angular_b.get(i), b.apply_inv_inertia(B, rows.angular_b.get(i)));
+                     eta[i] = k > 0 ? 1 / k : 0;
+                   });
+}
+
+void store_warm_start(const ContactUpload& up, SolverWorkspace& ws, WarmStartStore& warm) {
+  const std::size_t n = ws.contacts.size();
+  warm.keys.assign(up.keys.begin(), up.keys.end());
+  warm.impulse.resize(n);
+  const ContactBlockView blk = ws.contact_view();
+  const Vec3View gamma = ws.contact_impulse.gamma.view();
+  const Vec3View out = warm.impulse.view();
+  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                   [=] TRACKCOSIM_HD(std::size_t i) {
+                     const Vec3 g = gamma.get(i);
+                     out.set(i, blk.world_impulse(i, {g.x, g.y, g.z}));
+                   });
+}
+
+}  // namespace trackcosim::gpu::detail

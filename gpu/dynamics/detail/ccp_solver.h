@@ -1,0 +1,54 @@
+#pragma once
+// The CCP solvers' shared workspace and entry points. Before a solve, contact_preparation.cu
+// has filled the blocks and the warm-start impulses in `gamma`; after it, `gamma` holds the
+// impulses and the bodies' solver velocities hold v(gamma) = v_free + M^-1 D gamma.
+// Only .cu files include this header.
+
+#include <vector>
+
+#include <thrust/device_vector.h>
+
+#include "gpu/dynamics/detail/body_reduction.h"
+#include "gpu/dynamics/step_settings.h"
+
+namespace trackcosim::gpu::detail {
+
+/// Impulse vectors of one constraint block: the iterate and APGD's two extra points.
+struct BlockVectors {
+  DeviceVec3 gamma, next, y;
+  void resize(std::size_t n) {
+    gamma.resize(n);
+    next.resize(n);
+    y.resize(n);
+  }
+};
+
+struct SolverWorkspace {
+  DeviceContactBlock contacts;
+  DeviceRowBlock rows;
+  BlockVectors contact_impulse, row_impulse;
+  DeviceSlots slots;
+  SlotLists slot_lists;
+  DeviceVec3 v_prev, w_prev, v_y, w_y;  ///< APGD: body velocities at gamma_k and at y
+  thrust::device_vector<ChunkSums> partials;
+
+  ContactBlockView contact_view() { return contacts.view(slots.view(), 0); }
+  RowBlockView row_view() { return rows.view(slots.view(), 2 * contacts.size()); }
+  std::size_t rows_total() const { return 3 * contacts.size() + rows.size(); }
+};
+
+struct SolveResult {
+  std::uint32_t iterations = 0;
+  real residual = 0;
+  std::vector<real> history;  ///< residual after each iteration, when recorded
+};
+
+/// Scatters gamma of both blocks and gathers v(gamma) into the bodies.
+void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws);
+/// R(gamma) of the current impulses (bodies must hold v(gamma)).
+real current_residual(DeviceBodies& bodies, SolverWorkspace& ws);
+
+SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings);
+SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings);
+
+}  // namespace trackcosim::gpu::detail

@@ -1,0 +1,131 @@
+#pragma once
+// The two kinds of constraints the CCP solver iterates over, behind one interface so that the
+// Jacobi and APGD passes are written once (solver_passes.h):
+//
+//   frictional contacts (set A, Tasora-Negrut eq. 12): three rows (n, u, w) per contact,
+//     D_i^T v = [n u w]^T ((v_B + w_B x r_B) - (v_A + w_A x r_A)),  b_i = (Phi_i / h, 0, 0),
+//     projected on the friction cone;
+//   bilateral scalar rows (set B, eq. 13): J^T v + b = 0, no projection; stored in the .n
+//     component of the same triplet type so one solver vector type serves both.
+//
+// Per contact we stream n, r_A, r_B (the tangents are rebuilt from n), eta, b, mu and the body
+// indices: 12 reals + 2 indices. The impulse D_i gamma_i goes into two reduction slots, 2i for
+// body A and 2i + 1 for body B (fig. 8 of the paper); bilateral rows use the slots after the
+// contacts'. Only .cu files include this header.
+
+#include <cstdint>
+
+#include <thrust/device_vector.h>
+
+#include "gpu/dynamics/detail/cone_projection.h"
+#include "gpu/dynamics/detail/device_bodies.h"
+
+namespace trackcosim::gpu::detail {
+
+/// The reduction buffer: one (impulse, angular impulse) pair per slot, both world frame.
+struct SlotView {
+  Vec3View linear, angular;
+  TRACKCOSIM_HD void write(std::size_t slot, Vec3 p, Vec3 l) const {
+    linear.set(slot, p);
+    angular.set(slot, l);
+  }
+};
+
+struct ContactBlockView {
+  std::size_t count;
+  const std::uint32_t *body_a, *body_b;
+  Vec3View normal, arm_a, arm_b;  ///< arms: contact point minus body centre, world frame
+  const real *eta, *bias, *mu;
+  SlotView slots;
+  std::size_t first_slot;
+
+  /// D_i^T v + b_i with the bodies' current solver velocities.
+  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const BodyView& b) const {
+    const std::uint32_t A = body_a[i], B = body_b[i];
+    const Vec3 va = b.velocity.get(A) + cross(b.angular_velocity.get(A), arm_a.get(i));
+    const Vec3 vb = b.velocity.get(B) + cross(b.angular_velocity.get(B), arm_b.get(i));
+    const Vec3 rel = vb - va;
+    const Vec3 n = normal.get(i);
+    Vec3 u, w;
+    tangent_basis(n, u, w);
+    return {dot(n, rel) + bias[i], dot(u, rel), dot(w, rel)};
+  }
+  TRACKCOSIM_HD ConeImpulse project(std::size_t i, ConeImpulse g) const { return project_on_cone(g, mu[i]); }
+  TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
+  TRACKCOSIM_HD real bias_dot(std::size_t i, ConeImpulse g) const { return bias[i] * g.n; }
+
+  /// World impulse on B of the triplet g; A receives its opposite.
+  TRACKCOSIM_HD Vec3 world_impulse(std::size_t i, ConeImpulse g) const {
+    const Vec3 n = normal.get(i);
+    Vec3 u, w;
+    tangent_basis(n, u, w);
+    return g.n * n + g.u * u + g.w * w;
+  }
+  /// Writes D_i g into the two reduction slots of contact i.
+  TRACKCOSIM_HD void scatter(std::size_t i, ConeImpulse g) const {
+    const Vec3 p = world_impulse(i, g);
+    slots.write(first_slot + 2 * i, -p, -cross(arm_a.get(i), p));
+    slots.write(first_slot + 2 * i + 1, p, cross(arm_b.get(i), p));
+  }
+};
+
+struct RowBlockView {
+  std::size_t count;
+  const std::uint32_t *body_a, *body_b;
+  Vec3View linear_a, angular_a, linear_b, angular_b;
+  const real *eta, *bias;
+  SlotView slots;
+  std::size_t first_slot;
+
+  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const BodyView& b) const {
+    const std::uint32_t A = body_a[i], B = body_b[i];
+    const real jv = dot(linear_a.get(i), b.velocity.get(A)) + dot(angular_a.get(i), b.angular_velocity.get(A)) +
+                    dot(linear_b.get(i), b.velocity.get(B)) + dot(angular_b.get(i), b.angular_velocity.get(B));
+    return {jv + bias[i], 0, 0};
+  }
+  TRACKCOSIM_HD ConeImpulse project(std::size_t, ConeImpulse g) const { return {g.n, 0, 0}; }
+  TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
+  TRACKCOSIM_HD real bias_dot(std::size_t i, ConeImpulse g) const { return bias[i] * g.n; }
+  TRACKCOSIM_HD void scatter(std::size_t i, ConeImpulse g) const {
+    slots.write(first_slot + 2 * i, g.n * linear_a.get(i), g.n * angular_a.get(i));
+    slots.write(first_slot + 2 * i + 1, g.n * linear_b.get(i), g.n * angular_b.get(i));
+  }
+};
+
+/// Device storage behind ContactBlockView, refilled every step by contact_preparation.cu.
+struct DeviceContactBlock {
+  thrust::device_vector<std::uint32_t> body_a, body_b;
+  DeviceVec3 normal, arm_a, arm_b;
+  thrust::device_vector<real> eta, bias, mu;
+
+  std::size_t size() const { return eta.size(); }
+  void resize(std::size_t n) {
+    body_a.resize(n);
+    body_b.resize(n);
+    normal.resize(n);
+    arm_a.resize(n);
+    arm_b.resize(n);
+    eta.resize(n);
+    bias.resize(n);
+    mu.resize(n);
+  }
+  ContactBlockView view(SlotView slots, std::size_t first_slot) {
+    return {size(),        raw(body_a), raw(body_b), normal.view(), arm_a.view(), arm_b.view(),
+            raw(eta),      raw(bias),   raw(mu),     slots,         first_slot};
+  }
+};
+
+struct DeviceRowBlock {
+  thrust::device_vector<std::uint32_t> body_a, body_b;
+  DeviceVec3 linear_a, angular_a, linear_b, angular_b;
+  thrust::device_vector<real> eta, bias;
+
+  std::size_t size() const { return eta.size(); }
+  RowBlockView view(SlotView slots, std::size_t first_slot) {
+    return {size(),           raw(body_a),       raw(body_b), linear_a.view(), angular_a.view(),
+            linear_b.view(),  angular_b.view(),  raw(eta),    raw(bias),       slots,
+            first_slot};
+  }
+};
+
+}  // namespace trackcosim::gpu::detail

@@ -1,0 +1,42 @@
+#pragma once
+// From the collision list to solver rows: body indices, arms, eta, stabilisation, friction and
+// the warm start by contact key; and, after the solve, the impulses kept for the next step.
+// Only .cu files include this header.
+
+#include <thrust/device_vector.h>
+
+#include "gpu/collision/contact_list.h"
+#include "gpu/collision/detail/contact_ordering.h"
+#include "gpu/dynamics/detail/ccp_solver.h"
+
+namespace trackcosim::gpu::detail {
+
+/// Last step's contact keys (canonical order) and world-frame impulses on B.
+struct WarmStartStore {
+  thrust::device_vector<ContactKey> keys;
+  DeviceVec3 impulse;
+};
+
+/// Upload scratch, kept between steps so that a step does not reallocate.
+struct ContactUpload {
+  thrust::device_vector<GlobalId> gid_a, gid_b;
+  thrust::device_vector<ShapeIndex> shape_a, shape_b;
+  thrust::device_vector<real> distance;
+  DeviceVec3 normal, point_a, point_b;
+  thrust::device_vector<ContactKey> keys;
+  thrust::device_vector<std::uint32_t> match;
+};
+
+/// Fills ws.contacts and ws.contact_impulse.gamma (warm start, projected on the cones) from
+/// `contacts`, which must only hold contacts with at least one dynamic body.
+void prepare_contacts(const ContactList& contacts, DeviceBodies& bodies, real step_size,
+                      const SolverSettings& settings, const WarmStartStore& warm, ContactUpload& upload,
+                      SolverWorkspace& ws);
+
+/// eta of the bilateral rows, 1 / (J M^-1 J^T), and zero starting impulses.
+void prepare_rows(DeviceBodies& bodies, SolverWorkspace& ws);
+
+/// Keeps this step's keys and impulses (as world vectors, so a rotated normal reuses them).
+void store_warm_start(const ContactUpload& upload, SolverWorkspace& ws, WarmStartStore& warm);
+
+}  // namespace trackcosim::gpu::detail

@@ -1,0 +1,64 @@
+#pragma once
+// Bodies in device memory, one vector per field (Tasora-Negrut fig. 7 keeps the same data in
+// float4 columns). Hot fields that the solver streams every iteration (velocities, inverse
+// mass and inertia, orientation) are apart from the bookkeeping. Only .cu files include this.
+
+#include <cstdint>
+
+#include <thrust/device_vector.h>
+
+#include "gpu/dynamics/body_set.h"
+#include "gpu/dynamics/detail/soa_view.h"
+
+namespace trackcosim::gpu::detail {
+
+/// What the solver kernels read and write of the bodies, as raw pointers.
+struct BodyView {
+  Vec3View position;
+  QuatView orientation;
+  Vec3View velocity, angular_velocity;            ///< solver iterate v(gamma) = v_free + M^-1 D gamma
+  Vec3View free_velocity, free_angular_velocity;  ///< v + h M^-1 f, the start of every solve
+  const real* inv_mass;                           ///< 0 for fixed and kinematic bodies
+  Vec3View inv_inertia;                           ///< body-frame principal, 0 when not dynamic
+  const std::uint8_t* motion;
+  const real* mass;
+  Vec3View inertia;  ///< body-frame principal moments
+
+  /// I^-1 x in the world frame: R diag(inv_inertia) R^T x.
+  TRACKCOSIM_HD Vec3 apply_inv_inertia(std::size_t i, Vec3 x) const {
+    const Quat q = orientation.get(i);
+    const Vec3 d = inv_inertia.get(i);
+    const Vec3 b = rotate_inverse(q, x);
+    return rotate(q, Vec3{d.x * b.x, d.y * b.y, d.z * b.z});
+  }
+  /// I x in the world frame: R diag(inertia) R^T x.
+  TRACKCOSIM_HD Vec3 apply_inertia(std::size_t i, Vec3 x) const {
+    const Quat q = orientation.get(i);
+    const Vec3 d = inertia.get(i);
+    const Vec3 b = rotate_inverse(q, x);
+    return rotate(q, Vec3{d.x * b.x, d.y * b.y, d.z * b.z});
+  }
+  TRACKCOSIM_HD bool dynamic(std::size_t i) const { return motion[i] == static_cast<std::uint8_t>(Motion::Dynamic); }
+};
+
+struct DeviceBodies {
+  thrust::device_vector<GlobalId> gid;
+  DeviceVec3 position;
+  DeviceQuat orientation;
+  DeviceVec3 velocity, angular_velocity, free_velocity, free_angular_velocity;
+  thrust::device_vector<real> mass, inv_mass, friction;
+  DeviceVec3 inertia, inv_inertia;
+  thrust::device_vector<std::uint8_t> motion;
+  DeviceVec3 force, torque;
+
+  std::size_t size() const { return gid.size(); }
+  void upload(const BodySet& bodies);
+
+  BodyView view() {
+    return {position.view(),      orientation.view(),    velocity.view(),      angular_velocity.view(),
+            free_velocity.view(), free_angular_velocity.view(), raw(inv_mass), inv_inertia.view(),
+            raw(motion),          raw(mass),             inertia.view()};
+  }
+};
+
+}  // namespace trackcosim::gpu::detail

@@ -1,0 +1,58 @@
+// Projected Jacobi for the cone complementarity problem, Tasora-Negrut sec. 3 eq. (12)-(14)
+// and algorithm 1 steps 6-10:
+//   gamma_i^{r+1} = lambda Pi_i(gamma_i^r - omega eta_i (D_i^T v^r + b_i)) + (1 - lambda) gamma_i^r,
+//   eta_i = 3 / trace(D_i^T M^-1 D_i),   v^{r+1} = v_free + M^-1 sum_i D_i gamma_i^{r+1}.
+// One sweep over the contacts (and bilateral rows) writes each constraint's impulse into its
+// reduction slots; one pass over the bodies sums them (body_reduction.h). Every contact reads
+// the velocities of the previous iterate, which is what makes the sweep parallel.
+
+#include <cmath>
+
+#include "gpu/dynamics/detail/ccp_solver.h"
+#include "gpu/dynamics/detail/solver_passes.h"
+
+namespace trackcosim::gpu::detail {
+
+void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws) {
+  scatter_all(ws.contact_view(), ws.contact_impulse.gamma.view(), ws.partials);
+  scatter_all(ws.row_view(), ws.row_impulse.gamma.view(), ws.partials);
+  gather_velocities(bodies.view(), ws.slots.view(), ws.slot_lists, bodies.size(), ws.partials);
+}
+
+namespace {
+real rms(real sum_of_squares, std::size_t rows) {
+  return rows == 0 ? real(0) : std::sqrt(sum_of_squares / static_cast<real>(rows));
+}
+}  // namespace
+
+real current_residual(DeviceBodies& bodies, SolverWorkspace& ws) {
+  const BodyView b = bodies.view();
+  const real sum = residual_pass(ws.contact_view(), b, ws.contact_impulse.gamma.view(), ws.partials).s[0] +
+                   residual_pass(ws.row_view(), b, ws.row_impulse.gamma.view(), ws.partials).s[0];
+  return rms(sum, ws.rows_total());
+}
+
+SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings) {
+  SolveResult result;
+  apply_impulses(bodies, ws);
+  const BodyView b = bodies.view();
+  for (std::uint32_t it = 0; it < settings.max_iterations; ++it) {
+    const real sum = jacobi_sweep(ws.contact_view(), b, ws.contact_impulse.gamma.view(), settings.jacobi_omega,
+                                  settings.jacobi_lambda, ws.partials)
+                         .s[0] +
+                     jacobi_sweep(ws.row_view(), b, ws.row_impulse.gamma.view(), settings.jacobi_omega,
+                                  settings.jacobi_lambda, ws.partials)
+                         .s[0];
+    gather_velocities(b, ws.slots.view(), ws.slot_lists, bodies.size(), ws.partials);
+    ++result.iterations;
+    // The sweep measured the residual of the impulses it started from, i.e. after `it` sweeps.
+    const real incoming = rms(sum, ws.rows_total());
+    if (settings.record_residuals && it > 0) result.history.push_back(incoming);
+    if (settings.tolerance > 0 && incoming < settings.tolerance) break;
+  }
+  result.residual = current_residual(bodies, ws);
+  if (settings.record_residuals) result.history.push_back(result.residual);
+  return result;
+}
+
+}  // namespace trackcosim::gpu::detail

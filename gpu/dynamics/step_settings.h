@@ -1,0 +1,38 @@
+#pragma once
+// Everything that controls one time step: step size, gravity, collision settings and the CCP
+// solver. Defaults are those of docs/ccp.md; the terrain config maps onto these one to one.
+
+#include <cstdint>
+
+#include "gpu/collision/collision_detector.h"
+#include "gpu/math/real.h"
+#include "gpu/math/vec3.h"
+
+namespace trackcosim::gpu {
+
+enum class SolverMethod : std::uint8_t {
+  Jacobi,  ///< projected Jacobi with over-relaxation omega and blending lambda (Tasora-Negrut)
+  Apgd,    ///< accelerated projected gradient descent, adaptive step and restart (Mazhar et al.)
+};
+
+struct SolverSettings {
+  SolverMethod method = SolverMethod::Apgd;
+  std::uint32_t max_iterations = 100;
+  /// Stop when the residual (docs/ccp.md) falls below this; 0 always runs max_iterations.
+  real tolerance = 0;
+  real jacobi_omega = 0.3;   ///< Jacobi step scale, (0, 1]: the seeds' omega
+  real jacobi_lambda = 1.0;  ///< Jacobi blending of new and old impulses, (0, 1]
+  /// Clamp on the speed at which penetration is removed, b = max(Phi/h, -v); 0 = no clamp.
+  real max_recovery_speed = 0;
+  bool warm_start = true;          ///< start from last step's impulses matched by contact key
+  bool record_residuals = false;   ///< keep the residual of every iteration in StepStats
+};
+
+struct StepSettings {
+  real step_size = 1e-3;
+  Vec3 gravity{0, 0, -9.81};
+  CollisionSettings collision;
+  SolverSettings solver;
+};
+
+}  // namespace trackcosim::gpu
