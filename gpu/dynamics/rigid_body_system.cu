@@ -22,12 +22,16 @@ namespace trackcosim::gpu {
 
 struct RigidBodySystem::Impl {
   explicit Impl(const BodySet& bodies, const StepSettings& settings)
-      : shapes(bodies), detector(settings.collision), motion(bodies.motion) {}
+      : shapes(bodies), detector(settings.collision), motion(bodies.motion) {
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+      if (bodies.motion[i] != Motion::Dynamic) immovable_gids.push_back(bodies.gid[i]);
+  }
 
   detail::DeviceBodies bodies;
   detail::WorldShapes shapes;
   CollisionDetector detector;
   std::vector<Motion> motion;
+  std::vector<GlobalId> immovable_gids;  ///< fixed and kinematic bodies, sorted (usually a few walls)
   ContactList contacts;  ///< this step's contacts with at least one dynamic body
   std::vector<BilateralRow> rows;
   detail::SolverWorkspace ws;
@@ -35,7 +39,7 @@ struct RigidBodySystem::Impl {
   detail::WarmStartStore warm;
 
   /// Drops contacts the solver cannot act on (both bodies fixed or kinematic).
-  void keep_solvable(ContactList&& all, const std::vector<GlobalId>& sorted_gids);
+  void keep_solvable(ContactList&& all);
   void upload_rows();
 };
 
@@ -58,10 +62,6 @@ class PhaseClock {
   std::array<double, kStepPhaseCount>& seconds_;
 };
 
-std::uint32_t index_in(const std::vector<GlobalId>& gids, GlobalId gid) {
-  return static_cast<std::uint32_t>(std::lower_bound(gids.begin(), gids.end(), gid) - gids.begin());
-}
-
 template <class T>
 void keep_entries(std::vector<T>& v, const std::vector<std::size_t>& kept) {
   std::vector<T> out(kept.size());
@@ -71,13 +71,16 @@ void keep_entries(std::vector<T>& v, const std::vector<std::size_t>& kept) {
 
 }  // namespace
 
-void RigidBodySystem::Impl::keep_solvable(ContactList&& all, const std::vector<GlobalId>& gids) {
-  std::vector<std::size_t> kept;
-  kept.reserve(all.size());
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (motion[index_in(gids, all.gid_a[i])] == Motion::Dynamic || motion[index_in(gids, all.gid_b[i])] == Motion::Dynamic)
-      kept.push_back(i);
+void RigidBodySystem::Impl::keep_solvable(ContactList&& all) {
   contacts = std::move(all);
+  if (immovable_gids.size() < 2) return;
+  auto immovable = [this](GlobalId gid) {
+    return std::binary_search(immovable_gids.begin(), immovable_gids.end(), gid);
+  };
+  std::vector<std::size_t> kept;
+  kept.reserve(contacts.size());
+  for (std::size_t i = 0; i < contacts.size(); ++i)
+    if (!immovable(contacts.gid_b[i]) || !immovable(contacts.gid_a[i])) kept.push_back(i);
   if (kept.size() == contacts.size()) return;
   keep_entries(contacts.gid_a, kept);
   keep_entries(contacts.gid_b, kept);
@@ -132,9 +135,7 @@ void RigidBodySystem::step() {
   stats_ = StepStats{};
   PhaseClock clock(stats_.phase_seconds);
   const real h = settings_.step_size;
-  const std::vector<GlobalId> gids(m.bodies.gid.begin(), m.bodies.gid.end());
-
-  clock.run(StepPhase::Collision, [&] { m.keep_solvable(m.detector.detect(m.shapes.update(m.bodies)), gids); });
+  clock.run(StepPhase::Collision, [&] { m.keep_solvable(m.detector.detect(m.shapes.update(m.bodies))); });
   stats_.contacts = m.contacts.size();
   for (real d : m.contacts.distance) stats_.max_penetration = std::max(stats_.max_penetration, -d);
 

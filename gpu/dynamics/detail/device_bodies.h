@@ -26,15 +26,17 @@ struct BodyView {
 
   /// I^-1 x in the world frame: R diag(inv_inertia) R^T x.
   TRACKCOSIM_HD Vec3 apply_inv_inertia(std::size_t i, Vec3 x) const {
-    const Quat q = orientation.get(i);
     const Vec3 d = inv_inertia.get(i);
+    if (d.x == d.y && d.y == d.z) return d.x * x;  // spheres: skip the two rotations
+    const Quat q = orientation.get(i);
     const Vec3 b = rotate_inverse(q, x);
     return rotate(q, Vec3{d.x * b.x, d.y * b.y, d.z * b.z});
   }
   /// I x in the world frame: R diag(inertia) R^T x.
   TRACKCOSIM_HD Vec3 apply_inertia(std::size_t i, Vec3 x) const {
-    const Quat q = orientation.get(i);
     const Vec3 d = inertia.get(i);
+    if (d.x == d.y && d.y == d.z) return d.x * x;
+    const Quat q = orientation.get(i);
     const Vec3 b = rotate_inverse(q, x);
     return rotate(q, Vec3{d.x * b.x, d.y * b.y, d.z * b.z});
   }

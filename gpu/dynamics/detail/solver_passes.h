@@ -58,8 +58,9 @@ ChunkSums residual_pass(const Block& blk, const BodyView& bodies, Vec3View gamma
 
 /// One projected Jacobi sweep (Tasora-Negrut algorithm 1, step 6):
 ///   gamma_i <- lambda Pi_i(gamma_i - omega eta_i (D_i^T v + b_i)) + (1 - lambda) gamma_i,
-/// then D_i gamma_i into the slots. s[0]: squared residual terms of the incoming gamma.
-template <class Block>
+/// then D_i gamma_i into the slots. With kResidual, s[0]: squared residual terms of the
+/// incoming gamma (a second projection per contact, skipped when nobody asks).
+template <bool kResidual, class Block>
 ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma, real omega, real lambda,
                        thrust::device_vector<ChunkSums>& partials) {
   return for_each_chunk(
@@ -68,7 +69,7 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
         for (std::size_t i = first; i < last; ++i) {
           const ConeImpulse old = as_impulse(gamma.get(i));
           const ConeImpulse g = blk.velocity(i, bodies);
-          sums.s[0] += residual_term(blk, i, old, g);
+          if (kResidual) sums.s[0] += residual_term(blk, i, old, g);
           const ConeImpulse step = blk.project(i, axpy(-omega * blk.step_scale(i), g, old));
           const ConeImpulse next = axpy(lambda, minus(step, old), old);
           gamma.set(i, as_vec(next));

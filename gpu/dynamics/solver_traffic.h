@@ -1,0 +1,46 @@
+#pragma once
+// Bytes one CCP iteration moves per contact, counted from the kernels (not measured): the
+// number bench/ccp divides by to say how close a sweep runs to memory bandwidth. Each body
+// field read by a contact is counted once per contact (no cache reuse), so this is the traffic
+// of a cold cache; neighbouring contacts share bodies, which the hardware may serve from cache.
+//
+// Projected Jacobi, per contact (jacobi_sweep in detail/solver_passes.h):
+//   body indices 2 x 4 B; normal, arm A, arm B 9 reals; eta, b, mu 3 reals;
+//   gamma read + write 6 reals; v, w of both bodies 12 reals; two reduction slots written 12 reals
+// per contact in the body pass (gather_velocities in detail/body_reduction.h):
+//   two slot-list entries 2 x 4 B; two slots read 12 reals
+// per body in the body pass: list start 4 B, motion 1 B; v_free 6, inverse mass and inertia 4,
+//   velocity write 6 reals.
+// APGD adds, per contact: y and gamma read and next written in the gradient step (+3 reals over
+// a Jacobi sweep); a second contact pass for the residual and the new y (indices, 12 reals of
+// geometry and scalars, 12 of velocities, 9 of impulses); per body the extrapolation of v(y)
+// (v, v_prev read and written, v_y written, v_free, mass and inertia: 34 reals).
+
+#include <cstddef>
+
+#include "gpu/dynamics/step_settings.h"
+#include "gpu/math/real.h"
+
+namespace trackcosim::gpu {
+
+constexpr double kIndexBytes = 4;
+constexpr double kRealBytes = sizeof(real);
+
+constexpr double jacobi_contact_bytes() { return 2 * kIndexBytes + (9 + 3 + 6 + 12 + 12) * kRealBytes; }
+constexpr double gather_contact_bytes() { return 2 * kIndexBytes + 12 * kRealBytes; }
+constexpr double gather_body_bytes() { return kIndexBytes + 1 + 16 * kRealBytes; }
+constexpr double apgd_contact_bytes() {
+  return jacobi_contact_bytes() + 3 * kRealBytes + gather_contact_bytes() + 2 * kIndexBytes + (12 + 12 + 9) * kRealBytes;
+}
+constexpr double apgd_body_bytes() { return gather_body_bytes() + 34 * kRealBytes; }
+
+/// Bytes per contact and iteration for a scene with the given contact and body counts.
+constexpr double bytes_per_contact_iteration(SolverMethod method, double contacts, double bodies) {
+  if (contacts <= 0) return 0;
+  const double per_body = bodies / contacts;
+  return method == SolverMethod::Jacobi
+             ? jacobi_contact_bytes() + gather_contact_bytes() + per_body * gather_body_bytes()
+             : apgd_contact_bytes() + per_body * apgd_body_bytes();
+}
+
+}  // namespace trackcosim::gpu
