@@ -1,0 +1,234 @@
+#include "vehicle_node/mbd/kkt_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace trackcosim::vehicle::detail {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Block pivoting changes every infeasible row at once; after this many iterations only the
+// lowest-index one changes (Murty's rule), which cannot cycle on a P-matrix problem.
+constexpr int kBlockPivotIterations = 5;
+constexpr double kSlackTol = 1e-7;      // m/s
+constexpr double kImpulseTol = 1e-10;   // N s, plus a relative part
+}  // namespace
+
+void KktSolver::build_pattern(const BodyStore& bodies, const std::vector<ConstraintRow>& rows) {
+  nb_ = bodies.moving_count;
+  nr_ = static_cast<int>(rows.size());
+  // Rows touching each moving body, ascending (CSR by body), side 0 = a, 1 = b.
+  std::vector<int> start(nb_ + 1, 0);
+  for (const ConstraintRow& r : rows) {
+    if (r.body_a >= 0 && bodies.dof[r.body_a] >= 0) ++start[bodies.dof[r.body_a] + 1];
+    if (r.body_b >= 0 && bodies.dof[r.body_b] >= 0) ++start[bodies.dof[r.body_b] + 1];
+  }
+  for (int k = 0; k < nb_; ++k) start[k + 1] += start[k];
+  std::vector<int> fill(start.begin(), start.end() - 1), touch(start[nb_]);
+  for (int r = 0; r < nr_; ++r) {
+    if (rows[r].body_a >= 0 && bodies.dof[rows[r].body_a] >= 0) touch[fill[bodies.dof[rows[r].body_a]]++] = 2 * r;
+    if (rows[r].body_b >= 0 && bodies.dof[rows[r].body_b] >= 0) touch[fill[bodies.dof[rows[r].body_b]]++] = 2 * r + 1;
+  }
+  const int n = 6 * nb_ + nr_;
+  outer_.assign(n + 1, 0);
+  inner_.clear();
+  jpos_.assign(12 * static_cast<std::size_t>(nr_), -1);
+  diag_pos_.assign(nr_, -1);
+  int pos = 0;
+  for (int k = 0; k < nb_; ++k) {
+    for (int c = 0; c < 6; ++c) {
+      outer_[6 * k + c] = pos;
+      // Mass block, lower triangle: m on the linear diagonal, I_world's lower part.
+      const int last = c < 3 ? c : 5;
+      for (int rr = c; rr <= last; ++rr, ++pos) inner_.push_back(6 * k + rr);
+      for (int t = start[k]; t < start[k + 1]; ++t, ++pos) {
+        const int r = touch[t] / 2, side = touch[t] % 2;
+        inner_.push_back(6 * nb_ + r);
+        jpos_[12 * static_cast<std::size_t>(r) + 6 * side + c] = pos;
+      }
+    }
+  }
+  for (int r = 0; r < nr_; ++r, ++pos) {
+    outer_[6 * nb_ + r] = pos;
+    inner_.push_back(6 * nb_ + r);
+    diag_pos_[r] = pos;
+  }
+  outer_[n] = pos;
+}
+
+void KktSolver::fill_values(const BodyStore& bodies, const std::vector<M3>& inertia_world,
+                            const std::vector<ConstraintRow>& rows) {
+  free_values_.assign(inner_.size(), 0.0);
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const int k = bodies.dof[i];
+    if (k < 0) continue;
+    for (int c = 0; c < 3; ++c) free_values_[outer_[6 * k + c]] = bodies.mass[i];
+    for (int c = 3; c < 6; ++c)
+      for (int rr = c; rr < 6; ++rr) free_values_[outer_[6 * k + c] + rr - c] = inertia_world[k](rr - 3, c - 3);
+  }
+  for (int r = 0; r < nr_; ++r) {
+    const int* jp = &jpos_[12 * static_cast<std::size_t>(r)];
+    for (int c = 0; c < 6; ++c) {
+      if (jp[c] >= 0) free_values_[jp[c]] = -rows[r].ja(c);
+      if (jp[6 + c] >= 0) free_values_[jp[6 + c]] = -rows[r].jb(c);
+    }
+    free_values_[diag_pos_[r]] = -rows[r].sigma;
+  }
+}
+
+KktResult KktSolver::solve(const BodyStore& bodies, const std::vector<V6>& momentum,
+                           const std::vector<M3>& inertia_world, std::vector<ConstraintRow>& rows,
+                           int max_iterations, std::vector<V6>& v_out) {
+  KktResult res;
+  auto t0 = Clock::now();
+  build_pattern(bodies, rows);
+  fill_values(bodies, inertia_world, rows);
+  const int n = 6 * nb_ + nr_;
+  k_.resize(n, n);
+  k_.resizeNonZeros(static_cast<Eigen::Index>(inner_.size()));
+  std::copy(outer_.begin(), outer_.end(), k_.outerIndexPtr());
+  std::copy(inner_.begin(), inner_.end(), k_.innerIndexPtr());
+  const bool same_pattern = analyzed_ && outer_ == analyzed_outer_ && inner_ == analyzed_inner_;
+  std::vector<double> lo(nr_), hi(nr_), used_bound(nr_, 0.0);
+  std::vector<char> forced(nr_, 0);
+  // Friction bounds are frozen for the step: mu lambda_n of the previous step where the
+  // contact existed, else of the first solve. Bounds that chase the normal impulse within
+  // the step make block pivoting cycle on the statically indeterminate track-on-ground case.
+  std::vector<double> frozen(nr_, -1.0);
+  for (int r = 0; r < nr_; ++r) frozen[r] = rows[r].bound_hint;  // bounded rows with lo == hi this iteration (friction of a separated contact)
+  Eigen::VectorXd rhs(n), x(n);
+  res.assemble_seconds += since(t0);
+
+  auto moving = [&](int body) { return body >= 0 && bodies.dof[body] >= 0; };
+  auto slack = [&](const ConstraintRow& r) {
+    double jv = r.sigma * r.lambda - r.rhs;
+    if (moving(r.body_a)) jv += r.ja.dot(x.segment<6>(6 * bodies.dof[r.body_a]));
+    if (moving(r.body_b)) jv += r.jb.dot(x.segment<6>(6 * bodies.dof[r.body_b]));
+    return jv;
+  };
+
+  bool final_pass = false;
+  for (int it = 0; it < std::max(1, max_iterations); ++it) {
+    t0 = Clock::now();
+    // Bounds of this iteration; friction follows the latest normal impulse.
+    for (int r = 0; r < nr_; ++r) {
+      ConstraintRow& row = rows[r];
+      if (row.normal_row >= 0) {
+        const double b = frozen[r] >= 0.0 ? frozen[r] : row.mu * std::max(0.0, rows[row.normal_row].lambda);
+        lo[r] = -b, hi[r] = b;
+      } else {
+        lo[r] = row.lo, hi[r] = row.hi;
+      }
+      used_bound[r] = hi[r];
+      forced[r] = row.bounded() && hi[r] - lo[r] <= 1e-300;
+    }
+    std::copy(free_values_.begin(), free_values_.end(), k_.valuePtr());
+    for (int k = 0; k < nb_; ++k) rhs.segment<6>(6 * k) = momentum[k];
+    for (int r = 0; r < nr_; ++r) {
+      ConstraintRow& row = rows[r];
+      if (row.state == RowState::kFree && !forced[r]) {
+        rhs(6 * nb_ + r) = -row.rhs;
+        continue;
+      }
+      // lambda_r = beta is known: its column leaves the matrix and J^T beta joins p.
+      const double beta = forced[r] || row.state == RowState::kAtLower ? lo[r] : hi[r];
+      row.lambda = beta;
+      const int* jp = &jpos_[12 * static_cast<std::size_t>(r)];
+      for (int c = 0; c < 12; ++c)
+        if (jp[c] >= 0) k_.valuePtr()[jp[c]] = 0.0;
+      k_.valuePtr()[diag_pos_[r]] = -1.0;
+      rhs(6 * nb_ + r) = -beta;
+      if (moving(row.body_a)) rhs.segment<6>(6 * bodies.dof[row.body_a]) += row.ja * beta;
+      if (moving(row.body_b)) rhs.segment<6>(6 * bodies.dof[row.body_b]) += row.jb * beta;
+    }
+    if (it == 0 && !same_pattern) {
+      ldlt_.analyzePattern(k_);
+      analyzed_outer_ = outer_;
+      analyzed_inner_ = inner_;
+      analyzed_ = true;
+      res.reanalyzed = true;
+    }
+    res.assemble_seconds += since(t0);
+    t0 = Clock::now();
+    ldlt_.factorize(k_);
+    if (ldlt_.info() != Eigen::Success)
+      throw std::runtime_error("multibody solver: LDL^T factorization of the KKT matrix failed (" +
+                               std::to_string(nb_) + " bodies, " + std::to_string(nr_) + " rows)");
+    x = ldlt_.solve(rhs);
+    res.solve_seconds += since(t0);
+    ++res.iterations;
+    for (int r = 0; r < nr_; ++r)
+      if (rows[r].state == RowState::kFree && !forced[r]) rows[r].lambda = x(6 * nb_ + r);
+
+    // Pivoting: clamp free rows outside their bounds, free clamped rows pushing the wrong way.
+    int changes = 0, first_bad = -1;
+    bool bounds_moved = false;
+    res.residual = res.bound_excess = 0.0;
+    std::vector<std::pair<int, RowState>> change;
+    for (int r = 0; r < nr_; ++r) {
+      ConstraintRow& row = rows[r];
+      if (!row.bounded()) continue;
+      if (row.normal_row >= 0 && frozen[r] < 0.0) {
+        frozen[r] = row.mu * std::max(0.0, rows[row.normal_row].lambda);
+        if ((forced[r] || row.state != RowState::kFree) && std::abs(frozen[r] - used_bound[r]) > kImpulseTol + 1e-6 * frozen[r])
+          bounds_moved = true;
+      }
+      if (forced[r]) continue;
+      const double tol = kImpulseTol + 1e-9 * std::max(std::abs(lo[r]) < 1e300 ? std::abs(lo[r]) : 0.0,
+                                                       std::abs(hi[r]) < 1e300 ? std::abs(hi[r]) : 0.0);
+      RowState next = row.state;
+      if (row.state == RowState::kFree) {
+        if (row.lambda < lo[r] - tol) next = RowState::kAtLower;
+        else if (row.lambda > hi[r] + tol) next = RowState::kAtUpper;
+        res.bound_excess = std::max({res.bound_excess, lo[r] - row.lambda, row.lambda - hi[r]});
+      } else {
+        const double w = slack(row);
+        if (row.state == RowState::kAtLower && w < -kSlackTol) next = RowState::kFree;
+        if (row.state == RowState::kAtUpper && w > kSlackTol) next = RowState::kFree;
+        res.residual = std::max(res.residual, row.state == RowState::kAtLower ? -w : w);
+      }
+      if (next != row.state) {
+        ++changes;
+        if (first_bad < 0) first_bad = r;
+        change.emplace_back(r, next);
+      }
+    }
+    if (changes == 0 && !bounds_moved) {
+      res.converged = true;
+      break;
+    }
+    res.converged = false;
+    if (final_pass) break;
+    if (it + 2 >= max_iterations) {
+      // Last factorization: only clamp rows that left their bounds, so the impulses returned
+      // respect every bound (a wrongly clamped row errs towards sliding/separating).
+      final_pass = true;
+      for (auto [r, st] : change)
+        if (rows[r].state == RowState::kFree) rows[r].state = st;
+      continue;
+    }
+    if (it < kBlockPivotIterations) {
+      for (auto [r, s] : change) rows[r].state = s;
+    } else if (first_bad >= 0) {
+      for (auto [r, s] : change)
+        if (r == first_bad) rows[r].state = s;
+    }
+  }
+  v_out.resize(nb_);
+  for (int k = 0; k < nb_; ++k) v_out[k] = x.segment<6>(6 * k);
+  return res;
+}
+
+void KktSolver::project(const std::vector<double>& g, std::vector<V6>& dx_out) {
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(6 * nb_ + nr_);
+  for (int r = 0; r < nr_; ++r) rhs(6 * nb_ + r) = g[r];
+  const Eigen::VectorXd x = ldlt_.solve(rhs);
+  dx_out.resize(nb_);
+  for (int k = 0; k < nb_; ++k) dx_out[k] = x.segment<6>(6 * k);
+}
+
+}  // namespace trackcosim::vehicle::detail
