@@ -1,24 +1,107 @@
-// vehicle_node: the tracked-vehicle program. The multibody model (bodies, joints, track,
-// driver) arrives in a later issue; until then the program answers --help and --version and
-// refuses every other use with a clear message and exit status 2, so that a job script that
-// starts it fails at once instead of hanging a terrain waiting for its partner.
+// vehicle_node: the tracked-vehicle program. Today it has one mode, standalone (--ground rigid):
+// the vehicle of a config file on an analytic rigid ground, no terrain node. Co-simulation with
+// terrain_node joins it in a later issue. This file only parses the command line and turns
+// errors into one line and an exit code; the run itself is vehicle_node/standalone/.
 
+#include <cstdio>
+#include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "cosim/version.h"
+#include "vehicle_node/standalone/standalone_run.h"
+
+namespace {
+
+constexpr int kExitError = 1;  // bad input: config, output folder, diverged run
+constexpr int kExitUsage = 2;  // bad command line
+
+constexpr const char* kFooter = R"(
+Outputs in DIR (written at the end of the run, or when it stops on an error):
+  vehicle.csv  one row per output interval: t, chassis pose (x y z qw qx qy qz) and velocity
+               (vx vy vz wx wy wz), sprocket torque/speed per side, idler travel per side,
+               vertical force of the track on each road wheel
+  shoes.csv    one row per shoe per output interval: t, shoe, side, pose, velocity, ground force
+  run.json     the resolved config, the derived track layout and a run summary
+
+Example:
+  vehicle_node --config configs/vehicles/m113.json --ground rigid --ground-profile bumpy \
+               --end-time 10 --out output/m113
+
+Config format, outputs and how to view them: docs/vehicle.md.
+Exit status: 0 success, 1 bad input (config, output folder) or a diverged run, 2 bad command line.)";
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"trackcosim vehicle node: the tracked-vehicle multibody program (not built yet).", "vehicle_node"};
-  app.set_version_flag("--version", "trackcosim vehicle_node " + std::string(trackcosim::cosim::kTrackcosimVersion));
-  app.allow_extras();  // whatever else is asked, the answer is the same message below
+  using namespace trackcosim;
+  CLI::App app{"trackcosim vehicle node: the tracked-vehicle multibody program.", "vehicle_node"};
+  app.footer(kFooter);
+  app.get_formatter()->column_width(40);
+  app.set_version_flag("--version", "trackcosim vehicle_node " + std::string(cosim::kTrackcosimVersion));
+
+  vehicle::StandaloneOptions options;
+  std::string ground, profile;
+  double end_time = 0, step = 0, output_interval = 0;
+  bool quiet = false;
+  app.add_option("--config", options.config, "Vehicle config (JSON): template, driver, ground, simulation")
+      ->type_name("FILE.json")
+      ->required();
+  app.add_option("--ground", ground, "Ground model; \"rigid\": analytic ground, no terrain node (standalone mode)")
+      ->type_name("rigid")
+      ->check(CLI::IsMember({"rigid"}));
+  CLI::Option* profile_option =
+      app.add_option("--ground-profile", profile, "Rigid ground shape (default: rigid_ground.profile, else flat)")
+          ->type_name("flat|bumpy")
+          ->check(CLI::IsMember({"flat", "bumpy"}));
+  CLI::Option* end_option = app.add_option("--end-time", end_time, "Simulated time, s (default: simulation.end_time)")
+                                ->type_name("T")
+                                ->check(CLI::NonNegativeNumber);
+  CLI::Option* step_option = app.add_option("--step", step, "Time step, s (default: simulation.step, 1e-3)")
+                                 ->type_name("H")
+                                 ->check(CLI::PositiveNumber);
+  CLI::Option* interval_option =
+      app.add_option("--output-interval", output_interval, "Time between output rows, s (default 0.01)")
+          ->type_name("S")
+          ->check(CLI::PositiveNumber);
+  app.add_option("--out", options.out_dir, "Output folder, created if missing")->type_name("DIR")->capture_default_str();
+  app.add_flag("--quiet", quiet, "No progress lines");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << "vehicle_node: error: " << e.what() << " (see vehicle_node --help)\n";
+    return kExitUsage;
   }
-  std::cerr << "vehicle_node: the multibody vehicle model is not built yet (see README, \"Status\")\n";
-  return 2;
+  if (ground.empty()) {
+    std::cerr << "vehicle_node: error: co-simulation with a terrain node is not built yet; run standalone with "
+                 "--ground rigid (see vehicle_node --help)\n";
+    return kExitUsage;
+  }
+  if (*profile_option) options.ground_profile = vehicle::parse_ground_profile(profile);
+  if (*end_option) options.end_time = end_time;
+  if (*step_option) options.step = step;
+  if (*interval_option) options.output_interval = output_interval;
+  if (quiet) options.progress_seconds = 0;
+
+  try {
+    const vehicle::RunSummary s = vehicle::run_standalone(options, std::cerr);
+    std::printf("vehicle_node: %zu steps, %zu bodies, %.3f s simulated in %.2f s wall (%.2f x real time), largest joint "
+                "violation %.3g m; outputs in %s\n",
+                s.steps, s.bodies, s.simulated_seconds, s.wall_seconds,
+                s.wall_seconds > 0 ? s.simulated_seconds / s.wall_seconds : 0.0, s.max_joint_violation,
+                options.out_dir.string().c_str());
+    return 0;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "vehicle_node: error: " << e.what() << " (see vehicle_node --help)\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::cerr << "vehicle_node: error: " << e.what() << "\n";
+    return kExitError;
+  }
 }

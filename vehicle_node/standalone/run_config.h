@@ -1,0 +1,41 @@
+#pragma once
+// A vehicle config file as a whole: the vehicle template (track/), the driver (driver/), the
+// rigid ground of standalone mode (ground/) and the simulation settings, each section read by
+// its own module. One document, JSON with comments; every key is documented in docs/vehicle.md.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "vehicle_node/driver/driver.h"
+#include "vehicle_node/ground/ground_settings.h"
+#include "vehicle_node/track/vehicle_template.h"
+
+namespace trackcosim::vehicle {
+
+struct SimulationSettings {
+  double step = 1e-3;             ///< s
+  double end_time = 5.0;          ///< s
+  double output_interval = 0.01;  ///< s between rows of vehicle.csv / frames of shoes.csv
+};
+
+struct RunConfig {
+  std::string source;             ///< file name, for messages and run.json
+  nlohmann::json document;        ///< as parsed (comments dropped), for run.json
+  VehicleTemplate vehicle;
+  DriverSettings driver;
+  GroundSettings ground;
+  SimulationSettings simulation;
+};
+
+/// Throws cosim::ConfigError "<file>: <json path>: <why>".
+RunConfig load_run_config(const std::filesystem::path& file);
+RunConfig parse_run_config(std::string_view text, const std::string& source_name);
+
+/// Re-checks the simulation settings after command-line overrides (step > 0, output interval
+/// >= step, end time >= 0); throws std::invalid_argument naming the option.
+void check_simulation_settings(const SimulationSettings& s);
+
+}  // namespace trackcosim::vehicle

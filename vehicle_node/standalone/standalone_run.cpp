@@ -1,0 +1,116 @@
+#include "vehicle_node/standalone/standalone_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "cosim/number_text.h"
+#include "cosim/output_file.h"
+#include "cosim/version.h"
+#include "vehicle_node/standalone/vehicle_recorder.h"
+
+namespace trackcosim::vehicle {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+RunConfig resolved_config(const StandaloneOptions& o) {
+  RunConfig config = load_run_config(o.config);
+  if (o.ground_profile) config.ground.profile = *o.ground_profile;
+  if (o.end_time) config.simulation.end_time = *o.end_time;
+  if (o.step) config.simulation.step = *o.step;
+  if (o.output_interval) config.simulation.output_interval = *o.output_interval;
+  check_simulation_settings(config.simulation);
+  return config;
+}
+
+void write_run_json(const std::filesystem::path& folder, const RunConfig& config, const TrackedVehicle& vehicle,
+                    const MultibodySystem& system, const RunSummary& summary) {
+  nlohmann::json run;
+  run["program"] = "vehicle_node";
+  run["version"] = std::string(cosim::kTrackcosimVersion);
+  run["mode"] = "standalone";
+  run["config_file"] = config.source;
+  run["ground"] = {{"type", "rigid"},
+                   {"profile", ground_profile_name(config.ground.profile)},
+                   {"height", config.ground.height}};
+  run["simulation"] = {{"step", config.simulation.step},
+                       {"end_time", config.simulation.end_time},
+                       {"output_interval", config.simulation.output_interval}};
+  run["driver"] = {{"mode", drive_mode_name(config.driver.mode)}};
+  run["vehicle"] = {{"name", config.vehicle.name},
+                    {"bodies", system.body_count()},
+                    {"total_mass_kg", config.vehicle.total_mass()},
+                    {"shoes_per_track", vehicle.wrap().pins.size()},
+                    {"initial_idler_travel_m", vehicle.wrap().idler_travel},
+                    {"track_path_length_m", vehicle.wrap().path_length},
+                    {"sprocket_pitch_radius_m", vehicle.sprocket_pitch_radius()}};
+  run["result"] = {{"steps", summary.steps},
+                   {"simulated_s", summary.simulated_seconds},
+                   {"wall_s", summary.wall_seconds},
+                   {"max_joint_violation_m", summary.max_joint_violation}};
+  run["config"] = config.document;
+  cosim::write_output_file(folder / "run.json", [&run](std::ostream& out) { out << run.dump(2) << '\n'; });
+}
+
+void print_progress(std::ostream& out, double t, double end, std::size_t steps, double wall) {
+  const double rate = wall > 0 ? steps / wall : 0.0;
+  const double remaining_steps = steps > 0 ? (end - t) / (t / steps) : 0.0;
+  char line[160];
+  std::snprintf(line, sizeof line, "vehicle_node: t = %.3f / %.3f s (%.0f%%), %.0f steps/s, ETA %.0f s\n", t, end,
+                end > 0 ? 100.0 * t / end : 100.0, rate, rate > 0 ? remaining_steps / rate : 0.0);
+  out << line << std::flush;
+}
+
+}  // namespace
+
+RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progress) {
+  const RunConfig config = resolved_config(options);
+  cosim::create_output_folder(options.out_dir);
+
+  const std::shared_ptr<const Ground> ground = make_ground(config.ground);
+  MultibodySystem system;
+  const TrackedVehicle vehicle(config.vehicle, system, *ground);
+  system.set_ground(ground, config.vehicle.contact.ground_friction);
+
+  const double h = config.simulation.step;
+  const auto steps = static_cast<std::size_t>(std::llround(config.simulation.end_time / h));
+  const auto output_every = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(config.simulation.output_interval / h)));
+  VehicleRecorder recorder(vehicle);
+  RunSummary summary;
+  summary.bodies = system.body_count();
+
+  const Clock::time_point start = Clock::now();
+  Clock::time_point last_progress = start;
+  try {
+    for (std::size_t k = 1; k <= steps; ++k) {
+      apply_driver(config.driver, vehicle, system, system.time());
+      vehicle.apply_travel_stops(system, h);
+      system.step(h);
+      summary.steps = k;
+      summary.max_joint_violation = std::max(summary.max_joint_violation, system.max_joint_violation());
+      const Vec3 chassis = system.state(vehicle.chassis()).position;
+      if (!std::isfinite(chassis.x + chassis.y + chassis.z))
+        throw std::runtime_error("the simulation diverged at t = " + cosim::number_to_string(system.time()) +
+                                 " s (chassis position not finite); try a smaller --step");
+      if (k % output_every == 0) recorder.record(system);
+      const Clock::time_point now = Clock::now();
+      if (options.progress_seconds > 0 && std::chrono::duration<double>(now - last_progress).count() >= options.progress_seconds) {
+        print_progress(progress, system.time(), config.simulation.end_time, k, std::chrono::duration<double>(now - start).count());
+        last_progress = now;
+      }
+    }
+  } catch (...) {
+    recorder.write(options.out_dir);  // what was simulated before the failure, for diagnosis
+    throw;
+  }
+  summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  summary.simulated_seconds = system.time();
+  recorder.write(options.out_dir);
+  write_run_json(options.out_dir, config, vehicle, system, summary);
+  return summary;
+}
+
+}  // namespace trackcosim::vehicle

@@ -1,0 +1,71 @@
+#include "vehicle_node/standalone/vehicle_recorder.h"
+
+#include "cosim/number_text.h"
+#include "cosim/output_file.h"
+
+namespace trackcosim::vehicle {
+namespace {
+
+void put(std::string& out, double v) {
+  out += ',';
+  cosim::append_number(out, v);
+}
+
+void put_state(std::string& out, const BodyState& s) {
+  for (const double v : {s.position.x, s.position.y, s.position.z, s.orientation.w, s.orientation.x, s.orientation.y,
+                         s.orientation.z, s.velocity.x, s.velocity.y, s.velocity.z, s.angular_velocity.x,
+                         s.angular_velocity.y, s.angular_velocity.z})
+    put(out, v);
+}
+
+constexpr const char* kStateColumns = "x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
+
+}  // namespace
+
+VehicleRecorder::VehicleRecorder(const TrackedVehicle& vehicle) : vehicle_(vehicle) {
+  vehicle_csv_ = std::string("t,") + kStateColumns +
+                 ",sprocket_torque_left,sprocket_torque_right,sprocket_speed_left,sprocket_speed_right"
+                 ",idler_travel_left,idler_travel_right";
+  for (const Side s : kSides)
+    for (std::size_t i = 0; i < vehicle.track(s).road_wheels.size(); ++i)
+      vehicle_csv_ += ",road_wheel_fz_" + std::string(side_name(s)) + "_" + std::to_string(i);
+  vehicle_csv_ += '\n';
+  shoes_csv_ = std::string("t,shoe,side,") + kStateColumns + ",fx,fy,fz\n";
+}
+
+void VehicleRecorder::record(const MultibodySystem& system) {
+  const double t = system.time();
+  cosim::append_number(vehicle_csv_, t);
+  put_state(vehicle_csv_, system.state(vehicle_.chassis()));
+  for (const Side s : kSides) put(vehicle_csv_, system.motor_torque(vehicle_.track(s).motor));
+  for (const Side s : kSides) put(vehicle_csv_, system.revolute_speed(vehicle_.track(s).sprocket_axle));
+  for (const Side s : kSides) put(vehicle_csv_, vehicle_.idler_travel(system, s));
+  for (const Side s : kSides)
+    for (const BodyId wheel : vehicle_.track(s).road_wheels) put(vehicle_csv_, system.body_contact_force(wheel).z);
+  vehicle_csv_ += '\n';
+
+  for (const Side s : kSides) {
+    const std::vector<BodyId>& shoes = vehicle_.track(s).shoes;
+    for (std::size_t i = 0; i < shoes.size(); ++i) {
+      cosim::append_number(shoes_csv_, t);
+      shoes_csv_ += ',';
+      cosim::append_number(shoes_csv_, i);
+      shoes_csv_ += ',';
+      shoes_csv_ += side_name(s);
+      put_state(shoes_csv_, system.state(shoes[i]));
+      const Vec3 f = system.ground_contact_force(shoes[i]);
+      put(shoes_csv_, f.x);
+      put(shoes_csv_, f.y);
+      put(shoes_csv_, f.z);
+      shoes_csv_ += '\n';
+    }
+  }
+  ++frames_;
+}
+
+void VehicleRecorder::write(const std::filesystem::path& folder) const {
+  cosim::write_output_file(folder / "vehicle.csv", [this](std::ostream& out) { out << vehicle_csv_; });
+  cosim::write_output_file(folder / "shoes.csv", [this](std::ostream& out) { out << shoes_csv_; });
+}
+
+}  // namespace trackcosim::vehicle

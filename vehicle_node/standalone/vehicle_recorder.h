@@ -1,0 +1,37 @@
+#pragma once
+// Rows of vehicle.csv and shoes.csv, recorded in memory during the run and written through
+// cosim::write_output_file at the end (or when the run stops on an error), so a file on disk is
+// always complete. Columns (SI units, world frame, quaternions w,x,y,z; docs/vehicle.md):
+//   vehicle.csv: t, chassis x y z qw qx qy qz vx vy vz wx wy wz, sprocket_torque_{left,right}
+//                (N m, motor on sprocket), sprocket_speed_{left,right} (rad/s),
+//                idler_travel_{left,right} (m), road_wheel_fz_{left,right}_<i> (N, vertical
+//                force of the track on each road wheel, + up)
+//   shoes.csv:   t, shoe, side, x y z qw qx qy qz vx vy vz wx wy wz, fx fy fz (ground force, N)
+
+#include <filesystem>
+#include <string>
+
+#include "vehicle_node/mbd/multibody_system.h"
+#include "vehicle_node/track/tracked_vehicle.h"
+
+namespace trackcosim::vehicle {
+
+class VehicleRecorder {
+ public:
+  explicit VehicleRecorder(const TrackedVehicle& vehicle);
+
+  /// Appends one row to vehicle.csv and one row per shoe to shoes.csv for the current state.
+  void record(const MultibodySystem& system);
+  std::size_t frames() const { return frames_; }
+
+  /// Writes DIR/vehicle.csv and DIR/shoes.csv; throws cosim::OutputError.
+  void write(const std::filesystem::path& folder) const;
+
+ private:
+  const TrackedVehicle& vehicle_;
+  std::string vehicle_csv_;
+  std::string shoes_csv_;
+  std::size_t frames_ = 0;
+};
+
+}  // namespace trackcosim::vehicle

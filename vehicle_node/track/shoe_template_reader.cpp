@@ -1,0 +1,81 @@
+#include "vehicle_node/track/shoe_template_reader.h"
+
+#include "cosim/number_text.h"
+
+namespace trackcosim::vehicle {
+namespace {
+
+using cosim::JsonField;
+
+/// Evenly spaced centres on [-half_span, half_span]; one sphere sits in the middle.
+double spread(std::uint32_t i, std::uint32_t n, double half_span) {
+  return n == 1 ? 0.0 : -half_span + 2.0 * half_span * i / (n - 1);
+}
+
+std::uint32_t read_count(const JsonField& object, std::string_view key, std::uint32_t fallback) {
+  const auto field = object.optional_member(key);
+  if (!field) return fallback;
+  const std::uint64_t n = field->unsigned_integer();
+  if (n < 1 || n > 64) field->fail("must be between 1 and 64, got " + std::to_string(n));
+  return static_cast<std::uint32_t>(n);
+}
+
+}  // namespace
+
+std::vector<LocalSphere> pad_spheres(double length, double width, double thickness, std::uint32_t along,
+                                     std::uint32_t across) {
+  const double r = 0.5 * thickness;
+  std::vector<LocalSphere> out;
+  for (std::uint32_t i = 0; i < along; ++i)
+    for (std::uint32_t j = 0; j < across; ++j)
+      out.push_back({{spread(i, along, 0.5 * length - r), spread(j, across, 0.5 * width - r), 0.0}, r});
+  return out;
+}
+
+ShoeTemplate read_shoe_template(const JsonField& shoes) {
+  shoes.expect_object({"count", "pitch", "mass", "inertia", "pad", "spheres", "pin_offset"});
+  ShoeTemplate s;
+  const JsonField count = shoes.member("count");
+  const std::uint64_t n = count.unsigned_integer();
+  if (n < 4 || n > 100000) count.fail("must be between 4 and 100000, got " + std::to_string(n));
+  s.count = static_cast<std::uint32_t>(n);
+  s.pitch = shoes.member("pitch").positive_number();
+  s.mass = shoes.member("mass").positive_number();
+  const JsonField inertia = shoes.member("inertia");
+  s.inertia = inertia.vec3();
+  if (!(s.inertia.x > 0 && s.inertia.y > 0 && s.inertia.z > 0)) inertia.fail("must all be > 0");
+
+  std::optional<double> pad_offset;
+  if (const auto pad = shoes.optional_member("pad")) {
+    pad->expect_object({"length", "width", "thickness", "spheres_along", "spheres_across"});
+    const double length = pad->member("length").positive_number();
+    const double width = pad->member("width").positive_number();
+    const JsonField thickness_field = pad->member("thickness");
+    const double thickness = thickness_field.positive_number();
+    if (thickness > length || thickness > width)
+      thickness_field.fail("must not exceed the pad's length and width (the spheres' diameter is the thickness)");
+    const auto sp = pad_spheres(length, width, thickness, read_count(*pad, "spheres_along", 2),
+                                read_count(*pad, "spheres_across", 3));
+    s.spheres.insert(s.spheres.end(), sp.begin(), sp.end());
+    pad_offset = 0.5 * thickness;
+  }
+  if (const auto list = shoes.optional_member("spheres")) {
+    for (const JsonField& item : list->elements()) {
+      item.expect_object({"offset", "radius"});
+      s.spheres.push_back({item.member("offset").vec3(), item.member("radius").positive_number()});
+    }
+  }
+  if (s.spheres.empty()) shoes.fail("needs contact geometry: a \"pad\", a list of \"spheres\", or both");
+
+  if (const auto offset = shoes.optional_member("pin_offset")) {
+    s.pin_offset = offset->non_negative_number();
+  } else if (pad_offset) {
+    s.pin_offset = *pad_offset;
+  } else {
+    shoes.fail("needs \"pin_offset\" (distance from the pin axis to the face that rolls on the wheels) when "
+               "there is no \"pad\"");
+  }
+  return s;
+}
+
+}  // namespace trackcosim::vehicle

@@ -1,0 +1,18 @@
+#pragma once
+// Reads "track.shoes": count, pitch, mass, inertia and the contact geometry as a sphere set,
+// either listed sphere by sphere, generated from a pad (a grid of spheres filling a thin box),
+// or both (a pad plus guide horns or grousers listed by hand).
+
+#include "cosim/json_fields.h"
+#include "vehicle_node/track/vehicle_template.h"
+
+namespace trackcosim::vehicle {
+
+ShoeTemplate read_shoe_template(const cosim::JsonField& shoes);
+
+/// The pad's spheres: `along` x `across` spheres of radius thickness / 2 centred on the pin
+/// plane (z = 0), spread so that their outer surfaces touch the pad's length and width.
+std::vector<LocalSphere> pad_spheres(double length, double width, double thickness, std::uint32_t along,
+                                     std::uint32_t across);
+
+}  // namespace trackcosim::vehicle
