@@ -16,10 +16,7 @@ void begin_piece(std::ostream& out, std::size_t points, std::size_t verts, std::
 void write_consecutive_cells(std::ostream& out, std::string_view block, std::size_t cells,
                              std::uint64_t points_per_cell) {
   out << "      <" << block << ">\n";
-  vtk::write_data_array<std::int64_t>(out, "connectivity", 1, cells * points_per_cell,
-                                      [](std::size_t i, int) { return i; });
-  vtk::write_data_array<std::int64_t>(out, "offsets", 1, cells,
-                                      [&](std::size_t i, int) { return (i + 1) * points_per_cell; });
+  vtk::write_consecutive_cell_arrays(out, cells, points_per_cell);
   out << "      </" << block << ">\n";
 }
 

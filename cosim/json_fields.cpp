@@ -189,6 +189,26 @@ std::uint64_t JsonField::unsigned_integer() const {
   fail("expected a non-negative integer, got " + describe(*value_));
 }
 
+bool JsonField::boolean() const {
+  if (!value_->is_boolean()) fail("expected true or false, got " + describe(*value_));
+  return value_->get<bool>();
+}
+
+std::string JsonField::string() const {
+  if (!value_->is_string()) fail("expected a string, got " + describe(*value_));
+  return value_->get<std::string>();
+}
+
+std::string JsonField::one_of(std::initializer_list<std::string_view> choices) const {
+  const std::string value = string();
+  std::string expected;
+  for (const std::string_view c : choices) {
+    if (value == c) return value;
+    expected += (expected.empty() ? "\"" : ", \"") + std::string(c) + "\"";
+  }
+  fail("expected one of " + expected + ", got \"" + value + "\"");
+}
+
 void JsonField::expect_array_of_numbers(std::size_t count) const {
   if (!value_->is_array() || value_->size() != count)
     fail("expected an array of " + std::to_string(count) + " numbers, got " + describe(*value_));

@@ -53,6 +53,12 @@ class JsonField {
   real non_negative_number() const;
   /// A whole number >= 0 written without fraction or exponent (JSON integer).
   std::uint64_t unsigned_integer() const;
+  /// true or false (not 0/1, not "true").
+  bool boolean() const;
+  /// A JSON string.
+  std::string string() const;
+  /// A string that is one of `choices`; anything else names the choices.
+  std::string one_of(std::initializer_list<std::string_view> choices) const;
   /// [x, y, z], finite.
   Vec3 vec3() const;
   /// [w, x, y, z], finite and non-zero, returned normalised to unit length.

@@ -4,18 +4,15 @@
 #include <map>
 #include <optional>
 
+#include "cosim/collision_settings_json.h"
 #include "cosim/json_fields.h"
 #include "cosim/number_text.h"
-#include "cosim/sphere_lattice.h"
+#include "cosim/sphere_lattice_json.h"
 
 namespace trackcosim::cosim {
 namespace {
 
 using gpu::GlobalId;
-
-/// A lattice past this size is almost certainly a unit slip (spacing in mm, box in m) and would
-/// exhaust memory before saying so.
-constexpr std::uint64_t kMaxLatticeSpheres = 100'000'000;
 
 /// Every global id is given once (DESIGN.md), so each item's id is recorded with its JSON field,
 /// and a clash names both places. The lattice claims a whole range of ids at once.
@@ -53,20 +50,6 @@ GlobalId read_id(const JsonField& item, GidRegistry& ids) {
 Quat read_orientation(const JsonField& item) {
   const std::optional<JsonField> field = item.optional_member("orientation");
   return field ? field->unit_quaternion() : Quat{1, 0, 0, 0};
-}
-
-gpu::CollisionSettings read_collision(const JsonField& f) {
-  f.expect_object({"envelope", "bin_size", "bin_size_factor", "max_contacts_per_body_pair"});
-  gpu::CollisionSettings s;
-  if (const auto v = f.optional_member("envelope")) s.envelope = v->non_negative_number();
-  if (const auto v = f.optional_member("bin_size")) s.bin_size = v->non_negative_number();
-  if (const auto v = f.optional_member("bin_size_factor")) s.bin_size_factor = v->positive_number();
-  if (const auto v = f.optional_member("max_contacts_per_body_pair")) {
-    const std::uint64_t k = v->unsigned_integer();
-    if (k > std::numeric_limits<std::uint32_t>::max()) v->fail("must be <= 4294967295, got " + std::to_string(k));
-    s.max_contacts_per_body_pair = static_cast<std::uint32_t>(k);
-  }
-  return s;
 }
 
 void read_spheres(const JsonField& list, gpu::SphereShapes& out, GidRegistry& ids) {
@@ -120,42 +103,11 @@ void read_compounds(const JsonField& list, gpu::SphereShapes& out, GidRegistry& 
 
 void read_lattice(const JsonField& f, gpu::SphereShapes& out, GidRegistry& ids) {
   f.expect_object({"first_id", "min", "max", "spacing", "radius", "jitter", "seed"});
-  SphereLattice lattice;
   const JsonField first_id = f.member("first_id");
-  lattice.first_id = first_id.unsigned_integer();
-  lattice.min = f.member("min").vec3();
-  const JsonField max_field = f.member("max");
-  lattice.max = max_field.vec3();
-  const JsonField spacing = f.member("spacing");
-  lattice.spacing = spacing.positive_number();
-
-  const JsonField radius = f.member("radius");
-  radius.expect_array_of_numbers(2);
-  const std::vector<JsonField> range = radius.elements();
-  lattice.radius_min = range[0].positive_number();
-  lattice.radius_max = range[1].positive_number();
-  if (lattice.radius_min > lattice.radius_max)
-    radius.fail("min must be <= max, got [" + number_to_string(lattice.radius_min) + ", " +
-                number_to_string(lattice.radius_max) + "]");
-
-  if (const auto jitter = f.optional_member("jitter")) {
-    lattice.jitter = jitter->non_negative_number();
-    // Beyond half a spacing two neighbours could swap places or coincide.
-    if (lattice.jitter > 0.5)
-      jitter->fail("must be <= 0.5 (a fraction of spacing), got " + number_to_string(lattice.jitter));
-  }
-  if (const auto seed = f.optional_member("seed")) lattice.seed = seed->unsigned_integer();
-
+  const GlobalId first = first_id.unsigned_integer();
+  SphereLattice lattice = read_sphere_lattice(f);
+  lattice.first_id = first;
   const auto cells = lattice_cells_per_axis(lattice);
-  for (int a = 0; a < 3; ++a)
-    if (cells[a] == 0)
-      max_field.fail(std::string("the box [min, max] holds no whole lattice cell along ") + "xyz"[a] +
-                     " (spacing " + number_to_string(lattice.spacing) + ")");
-  const double total = double(cells[0]) * double(cells[1]) * double(cells[2]);
-  if (total > double(kMaxLatticeSpheres))
-    spacing.fail("the lattice would hold " + number_to_string(total) + " spheres, more than the limit of " +
-                 std::to_string(kMaxLatticeSpheres) + "; check spacing and units (metres)");
-
   ids.claim_range(first_id, lattice.first_id, cells[0] * cells[1] * cells[2]);
   generate_lattice(lattice, out);
 }
@@ -166,7 +118,7 @@ SceneFile read_scene(const nlohmann::json& document, const std::string& source_n
 
   SceneFile scene;
   GidRegistry ids;
-  if (const auto f = root.optional_member("collision")) scene.collision = read_collision(*f);
+  if (const auto f = root.optional_member("collision")) scene.collision = read_collision_settings(*f);
   if (const auto f = root.optional_member("planes")) read_planes(*f, scene.shapes.planes, ids);
   if (const auto f = root.optional_member("boxes")) read_boxes(*f, scene.shapes.boxes, ids);
   if (const auto f = root.optional_member("spheres")) read_spheres(*f, scene.shapes.spheres, ids);

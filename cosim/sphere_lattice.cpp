@@ -33,6 +33,7 @@ void generate_lattice(const SphereLattice& lattice, gpu::SphereShapes& out) {
                            lattice.min.y + 0.5 * (lattice.max.y - lattice.min.y - double(cells[1]) * s) + 0.5 * s,
                            lattice.min.z + 0.5 * (lattice.max.z - lattice.min.z - double(cells[2]) * s) + 0.5 * s};
   const double jitter = lattice.jitter * s;
+  const double jitter_z = lattice.jitter_z ? 1.0 : 0.0;
 
   std::mt19937_64 rng(lattice.seed);
   out.reserve(out.size() + cells[0] * cells[1] * cells[2]);
@@ -42,7 +43,7 @@ void generate_lattice(const SphereLattice& lattice, gpu::SphereShapes& out) {
       for (std::uint64_t i = 0; i < cells[0]; ++i) {
         const double x = first[0] + double(i) * s + uniform(rng, -jitter, jitter);
         const double y = first[1] + double(j) * s + uniform(rng, -jitter, jitter);
-        const double z = first[2] + double(k) * s + uniform(rng, -jitter, jitter);
+        const double z = first[2] + double(k) * s + jitter_z * uniform(rng, -jitter, jitter);
         const double r = uniform(rng, lattice.radius_min, lattice.radius_max);
         out.add(Vec3{real(x), real(y), real(z)}, real(r), gid++, 0);
       }

@@ -18,6 +18,9 @@ struct SphereLattice {
   real spacing = 0;  ///< lattice cell edge [m]
   real radius_min = 0, radius_max = 0;
   real jitter = 0;  ///< centre offset bound per axis, as a fraction of spacing
+  /// false keeps every sphere of one z-layer at the layer's height (the layered beds of the
+  /// co-simulation paper); the z draw is still made, so the stream stays the same.
+  bool jitter_z = true;
   std::uint64_t seed = 0;
 };
 

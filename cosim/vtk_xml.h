@@ -21,6 +21,7 @@ constexpr std::string_view type_name() {
   else if constexpr (std::is_same_v<T, std::uint64_t>) return "UInt64";
   else if constexpr (std::is_same_v<T, std::int64_t>) return "Int64";
   else if constexpr (std::is_same_v<T, std::uint32_t>) return "UInt32";
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return "UInt8";
   else static_assert(sizeof(T) == 0, "no VTK type for this C++ type");
 }
 
@@ -39,7 +40,15 @@ void write_data_array(std::ostream& out, std::string_view name, int components, 
     text += "         ";
     for (int c = 0; c < components; ++c) {
       text += ' ';
-      append_number(text, static_cast<T>(value_at(i, c)));
+      if constexpr (std::is_same_v<T, std::uint8_t>) {
+        // By hand: GCC 12 warns falsely (-Wrestrict) on appending to_chars' text of a constant byte.
+        const unsigned v = static_cast<T>(value_at(i, c));
+        if (v >= 100) text += static_cast<char>('0' + v / 100);
+        if (v >= 10) text += static_cast<char>('0' + v / 10 % 10);
+        text += static_cast<char>('0' + v % 10);
+      } else {
+        append_number(text, static_cast<T>(value_at(i, c)));
+      }
     }
     text += '\n';
     if (text.size() > (std::size_t{1} << 20)) {
@@ -49,6 +58,14 @@ void write_data_array(std::ostream& out, std::string_view name, int components, 
   }
   text += "        </DataArray>\n";
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+/// The connectivity and offsets arrays of `cells` cells where cell i is points [i*n, (i+1)*n)
+/// (vertices: n = 1, lines: n = 2); the caller wraps them in <Verts>, <Lines> or <Cells>.
+inline void write_consecutive_cell_arrays(std::ostream& out, std::size_t cells, std::uint64_t points_per_cell) {
+  write_data_array<std::int64_t>(out, "connectivity", 1, cells * points_per_cell, [](std::size_t i, int) { return i; });
+  write_data_array<std::int64_t>(out, "offsets", 1, cells,
+                                 [&](std::size_t i, int) { return (i + 1) * points_per_cell; });
 }
 
 }  // namespace trackcosim::cosim::vtk

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cosim/scene_file.h"
+#include "tests/support/config_errors.h"
 
 namespace trackcosim::cosim {
 namespace {
@@ -21,20 +22,9 @@ constexpr real kTolerance = 1e-12;
 SceneFile parse(const std::string& text) { return parse_scene(text, "scene.json"); }
 
 /// The message of the ConfigError that `text` raises, or a test failure when it loads.
-std::string config_error(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ConfigError for: " << text;
-  return {};
-}
+std::string config_error(const std::string& text) { return test::config_error_message(parse, text); }
 
-::testing::AssertionResult starts_with(const std::string& text, const std::string& prefix) {
-  if (text.starts_with(prefix)) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "\"" << text << "\" does not start with \"" << prefix << "\"";
-}
+using test::starts_with;
 
 TEST(SceneFile, SpheresAreOneShapeBodies) {
   const SceneFile s = parse(R"({"spheres": [{"id": 7, "center": [1, 2, 3], "radius": 0.5},

@@ -1,0 +1,58 @@
+#include "cosim/sphere_lattice_json.h"
+
+#include <string>
+
+#include "cosim/number_text.h"
+
+namespace trackcosim::cosim {
+
+RadiusRange read_radius_range(const JsonField& field) {
+  if (field.json().is_number()) {
+    const real r = field.positive_number();
+    return {r, r};
+  }
+  if (!field.json().is_array() || field.json().size() != 2)
+    field.fail("expected a radius or [rmin, rmax]");
+  const std::vector<JsonField> range = field.elements();
+  const RadiusRange r{range[0].positive_number(), range[1].positive_number()};
+  if (r.min > r.max)
+    field.fail("min must be <= max, got [" + number_to_string(r.min) + ", " + number_to_string(r.max) + "]");
+  return r;
+}
+
+std::uint64_t checked_lattice_size(const SphereLattice& lattice, const JsonField& box_field,
+                                   const JsonField& size_field) {
+  const auto cells = lattice_cells_per_axis(lattice);
+  for (int a = 0; a < 3; ++a)
+    if (cells[a] == 0)
+      box_field.fail(std::string("the box [min, max] holds no whole lattice cell along ") + "xyz"[a] +
+                     " (spacing " + number_to_string(lattice.spacing) + ")");
+  const double total = double(cells[0]) * double(cells[1]) * double(cells[2]);
+  if (total > double(kMaxLatticeSpheres))
+    size_field.fail("the lattice would hold " + number_to_string(total) + " spheres, more than the limit of " +
+               std::to_string(kMaxLatticeSpheres) + "; check spacing and units (metres)");
+  return cells[0] * cells[1] * cells[2];
+}
+
+SphereLattice read_sphere_lattice(const JsonField& f) {
+  SphereLattice lattice;
+  lattice.min = f.member("min").vec3();
+  const JsonField max_field = f.member("max");
+  lattice.max = max_field.vec3();
+  const JsonField spacing = f.member("spacing");
+  lattice.spacing = spacing.positive_number();
+  const RadiusRange radius = read_radius_range(f.member("radius"));
+  lattice.radius_min = radius.min;
+  lattice.radius_max = radius.max;
+  if (const auto jitter = f.optional_member("jitter")) {
+    lattice.jitter = jitter->non_negative_number();
+    // Beyond half a spacing two neighbours could swap places or coincide.
+    if (lattice.jitter > 0.5)
+      jitter->fail("must be <= 0.5 (a fraction of spacing), got " + number_to_string(lattice.jitter));
+  }
+  if (const auto seed = f.optional_member("seed")) lattice.seed = seed->unsigned_integer();
+  checked_lattice_size(lattice, max_field, spacing);
+  return lattice;
+}
+
+}  // namespace trackcosim::cosim

@@ -1,0 +1,33 @@
+#pragma once
+// The lattice keys shared by scene files (`lattice`) and terrain configs (`particles` of kind
+// "lattice" and "layers"): one reader, so both accept the same keys, forms and limits.
+
+#include <cstdint>
+
+#include "cosim/json_fields.h"
+#include "cosim/sphere_lattice.h"
+
+namespace trackcosim::cosim {
+
+/// A lattice past this size is almost certainly a unit slip (spacing in mm, box in m) and would
+/// exhaust memory before saying so.
+inline constexpr std::uint64_t kMaxLatticeSpheres = 100'000'000;
+
+struct RadiusRange {
+  real min = 0, max = 0;  ///< uniform in [min, max); min == max gives equal spheres
+};
+
+/// `r` (equal spheres) or `[rmin, rmax]` with 0 < rmin <= rmax.
+RadiusRange read_radius_range(const JsonField& field);
+
+/// Reads min, max, spacing, radius, jitter (default 0, at most 0.5) and seed (default 0) of a
+/// lattice object whose keys the caller has checked; first_id is left to the caller. Throws
+/// ConfigError when the box holds no whole cell or more than kMaxLatticeSpheres.
+SphereLattice read_sphere_lattice(const JsonField& lattice);
+
+/// Returns the sphere count. Throws ConfigError naming `box_field` when the lattice holds no whole
+/// cell along an axis, or `size_field` when it holds more than kMaxLatticeSpheres spheres.
+std::uint64_t checked_lattice_size(const SphereLattice& lattice, const JsonField& box_field,
+                                   const JsonField& size_field);
+
+}  // namespace trackcosim::cosim

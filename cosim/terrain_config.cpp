@@ -1,0 +1,105 @@
+#include "cosim/terrain_config.h"
+
+#include <cmath>
+#include <string>
+
+#include "cosim/collision_settings_json.h"
+#include "cosim/number_text.h"
+#include "cosim/terrain_config_read.h"
+
+namespace trackcosim::cosim {
+namespace {
+
+using namespace terrain_config_detail;
+
+Container read_container(const JsonField& f, const Material& material) {
+  f.expect_object({"min", "max", "open_top", "floor_friction", "wall_friction"});
+  Container c;
+  c.min = f.member("min").vec3();
+  const JsonField max_field = f.member("max");
+  c.max = max_field.vec3();
+  for (int a = 0; a < 3; ++a)
+    if (!(axis(c.max, a) > axis(c.min, a)))
+      max_field.fail(std::string("must be > min along ") + "xyz"[a] + ", got " + number_to_string(axis(c.max, a)) +
+                     " <= " + number_to_string(axis(c.min, a)));
+  if (const auto v = f.optional_member("open_top")) c.open_top = v->boolean();
+  c.floor_friction = material.friction;
+  c.wall_friction = material.friction;
+  if (const auto v = f.optional_member("floor_friction")) c.floor_friction = v->non_negative_number();
+  if (const auto v = f.optional_member("wall_friction")) c.wall_friction = v->non_negative_number();
+  return c;
+}
+
+/// Gids are dense from 0, so a probe exists when it is below the body count.
+void check_probes(const JsonField& output, const TerrainScene& scene) {
+  const std::optional<JsonField> probes = output.optional_member("probes");
+  if (!probes) return;
+  std::uint64_t bodies = 0;
+  for (const GidRange& r : plan_gid_ranges(scene)) bodies += r.count;
+  const std::vector<JsonField> items = probes->elements();
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (scene.output.probes[i] >= bodies)
+      items[i].fail("no body has gid " + std::to_string(scene.output.probes[i]) +
+                    (bodies == 0 ? std::string(" (the scene has no bodies)")
+                                 : " (this scene has gids 0 to " + std::to_string(bodies - 1) + ")"));
+}
+
+}  // namespace
+
+namespace terrain_config_detail {
+
+Material read_material(const JsonField& f, const Material& defaults) {
+  f.expect_object({"friction", "density"});
+  Material m = defaults;
+  if (const auto v = f.optional_member("friction")) m.friction = v->non_negative_number();
+  if (const auto v = f.optional_member("density")) m.density = v->positive_number();
+  return m;
+}
+
+}  // namespace terrain_config_detail
+
+TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name) {
+  const JsonField root(document, source_name);
+  root.expect_object({"container", "material", "particles", "gravity", "step_size", "end_time", "solver",
+                      "collision", "output"});
+  TerrainScene scene;
+  if (const auto f = root.optional_member("material")) scene.material = read_material(*f, Material{});
+  if (const auto f = root.optional_member("container")) scene.container = read_container(*f, scene.material);
+  if (const auto f = root.optional_member("particles"))
+    scene.particles = read_particles(*f, scene.material, scene.container);
+  if (const auto f = root.optional_member("gravity")) scene.step.gravity = f->vec3();
+  if (const auto f = root.optional_member("step_size")) scene.step.step_size = f->positive_number();
+  scene.end_time = root.member("end_time").non_negative_number();
+  if (const auto f = root.optional_member("solver")) scene.step.solver = read_solver_settings(*f);
+  if (const auto f = root.optional_member("collision")) scene.step.collision = read_collision_settings(*f);
+  if (const auto f = root.optional_member("output")) {
+    scene.output = read_output_settings(*f);
+    check_probes(*f, scene);
+  }
+  return scene;
+}
+
+std::uint64_t TerrainConfig::step_count() const {
+  const double steps = static_cast<double>(scene.end_time) / static_cast<double>(scene.step.step_size);
+  return steps > 0 ? static_cast<std::uint64_t>(std::ceil(steps - 1e-9)) : 0;
+}
+
+TerrainConfig parse_terrain_config(std::string_view text, const std::string& source_name) {
+  TerrainConfig config;
+  config.source = source_name;
+  config.scene = read_terrain_scene(parse_json_document(text, source_name), source_name);
+  config.gid_ranges = plan_gid_ranges(config.scene);
+  config.bodies = build_terrain_bodies(config.scene);
+  return config;
+}
+
+TerrainConfig load_terrain_config(const std::filesystem::path& file) {
+  TerrainConfig config;
+  config.source = file.string();
+  config.scene = read_terrain_scene(load_json_document(file), config.source);
+  config.gid_ranges = plan_gid_ranges(config.scene);
+  config.bodies = build_terrain_bodies(config.scene);
+  return config;
+}
+
+}  // namespace trackcosim::cosim

@@ -1,0 +1,156 @@
+#pragma once
+// The terrain config: a standalone granular scene for `terrain_node --config` (a container, the
+// particles, material, solver and collision settings, step size, end time, outputs), as a JSON
+// document with comments allowed. docs/terrain-config.md lists every key with its default and
+// unit; this loader is the reference for that page.
+//
+// Loading has two halves: reading the document into a description (TerrainScene: what the file
+// says, defaults filled in, every value checked) and building the bodies from it (generators
+// run, gids assigned). The description is what run.json records; the bodies are what the
+// RigidBodySystem steps. Global ids follow the description deterministically: container walls
+// first (floor, -x, +x, -y, +y, lid), then each `particles` entry in file order.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cosim/config_error.h"
+#include "cosim/sphere_lattice_json.h"
+#include "gpu/dynamics/body_set.h"
+#include "gpu/dynamics/step_settings.h"
+
+namespace trackcosim::cosim {
+
+struct Material {
+  real friction = 0.5;   ///< Coulomb coefficient, >= 0
+  real density = 2500;   ///< kg/m^3, > 0 (sphere mass = density * 4/3 pi r^3)
+};
+
+/// An axis-aligned box: the floor is the plane z = min.z, the side walls the planes x = min.x,
+/// x = max.x, y = min.y, y = max.y, the lid z = max.z unless the top is open. Every wall is a
+/// Fixed body of its own, so floor and sides can have different friction.
+struct Container {
+  Vec3 min{0, 0, 0}, max{0, 0, 0};
+  bool open_top = true;
+  real floor_friction = 0.5;
+  real wall_friction = 0.5;  ///< side walls and lid; 0 = frictionless
+};
+
+/// Spheres on a regular lattice filling a box, jittered (cosim/sphere_lattice.h); its first_id
+/// is set when the bodies are built.
+using LatticeSource = SphereLattice;
+
+/// The co-simulation paper's bed (Negrut et al. 2018, sec. 4.1: "initialized in layers with
+/// uniformly distributed positions in each layer in a rectangular grid"): `layers` horizontal
+/// layers stacked from z = bottom with pitch d = 2 radius.max (1 + gap); in each layer one sphere
+/// per grid cell of edge d, its centre uniform within +-radius.max * gap of the cell centre, so
+/// that neighbours never overlap and every sphere of a layer sits at the same height.
+struct LayersSource {
+  real x_min = 0, y_min = 0, x_max = 0, y_max = 0;
+  real bottom = 0;
+  std::uint64_t layers = 0;
+  RadiusRange radius;
+  real gap = 0.1;  ///< free room between neighbouring cells, as a fraction of the largest diameter
+  std::uint64_t seed = 0;
+
+  real pitch() const { return 2 * radius.max * (1 + gap); }
+  real top() const { return bottom + real(layers) * pitch(); }
+  /// The same bed as a lattice of cubic cells of edge pitch() without vertical jitter.
+  SphereLattice lattice() const;
+};
+
+struct ExplicitSphere {
+  Vec3 position{0, 0, 0};
+  real radius = 0;
+  Vec3 velocity{0, 0, 0};
+  Vec3 angular_velocity{0, 0, 0};
+};
+
+struct SphereListSource {
+  std::vector<ExplicitSphere> spheres;
+};
+
+/// A rigid set of spheres with given mass properties (blocks, boulders).
+struct CompoundBody {
+  struct Member {
+    Vec3 offset{0, 0, 0};  ///< body frame
+    real radius = 0;
+  };
+  Vec3 position{0, 0, 0};
+  Quat orientation{1, 0, 0, 0};
+  Vec3 velocity{0, 0, 0};
+  Vec3 angular_velocity{0, 0, 0};
+  real mass = 0;
+  Vec3 inertia{0, 0, 0};  ///< principal moments in the body frame
+  std::vector<Member> spheres;
+};
+
+struct CompoundListSource {
+  std::vector<CompoundBody> bodies;
+};
+
+/// One entry of `particles`, with the material its bodies get (the entry's own or the default).
+struct ParticleSource {
+  std::variant<LatticeSource, LayersSource, SphereListSource, CompoundListSource> generator;
+  Material material;
+};
+
+struct OutputSettings {
+  std::vector<gpu::GlobalId> probes;    ///< bodies written to probes.csv
+  std::uint64_t probe_interval = 1;     ///< probes.csv row every this many steps (>= 1)
+  std::uint64_t snapshot_interval = 0;  ///< particle .vtu every this many steps; 0 = none
+  bool stats = true;                    ///< stats.csv
+  real progress_interval = 5;           ///< seconds of wall time between progress lines; 0 = none
+};
+
+/// What the file says, defaults filled in.
+struct TerrainScene {
+  std::optional<Container> container;
+  Material material;
+  std::vector<ParticleSource> particles;
+  gpu::StepSettings step;
+  real end_time = 0;
+  OutputSettings output;
+};
+
+/// The gids one container wall or one `particles` entry received: [first, first + count).
+struct GidRange {
+  std::string what;  ///< "container.floor", "particles[2] (layers)", ...
+  gpu::GlobalId first = 0;
+  std::uint64_t count = 0;
+};
+
+struct TerrainConfig {
+  std::string source;  ///< the file name used in messages
+  TerrainScene scene;
+  gpu::BodySet bodies;
+  std::vector<GidRange> gid_ranges;  ///< in gid order
+
+  /// Steps to reach end_time: ceil(end_time / h), a whisker below so that 1.0 / 1e-3 is 1000.
+  std::uint64_t step_count() const;
+};
+
+/// Reads, validates and builds. Throws ConfigError "<file>: <key path>: <why>" for the first bad
+/// key: unknown key, wrong type, missing required key, impossible value.
+TerrainConfig load_terrain_config(const std::filesystem::path& file);
+/// The same from text in memory; `source_name` stands for the file in messages.
+TerrainConfig parse_terrain_config(std::string_view text, const std::string& source_name);
+
+/// The description as a config document with every key written: run.json's "config". It parses
+/// back to the same scene (and so the same bodies, bit for bit).
+nlohmann::ordered_json resolved_config_json(const TerrainScene& scene);
+
+// The pieces, for the loader's own files and for tests.
+TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name);
+/// Gids per wall and per source, from the counts alone (no generator runs).
+std::vector<GidRange> plan_gid_ranges(const TerrainScene& scene);
+/// Runs the generators and fills a BodySet in gid order.
+gpu::BodySet build_terrain_bodies(const TerrainScene& scene);
+
+}  // namespace trackcosim::cosim

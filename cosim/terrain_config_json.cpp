@@ -1,0 +1,117 @@
+// A terrain description written back as a config document with every key present, in the order
+// of docs/terrain-config.md: run.json's "config", which loads again to the same bodies.
+
+#include <type_traits>
+
+#include "cosim/collision_settings_json.h"
+#include "cosim/terrain_config.h"
+
+namespace trackcosim::cosim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json vec(Vec3 v) { return Json::array({v.x, v.y, v.z}); }
+Json quat(Quat q) { return Json::array({q.w, q.x, q.y, q.z}); }
+Json radius(real min, real max) { return Json::array({min, max}); }
+
+Json material_json(const Material& m) { return {{"friction", m.friction}, {"density", m.density}}; }
+
+Json container_json(const Container& c) {
+  return {{"min", vec(c.min)},
+          {"max", vec(c.max)},
+          {"open_top", c.open_top},
+          {"floor_friction", c.floor_friction},
+          {"wall_friction", c.wall_friction}};
+}
+
+void write_generator(Json& out, const LatticeSource& g) {
+  out["min"] = vec(g.min);
+  out["max"] = vec(g.max);
+  out["spacing"] = g.spacing;
+  out["radius"] = radius(g.radius_min, g.radius_max);
+  out["jitter"] = g.jitter;
+  out["seed"] = g.seed;
+}
+
+void write_generator(Json& out, const LayersSource& g) {
+  out["min"] = Json::array({g.x_min, g.y_min});
+  out["max"] = Json::array({g.x_max, g.y_max});
+  out["bottom"] = g.bottom;
+  out["layers"] = g.layers;
+  out["radius"] = radius(g.radius.min, g.radius.max);
+  out["gap"] = g.gap;
+  out["seed"] = g.seed;
+}
+
+void write_generator(Json& out, const SphereListSource& g) {
+  Json list = Json::array();
+  for (const ExplicitSphere& s : g.spheres)
+    list.push_back({{"position", vec(s.position)},
+                    {"radius", s.radius},
+                    {"velocity", vec(s.velocity)},
+                    {"angular_velocity", vec(s.angular_velocity)}});
+  out["spheres"] = std::move(list);
+}
+
+void write_generator(Json& out, const CompoundListSource& g) {
+  Json list = Json::array();
+  for (const CompoundBody& b : g.bodies) {
+    Json spheres = Json::array();
+    for (const CompoundBody::Member& m : b.spheres) spheres.push_back({{"offset", vec(m.offset)}, {"radius", m.radius}});
+    list.push_back({{"position", vec(b.position)},
+                    {"orientation", quat(b.orientation)},
+                    {"velocity", vec(b.velocity)},
+                    {"angular_velocity", vec(b.angular_velocity)},
+                    {"mass", b.mass},
+                    {"inertia", vec(b.inertia)},
+                    {"spheres", std::move(spheres)}});
+  }
+  out["bodies"] = std::move(list);
+}
+
+Json particle_json(const ParticleSource& source) {
+  constexpr const char* kinds[] = {"lattice", "layers", "spheres", "compounds"};
+  Json out = {{"kind", kinds[source.generator.index()]}};
+  std::visit([&](const auto& g) { write_generator(out, g); }, source.generator);
+  out["material"] = material_json(source.material);
+  return out;
+}
+
+Json solver_json(const gpu::SolverSettings& s) {
+  return {{"method", s.method == gpu::SolverMethod::Jacobi ? "jacobi" : "apgd"},
+          {"max_iterations", s.max_iterations},
+          {"tolerance", s.tolerance},
+          {"omega", s.jacobi_omega},
+          {"lambda", s.jacobi_lambda},
+          {"max_recovery_speed", s.max_recovery_speed},
+          {"warm_start", s.warm_start}};
+}
+
+Json output_json(const OutputSettings& s) {
+  return {{"probes", s.probes},
+          {"probe_interval", s.probe_interval},
+          {"snapshot_interval", s.snapshot_interval},
+          {"stats", s.stats},
+          {"progress_interval", s.progress_interval}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
+  Json out = Json::object();
+  if (scene.container) out["container"] = container_json(*scene.container);
+  out["material"] = material_json(scene.material);
+  Json particles = Json::array();
+  for (const ParticleSource& source : scene.particles) particles.push_back(particle_json(source));
+  out["particles"] = std::move(particles);
+  out["gravity"] = vec(scene.step.gravity);
+  out["step_size"] = scene.step.step_size;
+  out["end_time"] = scene.end_time;
+  out["solver"] = solver_json(scene.step.solver);
+  out["collision"] = collision_settings_json(scene.step.collision);
+  out["output"] = output_json(scene.output);
+  return out;
+}
+
+}  // namespace trackcosim::cosim

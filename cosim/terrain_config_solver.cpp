@@ -1,0 +1,55 @@
+// The `solver` and `output` sections of a terrain config (docs/terrain-config.md).
+
+#include <limits>
+#include <string>
+
+#include "cosim/number_text.h"
+#include "cosim/terrain_config_read.h"
+
+namespace trackcosim::cosim::terrain_config_detail {
+namespace {
+
+/// A fraction in (0, 1], as the Jacobi omega and lambda of the seeds.
+real unit_fraction(const JsonField& f) {
+  const real v = f.positive_number();
+  if (v > 1) f.fail("must be in (0, 1], got " + number_to_string(v));
+  return v;
+}
+
+}  // namespace
+
+gpu::SolverSettings read_solver_settings(const JsonField& f) {
+  f.expect_object({"method", "max_iterations", "tolerance", "omega", "lambda", "max_recovery_speed", "warm_start"});
+  gpu::SolverSettings s;
+  if (const auto v = f.optional_member("method"))
+    s.method = v->one_of({"jacobi", "apgd"}) == "jacobi" ? gpu::SolverMethod::Jacobi : gpu::SolverMethod::Apgd;
+  if (const auto v = f.optional_member("max_iterations")) {
+    const std::uint64_t n = v->unsigned_integer();
+    if (n < 1) v->fail("must be >= 1, got 0");
+    if (n > std::numeric_limits<std::uint32_t>::max()) v->fail("must be <= 4294967295, got " + std::to_string(n));
+    s.max_iterations = static_cast<std::uint32_t>(n);
+  }
+  if (const auto v = f.optional_member("tolerance")) s.tolerance = v->non_negative_number();
+  if (const auto v = f.optional_member("omega")) s.jacobi_omega = unit_fraction(*v);
+  if (const auto v = f.optional_member("lambda")) s.jacobi_lambda = unit_fraction(*v);
+  if (const auto v = f.optional_member("max_recovery_speed")) s.max_recovery_speed = v->non_negative_number();
+  if (const auto v = f.optional_member("warm_start")) s.warm_start = v->boolean();
+  return s;
+}
+
+OutputSettings read_output_settings(const JsonField& f) {
+  f.expect_object({"probes", "probe_interval", "snapshot_interval", "stats", "progress_interval"});
+  OutputSettings s;
+  if (const auto v = f.optional_member("probes"))
+    for (const JsonField& item : v->elements()) s.probes.push_back(item.unsigned_integer());
+  if (const auto v = f.optional_member("probe_interval")) {
+    s.probe_interval = v->unsigned_integer();
+    if (s.probe_interval < 1) v->fail("must be >= 1 (steps), got 0");
+  }
+  if (const auto v = f.optional_member("snapshot_interval")) s.snapshot_interval = v->unsigned_integer();
+  if (const auto v = f.optional_member("stats")) s.stats = v->boolean();
+  if (const auto v = f.optional_member("progress_interval")) s.progress_interval = v->non_negative_number();
+  return s;
+}
+
+}  // namespace trackcosim::cosim::terrain_config_detail

@@ -1,0 +1,109 @@
+#include "terrain_node/run_folder.h"
+
+#include <cstdio>
+#include <system_error>
+
+#include "cosim/output_file.h"
+#include "cosim/particle_frame.h"
+#include "cosim/particle_vtu_writer.h"
+#include "cosim/run_json.h"
+
+namespace trackcosim::terrain {
+namespace {
+
+constexpr const char* kSnapshotFolder = "particles";
+
+std::string snapshot_name(std::uint64_t step) {
+  char name[48];
+  std::snprintf(name, sizeof name, "%s/step_%08llu.vtu", kSnapshotFolder, static_cast<unsigned long long>(step));
+  return name;
+}
+
+/// Snapshots of an earlier run in the same folder would sit beside this run's without being in
+/// its .pvd; only files of our own naming pattern are removed.
+void remove_old_snapshots(const std::filesystem::path& folder) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("step_") && name.ends_with(".vtu")) std::filesystem::remove(entry.path(), error);
+  }
+}
+
+nlohmann::ordered_json gid_ranges_json(const std::vector<cosim::GidRange>& ranges) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const cosim::GidRange& r : ranges) out.push_back({{"what", r.what}, {"first", r.first}, {"count", r.count}});
+  return out;
+}
+
+}  // namespace
+
+RunFolder::RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& config,
+                     const gpu::RigidBodySystem& system, int threads)
+    : folder_(std::move(folder)), config_(config) {
+  const cosim::OutputSettings& out = config.scene.output;
+  cosim::create_output_folder(folder_);
+  run_json_ = cosim::run_json_header("terrain_node", threads);
+  run_json_["config_file"] = config.source;
+  run_json_["status"] = "running";
+  run_json_["bodies"] = config.bodies.size();
+  run_json_["spheres"] = config.bodies.sphere_radius.size();
+  run_json_["steps"] = config.step_count();
+  run_json_["gid_ranges"] = gid_ranges_json(config.gid_ranges);
+  run_json_["config"] = cosim::resolved_config_json(config.scene);
+  write_run_json();
+
+  for (const gpu::GlobalId gid : out.probes) probe_index_.push_back(system.index_of(gid).value());
+  if (!out.probes.empty()) probes_.emplace(folder_ / "probes.csv");
+  if (out.stats) stats_.emplace(folder_ / "stats.csv");
+  if (out.snapshot_interval > 0) {
+    cosim::create_output_folder(folder_ / kSnapshotFolder);
+    remove_old_snapshots(folder_ / kSnapshotFolder);
+    snapshots_.emplace(folder_ / "particles.pvd");
+  }
+  write_probes(system);
+  if (snapshots_) snapshot(system);
+}
+
+void RunFolder::after_step(const gpu::RigidBodySystem& system, double wall_seconds) {
+  const std::uint64_t step = system.step_count();
+  const cosim::OutputSettings& out = config_.scene.output;
+  if (stats_) stats_->write(step, system.time(), system.last_stats(), wall_seconds);
+  if (step % out.probe_interval == 0) write_probes(system);
+  if (snapshots_ && step % out.snapshot_interval == 0) snapshot(system);
+}
+
+void RunFolder::finish(const gpu::RigidBodySystem& system, double run_wall_seconds) {
+  if (snapshots_ && last_snapshot_step_ != system.step_count()) snapshot(system);
+  if (probes_) probes_->flush();
+  if (stats_) stats_->flush();
+  run_json_["status"] = "finished";
+  run_json_["steps_done"] = system.step_count();
+  run_json_["final_time"] = system.time();
+  run_json_["wall_seconds"] = run_wall_seconds;
+  write_run_json();
+}
+
+std::vector<std::string> RunFolder::file_names() const {
+  std::vector<std::string> names{"run.json"};
+  if (probes_) names.push_back("probes.csv");
+  if (stats_) names.push_back("stats.csv");
+  if (snapshots_) names.push_back("particles.pvd (" + std::to_string(snapshots_->entries().size()) + " snapshots in " +
+                                  kSnapshotFolder + "/)");
+  return names;
+}
+
+void RunFolder::write_probes(const gpu::RigidBodySystem& system) {
+  if (!probes_) return;
+  for (const std::uint32_t index : probe_index_) probes_->write(system.time(), system.body_state(index));
+}
+
+void RunFolder::snapshot(const gpu::RigidBodySystem& system) {
+  const std::string name = snapshot_name(system.step_count());
+  cosim::write_particles_vtu(folder_ / name, cosim::particle_frame(config_.bodies, system.body_states()));
+  snapshots_->add(system.time(), name);
+  last_snapshot_step_ = system.step_count();
+}
+
+void RunFolder::write_run_json() const { cosim::write_json_file(folder_ / "run.json", run_json_); }
+
+}  // namespace trackcosim::terrain

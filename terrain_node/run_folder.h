@@ -1,0 +1,59 @@
+#pragma once
+// The output folder of a standalone terrain run, filled while the run goes on:
+//   run.json        what ran: program, version, threads, gid ranges, resolved config; rewritten
+//                   at the end with the totals ("status": "running" until then)
+//   probes.csv      the chosen bodies at t = 0 and every probe_interval steps
+//   stats.csv       one row per step (when output.stats)
+//   particles.pvd   the snapshot series, indexing particles/step_<k>.vtu by time (when
+//                   output.snapshot_interval > 0: step 0, every N steps and the last step)
+// Rows are streamed and flushed every second, the .pvd is rewritten after each snapshot, so a
+// killed run leaves files that are complete up to about its last second.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cosim/probe_csv_writer.h"
+#include "cosim/pvd_series.h"
+#include "cosim/step_stats_csv_writer.h"
+#include "cosim/terrain_config.h"
+#include "gpu/dynamics/rigid_body_system.h"
+
+namespace trackcosim::terrain {
+
+class RunFolder {
+ public:
+  /// Creates the folder and its files and records step 0 (probes, first snapshot). Throws
+  /// OutputError naming the file that cannot be written.
+  RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& config, const gpu::RigidBodySystem& system,
+            int threads);
+
+  /// Records the step the system has just made, which took `wall_seconds`.
+  void after_step(const gpu::RigidBodySystem& system, double wall_seconds);
+  /// The last snapshot (when not on the grid), flushes, and run.json with the totals.
+  void finish(const gpu::RigidBodySystem& system, double run_wall_seconds);
+
+  const std::filesystem::path& folder() const { return folder_; }
+  /// The files written, relative to the folder, for the summary.
+  std::vector<std::string> file_names() const;
+
+ private:
+  void write_probes(const gpu::RigidBodySystem& system);
+  void snapshot(const gpu::RigidBodySystem& system);
+  void write_run_json() const;
+
+  std::filesystem::path folder_;
+  const cosim::TerrainConfig& config_;
+  std::vector<std::uint32_t> probe_index_;
+  std::optional<cosim::ProbeCsvWriter> probes_;
+  std::optional<cosim::StepStatsCsvWriter> stats_;
+  std::optional<cosim::PvdSeries> snapshots_;
+  std::uint64_t last_snapshot_step_ = 0;
+  nlohmann::ordered_json run_json_;
+};
+
+}  // namespace trackcosim::terrain

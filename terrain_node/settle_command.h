@@ -1,0 +1,27 @@
+#pragma once
+// terrain_node --config: a standalone granular run without a vehicle. It loads a terrain config
+// (docs/terrain-config.md), steps the rigid-body system to the end time and writes the run's
+// folder: probes.csv, stats.csv, particle snapshots (.vtu + particles.pvd) and run.json. It is
+// how a terrain bed is settled before a vehicle drives on it, and how the contact engine is
+// exercised on a real scene. Like --contacts it needs no MPI.
+
+#include <filesystem>
+
+namespace trackcosim::terrain {
+
+struct SettleOptions {
+  std::filesystem::path config;   ///< the terrain config
+  std::filesystem::path out_dir;  ///< empty: output/<config stem>
+  int threads = 0;  ///< OpenMP threads; 0 keeps OpenMP's choice (OMP_NUM_THREADS or all cores)
+};
+
+/// The folder a run writes to: out_dir, or output/<config stem> when out_dir is empty.
+std::filesystem::path settle_output_folder(const SettleOptions& options);
+
+/// Runs the scene to its end time, writing the outputs as it goes (a killed run leaves usable
+/// files) and a progress line every few seconds; prints a summary on stdout whose last line is
+/// `settle bodies=<n> steps=<k> contacts=<c> seconds=<s>`. Bad input throws cosim::ConfigError,
+/// cosim::OutputError or std::invalid_argument with a message meant for the user.
+void run_settle_command(const SettleOptions& options);
+
+}  // namespace trackcosim::terrain
