@@ -22,9 +22,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 if [[ "$mode" == run ]]; then
-  cmake --build "$build_dir" -j "$jobs" --target terrain_node
-  # The default job, until the co-simulation lands: one collision pass over a granular bed.
-  "$build_dir/terrain_node/terrain_node" --contacts configs/demo_collision.json --out output/demo
+  cmake --build "$build_dir" -j "$jobs" --target terrain_node vehicle_node
+  # The default job, until the co-simulation lands: the two programs standalone. A granular bed
+  # settling in a box, then the M113 driving over a bumpy rigid ground. Passive OpenMP waiting
+  # keeps shared or oversubscribed cores usable (results are the same either way).
+  export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+  "$build_dir/terrain_node/terrain_node" --config configs/settle_small.json --out output/settle_small
+  "$build_dir/vehicle_node/vehicle_node" --config configs/vehicles/m113.json --ground rigid \
+    --ground-profile bumpy --end-time 3 --out output/m113
 else
   cmake --build "$build_dir" -j "$jobs"
   ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"

@@ -43,8 +43,9 @@ ChunkSums gather_velocities(const BodyView& b, SlotView slots, const SlotLists& 
           if (!b.dynamic(j)) continue;
           Vec3 p{0, 0, 0}, l{0, 0, 0};
           for (std::uint32_t k = start[j]; k < start[j + 1]; ++k) {
-            p = p + slots.linear.get(list[k]);
-            l = l + slots.angular.get(list[k]);
+            const SlotImpulse& s = slots.slot[list[k]];
+            p = p + s.linear;
+            l = l + s.angular;
           }
           const Vec3 dv = b.inv_mass[j] * p;
           const Vec3 dw = b.apply_inv_inertia(j, l);

@@ -128,7 +128,7 @@ void store_warm_start(const ContactUpload& up, SolverWorkspace& ws, WarmStartSto
   thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const Vec3 g = gamma.get(i);
-                     out.set(i, blk.world_impulse(i, {g.x, g.y, g.z}));
+                     out.set(i, ContactBlockView::world_impulse(blk.frame(i), {g.x, g.y, g.z}));
                    });
 }
 

@@ -15,12 +15,9 @@
 namespace trackcosim::gpu::detail {
 
 struct DeviceSlots {
-  DeviceVec3 linear, angular;
-  void resize(std::size_t n) {
-    linear.resize(n);
-    angular.resize(n);
-  }
-  SlotView view() { return {linear.view(), angular.view()}; }
+  thrust::device_vector<SlotImpulse> slot;
+  void resize(std::size_t n) { slot.resize(n); }
+  SlotView view() { return {raw(slot)}; }
 };
 
 /// For body j, slots[start[j] .. start[j+1]) are its reduction slots in increasing order.

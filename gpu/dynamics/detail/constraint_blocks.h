@@ -22,13 +22,17 @@
 
 namespace trackcosim::gpu::detail {
 
-/// The reduction buffer: one (impulse, angular impulse) pair per slot, both world frame.
+/// One reduction slot: the impulse and angular impulse (world frame) a constraint gives one
+/// body. Stored as one 48-byte record, not six arrays: the body pass reads a body's slots
+/// scattered over the buffer, and one record is one or two cache lines where six arrays are six.
+struct SlotImpulse {
+  Vec3 linear, angular;
+};
+static_assert(sizeof(SlotImpulse) == 6 * sizeof(real));
+
 struct SlotView {
-  Vec3View linear, angular;
-  TRACKCOSIM_HD void write(std::size_t slot, Vec3 p, Vec3 l) const {
-    linear.set(slot, p);
-    angular.set(slot, l);
-  }
+  SlotImpulse* slot;
+  TRACKCOSIM_HD void write(std::size_t i, Vec3 p, Vec3 l) const { slot[i] = SlotImpulse{p, l}; }
 };
 
 struct ContactBlockView {
@@ -39,33 +43,35 @@ struct ContactBlockView {
   SlotView slots;
   std::size_t first_slot;
 
+  /// What one iteration needs of contact i, read once: bodies, frame and arms.
+  struct Frame {
+    std::uint32_t a, b;
+    Vec3 n, u, w, arm_a, arm_b;
+  };
+  TRACKCOSIM_HD Frame frame(std::size_t i) const {
+    Frame f{body_a[i], body_b[i], normal.get(i), {}, {}, arm_a.get(i), arm_b.get(i)};
+    tangent_basis(f.n, f.u, f.w);
+    return f;
+  }
+
   /// D_i^T v + b_i with the bodies' current solver velocities.
-  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const BodyView& b) const {
-    const std::uint32_t A = body_a[i], B = body_b[i];
-    const Vec3 va = b.velocity.get(A) + cross(b.angular_velocity.get(A), arm_a.get(i));
-    const Vec3 vb = b.velocity.get(B) + cross(b.angular_velocity.get(B), arm_b.get(i));
+  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const Frame& f, const BodyView& b) const {
+    const Vec3 va = b.velocity.get(f.a) + cross(b.angular_velocity.get(f.a), f.arm_a);
+    const Vec3 vb = b.velocity.get(f.b) + cross(b.angular_velocity.get(f.b), f.arm_b);
     const Vec3 rel = vb - va;
-    const Vec3 n = normal.get(i);
-    Vec3 u, w;
-    tangent_basis(n, u, w);
-    return {dot(n, rel) + bias[i], dot(u, rel), dot(w, rel)};
+    return {dot(f.n, rel) + bias[i], dot(f.u, rel), dot(f.w, rel)};
   }
   TRACKCOSIM_HD ConeImpulse project(std::size_t i, ConeImpulse g) const { return project_on_cone(g, mu[i]); }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
   TRACKCOSIM_HD real bias_dot(std::size_t i, ConeImpulse g) const { return bias[i] * g.n; }
 
   /// World impulse on B of the triplet g; A receives its opposite.
-  TRACKCOSIM_HD Vec3 world_impulse(std::size_t i, ConeImpulse g) const {
-    const Vec3 n = normal.get(i);
-    Vec3 u, w;
-    tangent_basis(n, u, w);
-    return g.n * n + g.u * u + g.w * w;
-  }
+  TRACKCOSIM_HD static Vec3 world_impulse(const Frame& f, ConeImpulse g) { return g.n * f.n + g.u * f.u + g.w * f.w; }
   /// Writes D_i g into the two reduction slots of contact i.
-  TRACKCOSIM_HD void scatter(std::size_t i, ConeImpulse g) const {
-    const Vec3 p = world_impulse(i, g);
-    slots.write(first_slot + 2 * i, -p, -cross(arm_a.get(i), p));
-    slots.write(first_slot + 2 * i + 1, p, cross(arm_b.get(i), p));
+  TRACKCOSIM_HD void scatter(std::size_t i, const Frame& f, ConeImpulse g) const {
+    const Vec3 p = world_impulse(f, g);
+    slots.write(first_slot + 2 * i, -p, -cross(f.arm_a, p));
+    slots.write(first_slot + 2 * i + 1, p, cross(f.arm_b, p));
   }
 };
 
@@ -77,16 +83,20 @@ struct RowBlockView {
   SlotView slots;
   std::size_t first_slot;
 
-  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const BodyView& b) const {
-    const std::uint32_t A = body_a[i], B = body_b[i];
-    const real jv = dot(linear_a.get(i), b.velocity.get(A)) + dot(angular_a.get(i), b.angular_velocity.get(A)) +
-                    dot(linear_b.get(i), b.velocity.get(B)) + dot(angular_b.get(i), b.angular_velocity.get(B));
+  struct Frame {
+    std::uint32_t a, b;
+  };
+  TRACKCOSIM_HD Frame frame(std::size_t i) const { return {body_a[i], body_b[i]}; }
+
+  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const Frame& f, const BodyView& b) const {
+    const real jv = dot(linear_a.get(i), b.velocity.get(f.a)) + dot(angular_a.get(i), b.angular_velocity.get(f.a)) +
+                    dot(linear_b.get(i), b.velocity.get(f.b)) + dot(angular_b.get(i), b.angular_velocity.get(f.b));
     return {jv + bias[i], 0, 0};
   }
   TRACKCOSIM_HD ConeImpulse project(std::size_t, ConeImpulse g) const { return {g.n, 0, 0}; }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
   TRACKCOSIM_HD real bias_dot(std::size_t i, ConeImpulse g) const { return bias[i] * g.n; }
-  TRACKCOSIM_HD void scatter(std::size_t i, ConeImpulse g) const {
+  TRACKCOSIM_HD void scatter(std::size_t i, const Frame&, ConeImpulse g) const {
     slots.write(first_slot + 2 * i, g.n * linear_a.get(i), g.n * angular_a.get(i));
     slots.write(first_slot + 2 * i + 1, g.n * linear_b.get(i), g.n * angular_b.get(i));
   }

@@ -38,7 +38,7 @@ void scatter_all(const Block& blk, Vec3View gamma, thrust::device_vector<ChunkSu
   for_each_chunk(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums&) {
-        for (std::size_t i = first; i < last; ++i) blk.scatter(i, as_impulse(gamma.get(i)));
+        for (std::size_t i = first; i < last; ++i) blk.scatter(i, blk.frame(i), as_impulse(gamma.get(i)));
       },
       partials);
 }
@@ -51,7 +51,7 @@ ChunkSums residual_pass(const Block& blk, const BodyView& bodies, Vec3View gamma
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t i = first; i < last; ++i)
-          sums.s[0] += residual_term(blk, i, as_impulse(gamma.get(i)), blk.velocity(i, bodies));
+          sums.s[0] += residual_term(blk, i, as_impulse(gamma.get(i)), blk.velocity(i, blk.frame(i), bodies));
       },
       partials);
 }
@@ -67,13 +67,14 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t i = first; i < last; ++i) {
+          const auto f = blk.frame(i);
           const ConeImpulse old = as_impulse(gamma.get(i));
-          const ConeImpulse g = blk.velocity(i, bodies);
+          const ConeImpulse g = blk.velocity(i, f, bodies);
           if (kResidual) sums.s[0] += residual_term(blk, i, old, g);
           const ConeImpulse step = blk.project(i, axpy(-omega * blk.step_scale(i), g, old));
           const ConeImpulse next = axpy(lambda, minus(step, old), old);
           gamma.set(i, as_vec(next));
-          blk.scatter(i, next);
+          blk.scatter(i, f, next);
         }
       },
       partials);
@@ -88,11 +89,12 @@ ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, Vec3
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t i = first; i < last; ++i) {
+          const auto f = blk.frame(i);
           const ConeImpulse yi = as_impulse(y.get(i));
-          const ConeImpulse g = blk.velocity(i, bodies_at_y);
+          const ConeImpulse g = blk.velocity(i, f, bodies_at_y);
           const ConeImpulse n = blk.project(i, axpy(-t, g, yi));
           next.set(i, as_vec(n));
-          blk.scatter(i, n);
+          blk.scatter(i, f, n);
           const ConeImpulse d = minus(n, yi);
           sums.s[0] += dot(g, d);
           sums.s[1] += dot(d, d);
@@ -114,7 +116,7 @@ ChunkSums apgd_residual_and_extrapolate(const Block& blk, const BodyView& bodies
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t i = first; i < last; ++i) {
           const ConeImpulse n = as_impulse(next.get(i));
-          sums.s[0] += residual_term(blk, i, n, blk.velocity(i, bodies));
+          sums.s[0] += residual_term(blk, i, n, blk.velocity(i, blk.frame(i), bodies));
           y.set(i, as_vec(axpy(beta, minus(n, as_impulse(gamma.get(i))), n)));
         }
       },
