@@ -33,7 +33,7 @@ void SlotLists::build(const DeviceContactBlock& contacts, const DeviceRowBlock& 
 }
 
 ChunkSums gather_velocities(const BodyView& b, SlotView slots, const SlotLists& lists, std::size_t body_count,
-                            thrust::device_vector<ChunkSums>& partials) {
+                            thrust::device_vector<ChunkSums>& partials, VelocityReference ref) {
   const std::uint32_t* start = raw(lists.start);
   const std::uint32_t* list = raw(lists.slots);
   return for_each_chunk(
@@ -49,10 +49,13 @@ ChunkSums gather_velocities(const BodyView& b, SlotView slots, const SlotLists& 
           }
           const Vec3 dv = b.inv_mass[j] * p;
           const Vec3 dw = b.apply_inv_inertia(j, l);
-          const Vec3 vf = b.free_velocity.get(j), wf = b.free_angular_velocity.get(j);
-          b.velocity.set(j, vf + dv);
-          b.angular_velocity.set(j, wf + dw);
-          sums.s[0] += real(0.5) * (dot(dv, p) + dot(dw, l)) + dot(vf, p) + dot(wf, l);
+          const Vec3 v = b.free_velocity.get(j) + dv, w = b.free_angular_velocity.get(j) + dw;
+          b.velocity.set(j, v);
+          b.angular_velocity.set(j, w);
+          if (ref.active) {
+            const Vec3 d = v - ref.v.get(j), e = w - ref.w.get(j);
+            sums.s[0] += b.mass[j] * dot(d, d) + dot(e, b.apply_inertia(j, e));
+          }
         }
       },
       partials);

@@ -8,6 +8,9 @@
 
 #include <cmath>
 
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
 #include "gpu/dynamics/detail/ccp_solver.h"
 #include "gpu/dynamics/detail/solver_passes.h"
 
@@ -36,15 +39,45 @@ namespace {
 
 template <bool kResidual>
 real sweep_both_blocks(const BodyView& b, SolverWorkspace& ws, const SolverSettings& settings) {
-  return jacobi_sweep<kResidual>(ws.contact_view(), b, ws.contact_impulse.gamma.view(), settings.jacobi_omega,
-                                 settings.jacobi_lambda, ws.partials)
+  return jacobi_sweep<kResidual>(ws.contact_view(), b, ws.contact_impulse.gamma.view(), settings.jacobi_lambda,
+                                 ws.partials)
              .s[0] +
-         jacobi_sweep<kResidual>(ws.row_view(), b, ws.row_impulse.gamma.view(), settings.jacobi_omega,
-                                 settings.jacobi_lambda, ws.partials)
+         jacobi_sweep<kResidual>(ws.row_view(), b, ws.row_impulse.gamma.view(), settings.jacobi_lambda,
+                                 ws.partials)
              .s[0];
 }
 
 }  // namespace
+
+namespace {
+
+/// Writes the Jacobi step of every constraint of one block.
+template <class Block>
+void write_jacobi_steps(const Block& blk, real* out, const BodyView& b, const std::uint32_t* start, real omega,
+                        bool split) {
+  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(blk.count),
+                   [=] TRACKCOSIM_HD(std::size_t i) {
+                     const auto f = blk.frame(i);
+                     std::uint32_t shared = 1;
+                     if (split) {
+                       if (b.dynamic(f.a)) shared = start[f.a + 1] - start[f.a];
+                       if (b.dynamic(f.b) && start[f.b + 1] - start[f.b] > shared) shared = start[f.b + 1] - start[f.b];
+                     }
+                     out[i] = omega * blk.step_scale(i) / static_cast<real>(shared);
+                   });
+}
+
+}  // namespace
+
+void prepare_jacobi_steps(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings) {
+  const BodyView b = bodies.view();
+  const std::uint32_t* start = raw(ws.slot_lists.start);
+  ws.rows.jacobi_step.resize(ws.rows.size());
+  write_jacobi_steps(ws.contact_view(), raw(ws.contacts.jacobi_step), b, start, settings.jacobi_omega,
+                     settings.jacobi_split_by_contacts);
+  write_jacobi_steps(ws.row_view(), raw(ws.rows.jacobi_step), b, start, settings.jacobi_omega,
+                     settings.jacobi_split_by_contacts);
+}
 
 SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings) {
   SolveResult result;

@@ -145,6 +145,7 @@ void RigidBodySystem::step() {
     detail::prepare_rows(m.bodies, m.ws);
     m.ws.slots.resize(2 * (m.ws.contacts.size() + m.ws.rows.size()));
     m.ws.slot_lists.build(m.ws.contacts, m.ws.rows, m.bodies.size());
+    if (settings_.solver.method == SolverMethod::Jacobi) detail::prepare_jacobi_steps(m.bodies, m.ws, settings_.solver);
   });
 
   detail::SolveResult solved;

@@ -30,10 +30,15 @@ struct SlotLists {
   void build(const DeviceContactBlock& contacts, const DeviceRowBlock& rows, std::size_t bodies);
 };
 
+/// Velocities to measure the new ones against (APGD's line search); inactive by default.
+struct VelocityReference {
+  Vec3View v{}, w{};
+  bool active = false;
+};
+
 /// v = v_free + m^-1 sum(P), w = w_free + I^-1 sum(L) for every dynamic body; the others keep
-/// their velocity. Returns in s[0] the body part of the CCP objective (apgd_solver.cu),
-///   sum_j 1/2 (dv_j . P_j + dw_j . L_j) + v_free_j . P_j + w_free_j . L_j.
+/// their velocity. With an active reference, s[0] = sum_j d_j . M_j d_j, d = (v, w) - reference.
 ChunkSums gather_velocities(const BodyView& bodies, SlotView slots, const SlotLists& lists, std::size_t body_count,
-                            thrust::device_vector<ChunkSums>& partials);
+                            thrust::device_vector<ChunkSums>& partials, VelocityReference reference = {});
 
 }  // namespace trackcosim::gpu::detail

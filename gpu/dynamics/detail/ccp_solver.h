@@ -48,6 +48,10 @@ void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws);
 /// R(gamma) of the current impulses (bodies must hold v(gamma)).
 real current_residual(DeviceBodies& bodies, SolverWorkspace& ws);
 
+/// omega eta_i of every constraint, divided by the larger constraint count of its two dynamic
+/// bodies when settings.jacobi_split_by_contacts (needs ws.slot_lists built).
+void prepare_jacobi_steps(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings);
+
 SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings);
 SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings);
 

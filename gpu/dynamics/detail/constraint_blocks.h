@@ -40,6 +40,7 @@ struct ContactBlockView {
   const std::uint32_t *body_a, *body_b;
   Vec3View normal, arm_a, arm_b;  ///< arms: contact point minus body centre, world frame
   const real *eta, *bias, *mu;
+  const real* jacobi_step;  ///< omega eta_i, divided by the bodies' constraint count if asked
   SlotView slots;
   std::size_t first_slot;
 
@@ -63,7 +64,6 @@ struct ContactBlockView {
   }
   TRACKCOSIM_HD ConeImpulse project(std::size_t i, ConeImpulse g) const { return project_on_cone(g, mu[i]); }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
-  TRACKCOSIM_HD real bias_dot(std::size_t i, ConeImpulse g) const { return bias[i] * g.n; }
 
   /// World impulse on B of the triplet g; A receives its opposite.
   TRACKCOSIM_HD static Vec3 world_impulse(const Frame& f, ConeImpulse g) { return g.n * f.n + g.u * f.u + g.w * f.w; }
@@ -80,6 +80,7 @@ struct RowBlockView {
   const std::uint32_t *body_a, *body_b;
   Vec3View linear_a, angular_a, linear_b, angular_b;
   const real *eta, *bias;
+  const real* jacobi_step;
   SlotView slots;
   std::size_t first_slot;
 
@@ -95,7 +96,6 @@ struct RowBlockView {
   }
   TRACKCOSIM_HD ConeImpulse project(std::size_t, ConeImpulse g) const { return {g.n, 0, 0}; }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
-  TRACKCOSIM_HD real bias_dot(std::size_t i, ConeImpulse g) const { return bias[i] * g.n; }
   TRACKCOSIM_HD void scatter(std::size_t i, const Frame&, ConeImpulse g) const {
     slots.write(first_slot + 2 * i, g.n * linear_a.get(i), g.n * angular_a.get(i));
     slots.write(first_slot + 2 * i + 1, g.n * linear_b.get(i), g.n * angular_b.get(i));
@@ -106,7 +106,7 @@ struct RowBlockView {
 struct DeviceContactBlock {
   thrust::device_vector<std::uint32_t> body_a, body_b;
   DeviceVec3 normal, arm_a, arm_b;
-  thrust::device_vector<real> eta, bias, mu;
+  thrust::device_vector<real> eta, bias, mu, jacobi_step;
 
   std::size_t size() const { return eta.size(); }
   void resize(std::size_t n) {
@@ -118,23 +118,24 @@ struct DeviceContactBlock {
     eta.resize(n);
     bias.resize(n);
     mu.resize(n);
+    jacobi_step.resize(n);
   }
   ContactBlockView view(SlotView slots, std::size_t first_slot) {
     return {size(),        raw(body_a), raw(body_b), normal.view(), arm_a.view(), arm_b.view(),
-            raw(eta),      raw(bias),   raw(mu),     slots,         first_slot};
+            raw(eta),      raw(bias),   raw(mu),     raw(jacobi_step), slots, first_slot};
   }
 };
 
 struct DeviceRowBlock {
   thrust::device_vector<std::uint32_t> body_a, body_b;
   DeviceVec3 linear_a, angular_a, linear_b, angular_b;
-  thrust::device_vector<real> eta, bias;
+  thrust::device_vector<real> eta, bias, jacobi_step;
 
   std::size_t size() const { return eta.size(); }
   RowBlockView view(SlotView slots, std::size_t first_slot) {
     return {size(),           raw(body_a),       raw(body_b), linear_a.view(), angular_a.view(),
-            linear_b.view(),  angular_b.view(),  raw(eta),    raw(bias),       slots,
-            first_slot};
+            linear_b.view(),  angular_b.view(),  raw(eta),    raw(bias),       raw(jacobi_step),
+            slots,            first_slot};
   }
 };
 

@@ -22,6 +22,9 @@ namespace trackcosim::gpu::detail {
 /// enough that 10^4 contacts still make work for every core.
 inline constexpr std::size_t kChunk = 512;
 
+/// Below this many chunks a pass runs on the calling thread (CPU build only).
+inline constexpr std::size_t kMinParallelChunks = 8;
+
 inline std::size_t chunk_count(std::size_t n) { return (n + kChunk - 1) / kChunk; }
 
 /// Up to six running sums carried by one chunk.
@@ -35,6 +38,21 @@ struct ChunkSums {
 template <class Work>
 ChunkSums for_each_chunk(std::size_t n, Work work, thrust::device_vector<ChunkSums>& partials) {
   const std::size_t chunks = chunk_count(n);
+#if THRUST_DEVICE_SYSTEM != THRUST_DEVICE_SYSTEM_CUDA
+  // A few chunks (a pendulum, a small pile): run them on this thread, in the same chunks and
+  // order, so the result is the same. Waking the thread team and copying the partials back
+  // costs more than the work (a 2-thread pendulum ran 3x slower than a 1-thread one).
+  if (chunks < kMinParallelChunks) {
+    ChunkSums total{};
+    for (std::size_t c = 0; c < chunks; ++c) {
+      ChunkSums partial{};
+      const std::size_t first = c * kChunk;
+      work(first, first + kChunk < n ? first + kChunk : n, partial);
+      for (int k = 0; k < kSumSlots; ++k) total.s[k] += partial.s[k];
+    }
+    return total;
+  }
+#endif
   partials.resize(chunks);
   ChunkSums* out = raw(partials);
   thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(chunks),

@@ -58,10 +58,11 @@ ChunkSums residual_pass(const Block& blk, const BodyView& bodies, Vec3View gamma
 
 /// One projected Jacobi sweep (Tasora-Negrut algorithm 1, step 6):
 ///   gamma_i <- lambda Pi_i(gamma_i - omega eta_i (D_i^T v + b_i)) + (1 - lambda) gamma_i,
+/// with omega eta_i precomputed per constraint (jacobi_step, see SolverSettings),
 /// then D_i gamma_i into the slots. With kResidual, s[0]: squared residual terms of the
 /// incoming gamma (a second projection per contact, skipped when nobody asks).
 template <bool kResidual, class Block>
-ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma, real omega, real lambda,
+ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma, real lambda,
                        thrust::device_vector<ChunkSums>& partials) {
   return for_each_chunk(
       blk.count,
@@ -71,7 +72,7 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
           const ConeImpulse old = as_impulse(gamma.get(i));
           const ConeImpulse g = blk.velocity(i, f, bodies);
           if (kResidual) sums.s[0] += residual_term(blk, i, old, g);
-          const ConeImpulse step = blk.project(i, axpy(-omega * blk.step_scale(i), g, old));
+          const ConeImpulse step = blk.project(i, axpy(-blk.jacobi_step[i], g, old));
           const ConeImpulse next = axpy(lambda, minus(step, old), old);
           gamma.set(i, as_vec(next));
           blk.scatter(i, f, next);
@@ -81,7 +82,7 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
 }
 
 /// APGD gradient step from y (bodies hold v(y)): next = Pi(y - t g(y)), scattered. Sums:
-/// s0 = g.(next - y), s1 = |next - y|^2, s2 = b.next, s3 = b.y, s4 = g.(next - gamma).
+/// s0 = |next - y|^2, s1 = g.(next - gamma) (the restart test).
 template <class Block>
 ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, Vec3View y, Vec3View gamma, Vec3View next,
                              real t, thrust::device_vector<ChunkSums>& partials) {
@@ -96,11 +97,8 @@ ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, Vec3
           next.set(i, as_vec(n));
           blk.scatter(i, f, n);
           const ConeImpulse d = minus(n, yi);
-          sums.s[0] += dot(g, d);
-          sums.s[1] += dot(d, d);
-          sums.s[2] += blk.bias_dot(i, n);
-          sums.s[3] += blk.bias_dot(i, yi);
-          sums.s[4] += dot(g, minus(n, as_impulse(gamma.get(i))));
+          sums.s[0] += dot(d, d);
+          sums.s[1] += dot(g, minus(n, as_impulse(gamma.get(i))));
         }
       },
       partials);

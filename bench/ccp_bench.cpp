@@ -1,0 +1,237 @@
+// bench/ccp: one time step of a settling granular bed, N = 10^4 .. 10^6 spheres (r = 0.01 m,
+// mu = 0.5, h = 1e-3 s, 100 solver iterations, tolerance 0), for 1 and 2 OpenMP threads and
+// both solver methods, split into the step phases of StepPhase. Prints figures only; it never
+// fails on time.
+//
+//   ccp [--sizes 10000,100000,1000000] [--threads 1,2] [--methods jacobi,apgd]
+//       [--warmup-steps K] [--steps S] [--iterations I] [--residual-curve]
+//
+// The bed starts as a simple cubic lattice at rest on the floor of a box with four walls:
+// vertical spacing 2r (+1e-4 r), horizontal 2.02 r with +-0.01 r jitter, envelope 0.05 r, so
+// every lattice neighbour is a contact from the first step (about 3 per sphere) and the warm-up
+// steps only let the load settle in and the warm start fill. Each case builds a fresh system,
+// runs K warm-up steps, then times S steps. The table gives the time of each StepPhase per step,
+// ns per contact-iteration (solve seconds / (contacts x iterations)), the solver's own count of
+// bytes per contact-iteration (gpu/dynamics/solver_traffic.h) and the bandwidth that implies.
+// Each case ends with one parseable line:
+//   ccp N=<n> threads=<t> method=<m> contacts=<c> ns_per_contact_iteration=<x> step_seconds=<s>
+// --residual-curve instead prints, for the first size, `iteration,jacobi_residual,apgd_residual`
+// for one step of both methods from the same warmed-up state (fresh systems: both start from
+// zero impulses).
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/dynamics/body_set.h"
+#include "gpu/dynamics/rigid_body_system.h"
+#include "gpu/dynamics/solver_traffic.h"
+
+using namespace trackcosim;
+using namespace trackcosim::gpu;
+
+namespace {
+
+constexpr real kRadius = 0.01, kDensity = 2500, kFriction = 0.5;
+
+BodySet settling_bed(std::size_t n) {
+  const real r = kRadius, dx = 2.02 * r, dz = 2 * r * (1 + 1e-4);
+  const auto side = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(n))));
+  const real far = (side - 1) * dx;
+  BodySet set;
+  set.gid.reserve(n + 2);
+  BodyDesc wall;
+  wall.motion = Motion::Fixed;
+  wall.friction = kFriction;
+  wall.gid = 0;
+  const std::uint32_t floor = set.add_body(wall);
+  set.add_plane(floor, {0, 0, 0}, {0, 0, 1});
+  wall.gid = 1;
+  const std::uint32_t walls = set.add_body(wall);
+  set.add_plane(walls, {-1.03 * r, 0, 0}, {1, 0, 0});
+  set.add_plane(walls, {far + 1.03 * r, 0, 0}, {-1, 0, 0});
+  set.add_plane(walls, {0, -1.03 * r, 0}, {0, 1, 0});
+  set.add_plane(walls, {0, far + 1.03 * r, 0}, {0, -1, 0});
+
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<real> jitter(-0.01 * r, 0.01 * r);
+  BodyDesc d;
+  d.mass = kDensity * 4 / 3 * 3.14159265358979323846 * r * r * r;
+  d.inertia = solid_sphere_inertia(d.mass, r);
+  d.friction = kFriction;
+  for (std::size_t i = 0; i < n; ++i) {
+    d.gid = 2 + i;
+    d.position = {real(i % side) * dx + jitter(rng), real((i / side) % side) * dx + jitter(rng),
+                  r + real(i / (side * side)) * dz};
+    set.add_sphere(set.add_body(d), {0, 0, 0}, r);
+  }
+  return set;
+}
+
+StepSettings bench_settings(SolverMethod method, std::uint32_t iterations) {
+  StepSettings s;
+  s.step_size = 1e-3;
+  s.collision.envelope = 0.05 * kRadius;
+  s.solver.method = method;
+  s.solver.max_iterations = iterations;
+  s.solver.tolerance = 0;
+  return s;
+}
+
+const char* name_of(SolverMethod m) { return m == SolverMethod::Jacobi ? "jacobi" : "apgd"; }
+
+// ---- command line ----------------------------------------------------------------------------
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+const char* flag(int argc, char** argv, const char* name) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
+  return nullptr;
+}
+
+bool has(int argc, char** argv, const char* name) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], name) == 0) return true;
+  return false;
+}
+
+std::vector<std::size_t> numbers(const char* text, const char* fallback) {
+  std::vector<std::size_t> out;
+  for (const std::string& s : split(text ? text : fallback)) out.push_back(std::strtoull(s.c_str(), nullptr, 10));
+  return out;
+}
+
+std::vector<SolverMethod> methods(const char* text) {
+  std::vector<SolverMethod> out;
+  for (const std::string& s : split(text ? text : "jacobi,apgd")) {
+    if (s == "jacobi") out.push_back(SolverMethod::Jacobi);
+    else if (s == "apgd") out.push_back(SolverMethod::Apgd);
+    else {
+      std::fprintf(stderr, "ccp: --methods: unknown method '%s' (expected jacobi or apgd)\n", s.c_str());
+      std::exit(2);
+    }
+  }
+  return out;
+}
+
+// ---- the two modes ---------------------------------------------------------------------------
+
+struct CaseResult {
+  double contacts = 0, iterations = 0, step_seconds = 0, bodies = 0;
+  std::array<double, kStepPhaseCount> phase{};
+};
+
+CaseResult run_case(const BodySet& bed, SolverMethod method, std::uint32_t iterations, std::size_t warmup,
+                    std::size_t steps) {
+  RigidBodySystem system(bed, bench_settings(method, iterations));
+  for (std::size_t k = 0; k < warmup; ++k) system.step();
+  CaseResult r;
+  r.bodies = double(bed.size());
+  for (std::size_t k = 0; k < steps; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    system.step();
+    r.step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps;
+    const StepStats& s = system.last_stats();
+    r.contacts += double(s.contacts) / steps;
+    r.iterations += double(s.iterations) / steps;
+    for (std::size_t p = 0; p < kStepPhaseCount; ++p) r.phase[p] += s.phase_seconds[p] / steps;
+  }
+  return r;
+}
+
+void print_header() {
+  std::printf("%9s %3s %6s %9s %5s %9s", "N", "thr", "method", "contacts", "iters", "step_s");
+  for (auto name : kStepPhaseNames) std::printf(" %9.9s", name.data());
+  std::printf(" %8s %6s %6s\n", "ns/c-it", "B/c-it", "GB/s");
+}
+
+void residual_curve(const BodySet& bed, std::uint32_t iterations, std::size_t warmup) {
+  RigidBodySystem warm(bed, bench_settings(SolverMethod::Apgd, iterations));
+  for (std::size_t k = 0; k < warmup; ++k) warm.step();
+  BodySet state = bed;
+  const std::vector<BodyState> states = warm.body_states();
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const BodyState& s = states[i];
+    state.px[i] = s.position.x, state.py[i] = s.position.y, state.pz[i] = s.position.z;
+    state.qw[i] = s.orientation.w, state.qx[i] = s.orientation.x, state.qy[i] = s.orientation.y;
+    state.qz[i] = s.orientation.z;
+    state.vx[i] = s.velocity.x, state.vy[i] = s.velocity.y, state.vz[i] = s.velocity.z;
+    state.wx[i] = s.angular_velocity.x, state.wy[i] = s.angular_velocity.y, state.wz[i] = s.angular_velocity.z;
+  }
+  std::vector<real> curve[2];
+  std::uint64_t contacts = 0;
+  for (const SolverMethod m : {SolverMethod::Jacobi, SolverMethod::Apgd}) {
+    StepSettings s = bench_settings(m, iterations);
+    s.solver.record_residuals = true;
+    RigidBodySystem system(state, s);
+    system.step();
+    curve[m == SolverMethod::Apgd] = system.last_stats().residual_history;
+    contacts = system.last_stats().contacts;
+  }
+  std::printf("# residual per iteration, one step from the state after %zu warm-up steps, N=%zu, contacts=%llu\n",
+              warmup, bed.size() - 2, static_cast<unsigned long long>(contacts));
+  std::printf("iteration,jacobi_residual,apgd_residual\n");
+  for (std::size_t i = 0; i < std::max(curve[0].size(), curve[1].size()); ++i)
+    std::printf("%zu,%.6e,%.6e\n", i + 1, i < curve[0].size() ? curve[0][i] : NAN, i < curve[1].size() ? curve[1][i] : NAN);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::size_t> sizes = numbers(flag(argc, argv, "--sizes"), "10000,100000,1000000");
+  const std::vector<std::size_t> thread_counts = numbers(flag(argc, argv, "--threads"), "1,2");
+  const std::vector<SolverMethod> method_list = methods(flag(argc, argv, "--methods"));
+  const std::size_t warmup = numbers(flag(argc, argv, "--warmup-steps"), "3").at(0);
+  const std::size_t steps = numbers(flag(argc, argv, "--steps"), "3").at(0);
+  const auto iterations = static_cast<std::uint32_t>(numbers(flag(argc, argv, "--iterations"), "100").at(0));
+
+  if (has(argc, argv, "--residual-curve")) {
+    omp_set_num_threads(static_cast<int>(thread_counts.at(0)));
+    residual_curve(settling_bed(sizes.at(0)), iterations, warmup);
+    return 0;
+  }
+
+  std::printf("# settling bed, r = %.3f m, mu = %.1f, h = 1e-3 s, %u iterations, tolerance 0; %zu warm-up + %zu "
+              "timed steps per case; seconds are per step\n",
+              kRadius, kFriction, iterations, warmup, steps);
+  print_header();
+  for (const std::size_t n : sizes) {
+    const BodySet bed = settling_bed(n);
+    for (const std::size_t threads : thread_counts) {
+      omp_set_num_threads(static_cast<int>(threads));
+      for (const SolverMethod method : method_list) {
+        const CaseResult r = run_case(bed, method, iterations, warmup, steps);
+        const double solve = r.phase[static_cast<std::size_t>(StepPhase::Solve)];
+        const double ns = 1e9 * solve / (r.contacts * r.iterations);
+        // The solver's own count of bytes per contact-iteration (gpu/dynamics/solver_traffic.h),
+        // and the bandwidth that count implies at the measured speed.
+        const double bytes = bytes_per_contact_iteration(method, r.contacts, r.bodies);
+        std::printf("%9zu %3zu %6s %9.0f %5.0f %9.4f", n, threads, name_of(method), r.contacts, r.iterations,
+                    r.step_seconds);
+        for (const double p : r.phase) std::printf(" %9.4f", p);
+        std::printf(" %8.2f %6.0f %6.2f\n", ns, bytes, bytes / ns);
+        std::printf("ccp N=%zu threads=%zu method=%s contacts=%.0f ns_per_contact_iteration=%.3f step_seconds=%.6f\n", n,
+                    threads, name_of(method), r.contacts, ns, r.step_seconds);
+        std::fflush(stdout);
+      }
+    }
+  }
+  return 0;
+}
