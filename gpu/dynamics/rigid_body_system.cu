@@ -4,19 +4,16 @@
 #include "gpu/dynamics/rigid_body_system.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
 #include <thrust/binary_search.h>
 
+#include "gpu/collision/detail/stage_clock.h"
 #include "gpu/dynamics/detail/contact_preparation.h"
 #include "gpu/dynamics/detail/integrator.h"
 #include "gpu/dynamics/detail/system_validation.h"
 #include "gpu/dynamics/detail/world_shapes.h"
 
-#if defined(__CUDACC__)
-#include <cuda_runtime.h>
-#endif
 
 namespace trackcosim::gpu {
 
@@ -45,22 +42,7 @@ struct RigidBodySystem::Impl {
 
 namespace {
 
-class PhaseClock {
- public:
-  explicit PhaseClock(std::array<double, kStepPhaseCount>& seconds) : seconds_(seconds) {}
-  template <class Work>
-  void run(StepPhase phase, Work&& work) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-#if defined(__CUDACC__)
-    cudaDeviceSynchronize();
-#endif
-    seconds_[static_cast<std::size_t>(phase)] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
-
- private:
-  std::array<double, kStepPhaseCount>& seconds_;
-};
+using PhaseClock = detail::EnumClock<StepPhase, kStepPhaseCount>;
 
 template <class T>
 void keep_entries(std::vector<T>& v, const std::vector<std::size_t>& kept) {
@@ -200,23 +182,15 @@ void RigidBodySystem::set_velocity(std::uint32_t i, Vec3 v, Vec3 w) {
   detail::DeviceBodies& b = impl_->bodies;
   if (i >= b.size()) throw std::out_of_range("set_velocity: body index " + std::to_string(i) + " out of range");
   if (impl_->motion[i] == Motion::Fixed) return;
-  b.velocity.x[i] = v.x;
-  b.velocity.y[i] = v.y;
-  b.velocity.z[i] = v.z;
-  b.angular_velocity.x[i] = w.x;
-  b.angular_velocity.y[i] = w.y;
-  b.angular_velocity.z[i] = w.z;
+  b.velocity.put(i, v);
+  b.angular_velocity.put(i, w);
 }
 
 void RigidBodySystem::set_applied_force(std::uint32_t i, Vec3 f, Vec3 t) {
   detail::DeviceBodies& b = impl_->bodies;
   if (i >= b.size()) throw std::out_of_range("set_applied_force: body index " + std::to_string(i) + " out of range");
-  b.force.x[i] = f.x;
-  b.force.y[i] = f.y;
-  b.force.z[i] = f.z;
-  b.torque.x[i] = t.x;
-  b.torque.y[i] = t.y;
-  b.torque.z[i] = t.z;
+  b.force.put(i, f);
+  b.torque.put(i, t);
 }
 
 void RigidBodySystem::set_bilateral_rows(std::vector<BilateralRow> rows) {

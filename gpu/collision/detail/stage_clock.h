@@ -1,6 +1,7 @@
 #pragma once
-// Wall time per collision stage. On the GPU a stage's kernels are waited for before the clock
-// stops, so each stage is charged its own time (Thrust algorithms mostly synchronise already).
+// Wall time per collision stage (and, with the same clock, per step phase). On the GPU a
+// stage's kernels are waited for before the clock stops, so each stage is charged its own time
+// (Thrust algorithms mostly synchronise already).
 // Only .cu files include this header.
 
 #include <array>
@@ -14,12 +15,14 @@
 
 namespace trackcosim::gpu::detail {
 
-class StageClock {
+/// Wall time per entry of a stage enum (collision stages, step phases).
+template <class Stage, std::size_t kCount>
+class EnumClock {
  public:
-  explicit StageClock(std::array<double, kCollisionStageCount>& seconds) : seconds_(seconds) {}
+  explicit EnumClock(std::array<double, kCount>& seconds) : seconds_(seconds) {}
 
   template <class Work>
-  void run(CollisionStage stage, Work&& work) {
+  void run(Stage stage, Work&& work) {
     const auto start = std::chrono::steady_clock::now();
     work();
 #if defined(__CUDACC__)
@@ -30,7 +33,9 @@ class StageClock {
   }
 
  private:
-  std::array<double, kCollisionStageCount>& seconds_;
+  std::array<double, kCount>& seconds_;
 };
+
+using StageClock = EnumClock<CollisionStage, kCollisionStageCount>;
 
 }  // namespace trackcosim::gpu::detail

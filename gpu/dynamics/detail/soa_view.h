@@ -62,6 +62,12 @@ struct DeviceVec3 {
   Vec3View view() { return {raw(x), raw(y), raw(z)}; }
   Vec3View view() const { return {const_cast<real*>(raw(x)), const_cast<real*>(raw(y)), const_cast<real*>(raw(z))}; }
   Vec3 at(std::size_t i) const { return {x[i], y[i], z[i]}; }
+  /// One element from the host (a copy per component on a GPU: for single bodies only).
+  void put(std::size_t i, Vec3 v) {
+    x[i] = v.x;
+    y[i] = v.y;
+    z[i] = v.z;
+  }
 };
 
 struct DeviceQuat {
