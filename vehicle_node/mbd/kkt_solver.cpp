@@ -16,6 +16,13 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 constexpr int kBlockPivotIterations = 5;
 constexpr double kSlackTol = 1e-7;      // m/s
 constexpr double kImpulseTol = 1e-10;   // N s, plus a relative part
+// An iteration whose changed rows (relative to the factored states) exceed these is solved by
+// a new factorization instead of the bordered system of kkt_border.h: on the 149-body track
+// system one factorization (~0.4 ms) costs about as much as 30 sparse forward solves of new
+// border columns, and the dense border LU grows as rows^3. Tuned there (32: 2.5 ms/step,
+// 16: 2.9, 64: 3.0).
+constexpr int kMaxBorderRows = 96;
+constexpr int kMaxNewBorderColumns = 32;
 }  // namespace
 
 void KktSolver::build_pattern(const BodyStore& bodies, const std::vector<ConstraintRow>& rows) {
@@ -32,6 +39,12 @@ void KktSolver::build_pattern(const BodyStore& bodies, const std::vector<Constra
   for (int r = 0; r < nr_; ++r) {
     if (rows[r].body_a >= 0 && bodies.dof[rows[r].body_a] >= 0) touch[fill[bodies.dof[rows[r].body_a]]++] = 2 * r;
     if (rows[r].body_b >= 0 && bodies.dof[rows[r].body_b] >= 0) touch[fill[bodies.dof[rows[r].body_b]]++] = 2 * r + 1;
+  }
+  dof_a_.assign(nr_, -1);
+  dof_b_.assign(nr_, -1);
+  for (int r = 0; r < nr_; ++r) {
+    if (rows[r].body_a >= 0) dof_a_[r] = bodies.dof[rows[r].body_a];
+    if (rows[r].body_b >= 0) dof_b_[r] = bodies.dof[rows[r].body_b];
   }
   const int n = 6 * nb_ + nr_;
   outer_.assign(n + 1, 0);
@@ -80,6 +93,29 @@ void KktSolver::fill_values(const BodyStore& bodies, const std::vector<M3>& iner
   }
 }
 
+void KktSolver::factorize(const std::vector<char>& clamped, bool analyze) {
+  std::copy(free_values_.begin(), free_values_.end(), k_.valuePtr());
+  for (int r = 0; r < nr_; ++r) {
+    if (!clamped[r]) continue;
+    // lambda_r is known: its column leaves the matrix (J^T beta joins the right side).
+    const int* jp = &jpos_[12 * static_cast<std::size_t>(r)];
+    for (int c = 0; c < 12; ++c)
+      if (jp[c] >= 0) k_.valuePtr()[jp[c]] = 0.0;
+    k_.valuePtr()[diag_pos_[r]] = -1.0;
+  }
+  if (analyze) {
+    ldlt_.analyzePattern(k_);
+    analyzed_outer_ = outer_;
+    analyzed_inner_ = inner_;
+    analyzed_ = true;
+  }
+  ldlt_.factorize(k_);
+  if (ldlt_.info() != Eigen::Success)
+    throw std::runtime_error("multibody solver: LDL^T factorization of the KKT matrix failed (" +
+                             std::to_string(nb_) + " bodies, " + std::to_string(nr_) + " rows)");
+  border_.reset(clamped);
+}
+
 KktResult KktSolver::solve(const BodyStore& bodies, const std::vector<V6>& momentum,
                            const std::vector<M3>& inertia_world, std::vector<ConstraintRow>& rows,
                            int max_iterations, std::vector<V6>& v_out) {
@@ -100,7 +136,14 @@ KktResult KktSolver::solve(const BodyStore& bodies, const std::vector<V6>& momen
   // the step make block pivoting cycle on the statically indeterminate track-on-ground case.
   std::vector<double> frozen(nr_, -1.0);
   for (int r = 0; r < nr_; ++r) frozen[r] = rows[r].bound_hint;  // bounded rows with lo == hi this iteration (friction of a separated contact)
-  Eigen::VectorXd rhs(n), x(n);
+  clamped_.assign(nr_, 0);
+  beta_.assign(nr_, 0.0);
+  eq_.resize(nr_);
+  for (int r = 0; r < nr_; ++r) eq_[r] = -rows[r].rhs;
+  body_rhs_.resize(6 * nb_);
+  for (int k = 0; k < nb_; ++k) body_rhs_.segment<6>(6 * k) = momentum[k];
+  const KktRightSide right_side{&body_rhs_, &eq_, &beta_};
+  Eigen::VectorXd x(n);
   res.assemble_seconds += since(t0);
 
   auto moving = [&](int body) { return body >= 0 && bodies.dof[body] >= 0; };
@@ -125,44 +168,28 @@ KktResult KktSolver::solve(const BodyStore& bodies, const std::vector<V6>& momen
       }
       used_bound[r] = hi[r];
       forced[r] = row.bounded() && hi[r] - lo[r] <= 1e-300;
-    }
-    std::copy(free_values_.begin(), free_values_.end(), k_.valuePtr());
-    for (int k = 0; k < nb_; ++k) rhs.segment<6>(6 * k) = momentum[k];
-    for (int r = 0; r < nr_; ++r) {
-      ConstraintRow& row = rows[r];
-      if (row.state == RowState::kFree && !forced[r]) {
-        rhs(6 * nb_ + r) = -row.rhs;
-        continue;
+      clamped_[r] = forced[r] || row.state != RowState::kFree;
+      if (clamped_[r]) {
+        beta_[r] = forced[r] || row.state == RowState::kAtLower ? lo[r] : hi[r];
+        row.lambda = beta_[r];
       }
-      // lambda_r = beta is known: its column leaves the matrix and J^T beta joins p.
-      const double beta = forced[r] || row.state == RowState::kAtLower ? lo[r] : hi[r];
-      row.lambda = beta;
-      const int* jp = &jpos_[12 * static_cast<std::size_t>(r)];
-      for (int c = 0; c < 12; ++c)
-        if (jp[c] >= 0) k_.valuePtr()[jp[c]] = 0.0;
-      k_.valuePtr()[diag_pos_[r]] = -1.0;
-      rhs(6 * nb_ + r) = -beta;
-      if (moving(row.body_a)) rhs.segment<6>(6 * bodies.dof[row.body_a]) += row.ja * beta;
-      if (moving(row.body_b)) rhs.segment<6>(6 * bodies.dof[row.body_b]) += row.jb * beta;
-    }
-    if (it == 0 && !same_pattern) {
-      ldlt_.analyzePattern(k_);
-      analyzed_outer_ = outer_;
-      analyzed_inner_ = inner_;
-      analyzed_ = true;
-      res.reanalyzed = true;
     }
     res.assemble_seconds += since(t0);
     t0 = Clock::now();
-    ldlt_.factorize(k_);
-    if (ldlt_.info() != Eigen::Success)
-      throw std::runtime_error("multibody solver: LDL^T factorization of the KKT matrix failed (" +
-                               std::to_string(nb_) + " bodies, " + std::to_string(nr_) + " rows)");
-    x = ldlt_.solve(rhs);
+    // Refactor at the first iteration, or when bordering the changed rows would cost more
+    // back-substitutions than a factorization is worth.
+    int changed = 0, uncached = 0;
+    if (it > 0) border_.count(clamped_, changed, uncached);
+    if (it == 0 || changed > kMaxBorderRows || uncached > kMaxNewBorderColumns) {
+      factorize(clamped_, !same_pattern && res.factorizations == 0);
+      res.reanalyzed = res.reanalyzed || (!same_pattern && res.factorizations == 0);
+      ++res.factorizations;
+    }
+    border_.solve(ldlt_, rows, dof_a_, dof_b_, clamped_, right_side, x);
     res.solve_seconds += since(t0);
     ++res.iterations;
     for (int r = 0; r < nr_; ++r)
-      if (rows[r].state == RowState::kFree && !forced[r]) rows[r].lambda = x(6 * nb_ + r);
+      if (!clamped_[r]) rows[r].lambda = x(6 * nb_ + r);
 
     // Pivoting: clamp free rows outside their bounds, free clamped rows pushing the wrong way.
     int changes = 0, first_bad = -1;
@@ -204,7 +231,7 @@ KktResult KktSolver::solve(const BodyStore& bodies, const std::vector<V6>& momen
     res.converged = false;
     if (final_pass) break;
     if (it + 2 >= max_iterations) {
-      // Last factorization: only clamp rows that left their bounds, so the impulses returned
+      // Last iteration: only clamp rows that left their bounds, so the impulses returned
       // respect every bound (a wrongly clamped row errs towards sliding/separating).
       final_pass = true;
       for (auto [r, st] : change)
@@ -223,10 +250,14 @@ KktResult KktSolver::solve(const BodyStore& bodies, const std::vector<V6>& momen
   return res;
 }
 
-void KktSolver::project(const std::vector<double>& g, std::vector<V6>& dx_out) {
-  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(6 * nb_ + nr_);
-  for (int r = 0; r < nr_; ++r) rhs(6 * nb_ + r) = g[r];
-  const Eigen::VectorXd x = ldlt_.solve(rhs);
+void KktSolver::project(const std::vector<ConstraintRow>& rows, const std::vector<double>& g,
+                        std::vector<V6>& dx_out) {
+  // Same matrix as the last iteration of solve(): clamped rows hold lambda = 0.
+  body_rhs_.setZero(6 * nb_);
+  eq_ = g;
+  beta_.assign(nr_, 0.0);
+  Eigen::VectorXd x;
+  border_.solve(ldlt_, rows, dof_a_, dof_b_, clamped_, KktRightSide{&body_rhs_, &eq_, &beta_}, x);
   dx_out.resize(nb_);
   for (int k = 0; k < nb_; ++k) dx_out[k] = x.segment<6>(6 * k);
 }

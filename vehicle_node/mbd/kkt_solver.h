@@ -20,20 +20,21 @@
 // impulse left its bounds are clamped and clamped rows whose slack has the wrong sign are
 // freed. Friction bounds mu lambda_n follow the normal impulse of the previous iteration
 // (the "sequence of QPs" of Lacoursiere's direct-solver vehicle paper). States are warm
-// started from the previous step, so a settled vehicle needs one factorization per step.
+// started from the previous step. The matrix is factored once per step for the warm-started
+// states; later iterations solve with that factorization bordered by the changed rows
+// (kkt_border.h) and refactor only when the border grows too large.
 
 #include <vector>
 
-#include <Eigen/Sparse>
-#include <Eigen/SparseCholesky>
-
 #include "vehicle_node/mbd/body_store.h"
 #include "vehicle_node/mbd/constraint_row.h"
+#include "vehicle_node/mbd/kkt_border.h"
 
 namespace trackcosim::vehicle::detail {
 
 struct KktResult {
   int iterations = 0;
+  int factorizations = 0;
   bool converged = true;
   double residual = 0.0;      // largest wrong-sign slack of a clamped row (m/s)
   double bound_excess = 0.0;  // largest impulse beyond its bound on a free row (N s)
@@ -54,23 +55,31 @@ class KktSolver {
   ///   [ M  -J^T ] [dx]   [0]
   ///   [-J  -Sig ] [mu] = [g]
   /// dx_out[k] = [dx; dtheta] of moving body k (dtheta a world-frame rotation vector).
-  void project(const std::vector<double>& g, std::vector<V6>& dx_out);
+  void project(const std::vector<ConstraintRow>& rows, const std::vector<double>& g, std::vector<V6>& dx_out);
 
  private:
   void build_pattern(const BodyStore& bodies, const std::vector<ConstraintRow>& rows);
   void fill_values(const BodyStore& bodies, const std::vector<M3>& inertia_world,
                    const std::vector<ConstraintRow>& rows);
+  /// K0 for the given clamped flags (clamped columns removed), factored; analyses first if asked.
+  void factorize(const std::vector<char>& clamped, bool analyze);
 
-  using SpMat = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+  using SpMat = KktMatrix;
   int nb_ = 0, nr_ = 0;
   std::vector<int> outer_, inner_;          // lower-triangle CSC pattern of this step
   std::vector<int> analyzed_outer_, analyzed_inner_;
   std::vector<double> free_values_;         // values with every row free
   std::vector<int> jpos_;                   // per row: 12 value positions (a then b), -1 if fixed
   std::vector<int> diag_pos_;               // per row: position of its diagonal
+  std::vector<int> dof_a_, dof_b_;          // per row: moving-body index of a and b, -1 if fixed
   SpMat k_;
-  Eigen::SimplicialLDLT<SpMat, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt_;
+  KktFactor ldlt_;
   bool analyzed_ = false;
+  // The last solve's system, reused by project().
+  KktBorder border_;
+  std::vector<char> clamped_;
+  std::vector<double> eq_, beta_;
+  Eigen::VectorXd body_rhs_;
 };
 
 }  // namespace trackcosim::vehicle::detail

@@ -76,7 +76,8 @@ inline constexpr std::array<const char*, static_cast<std::size_t>(Phase::kCount)
 struct StepReport {
   int contacts = 0;              ///< contact points this step (ground + body-body)
   int constraint_rows = 0;       ///< bilateral + motor + contact rows
-  int solver_iterations = 0;     ///< active-set iterations = factorizations this step
+  int solver_iterations = 0;     ///< active-set iterations this step
+  int factorizations = 0;        ///< LDL^T factorizations this step (1 + refactorizations)
   bool converged = true;         ///< active set stopped changing within the cap
   double residual = 0.0;         ///< largest wrong-sign slack of a clamped row left (m/s)
   double bound_excess = 0.0;     ///< largest impulse beyond its bound on a free row (N s)

@@ -84,7 +84,7 @@ void MultibodySystem::Impl::project_positions() {
   // Joint rows move back by their violation at the new positions; all other rows hold still.
   violation.assign(rows.size(), 0.0);
   for (const Joint& j : joints) joint_row_violations(j, bodies, &violation[j.first_row]);
-  solver.project(violation, correction);
+  solver.project(rows, violation, correction);
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const int k = bodies.dof[i];
     if (k < 0) continue;
@@ -201,6 +201,7 @@ void MultibodySystem::Impl::step(double h) {
   report.contacts = static_cast<int>(contacts.size());
   report.constraint_rows = static_cast<int>(rows.size());
   report.solver_iterations = kr.iterations;
+  report.factorizations = kr.factorizations;
   report.converged = kr.converged;
   report.residual = kr.residual;
   report.bound_excess = kr.bound_excess;
