@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -42,6 +44,48 @@ TEST(MbdContact, WheelOnSpherePlankGroundReactionIsTotalWeight) {
   EXPECT_NEAR(sys.state(wheel).position.z, 2 * r + R, 1e-3);
   EXPECT_LT(length(sys.state(wheel).velocity), 1e-3);
   EXPECT_TRUE(sys.last_report().converged);
+}
+
+// The NDIA light robot's proportions (docs/vehicle-engine.md, "Compliance relative to the
+// effective mass"): a 0.34 kg shoe of 2 x 2 pad spheres (7.5 mm) under a 15 kg wheel, h = 1e-3 s.
+// The compliance floor softens these contacts ~20x; the statics must not notice: ground =
+// (15 + 0.34) g, wheel-shoe = 15 g within 1 %, at rest (< 1 mm/s), converged. Returns the largest
+// shoe speed seen over 1 s (settling must not kick the shoe).
+double light_shoe_under_wheel(double floor, double* ground_z, double* wheel_z, bool* converged) {
+  SolverSettings settings;
+  settings.relative_compliance_floor = floor;
+  MultibodySystem sys(settings);
+  sys.set_ground(std::make_shared<FlatGround>(0.0), 0.9);
+  sys.set_friction(0.8);
+  const double r = 0.0075, R = 0.08;
+  const BodyId shoe = sys.add_body(body("shoe", 0.34, {0.0012, 0.0002, 0.0013}, {0, 0, r}));
+  std::vector<LocalSphere> pads;
+  for (const double x : {-0.0125, 0.0125})
+    for (const double y : {-0.01, 0.01}) pads.push_back({{x, y, 0.0}, r});
+  sys.add_contact_spheres(shoe, pads, kPlank);
+  const BodyId wheel = sys.add_body(body("road wheel", 15.0, {0.03, 0.05, 0.03}, {0, 0, 2 * r + R + 0.001}));
+  sys.add_contact_cylinder(wheel, {0, 0, 0}, {0, 1, 0}, R, 0.015, kWheel);
+  sys.set_family_collides(kPlank, kWheel, true);
+  double vmax = 0.0;
+  for (int i = 0; i < 1000; ++i) {
+    sys.step(1e-3);
+    vmax = std::max(vmax, length(sys.state(shoe).velocity));
+  }
+  *ground_z = sys.ground_contact_force(shoe).z;
+  *wheel_z = sys.contact_force_between(wheel, shoe).z;
+  *converged = sys.last_report().converged && length(sys.state(shoe).velocity) < 1e-3;
+  return vmax;
+}
+
+TEST(MbdContact, LightShoeUnderWheelSettlesWithTheWeightOnTheGround) {
+  double ground_z = 0.0, wheel_z = 0.0;
+  bool settled = false;
+  const double vmax = light_shoe_under_wheel(SolverSettings{}.relative_compliance_floor, &ground_z, &wheel_z, &settled);
+  std::printf("light shoe: ground %.2f N, wheel %.2f N, peak shoe speed %.3g m/s\n", ground_z, wheel_z, vmax);
+  EXPECT_NEAR(ground_z, 15.34 * kG, 0.01 * 15.34 * kG);
+  EXPECT_NEAR(wheel_z, 15.0 * kG, 0.01 * 15.0 * kG);
+  EXPECT_TRUE(settled);
+  EXPECT_LT(vmax, 0.2);  // free fall from 1 mm: sqrt(2 g 1e-3) = 0.14 m/s
 }
 
 // Plane through the origin descending along +X at angle theta.

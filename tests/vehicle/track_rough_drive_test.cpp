@@ -44,11 +44,9 @@ void drive_over_bumps(const std::string& name) {
 
 TEST(TrackRoughDrive, M113WithRealMassesKeepsItsTracksOver10sOfBumps) { drive_over_bumps("m113"); }
 
-// DISABLED: with the engine as of this commit the light robot (0.34 kg shoes, 7.5 mm contact
-// spheres) diverges within 0.1 s at h = 1e-3 s, on flat ground too and in coast mode (LDL^T
-// factorization failure or non-finite state); at h = 2e-4 s it runs. Reported in
-// vehicle_node/mbd/REQUESTS.md ("Report 4"); enable once the engine handles it.
-TEST(TrackRoughDrive, DISABLED_LightRobotKeepsItsTracksOver10sOfBumps) { drive_over_bumps("ndia_light_robot"); }
+// The light robot (0.34 kg shoes) needs the contact compliance floor relative to the effective
+// mass (SolverSettings::relative_compliance_floor, vehicle_node/mbd/REQUESTS.md "Report 4").
+TEST(TrackRoughDrive, LightRobotKeepsItsTracksOver10sOfBumps) { drive_over_bumps("ndia_light_robot"); }
 
 }  // namespace
 }  // namespace trackcosim::vehicle

@@ -51,6 +51,11 @@ struct SolverSettings {
   double joint_compliance = 1e-10;
   /// Contact normal compliance (m/N); > 0 spreads load over statically indeterminate contacts.
   double contact_compliance = 1e-9;
+  /// Floor on every row's regularization relative to its effective mass (dimensionless):
+  /// sigma_r >= kappa (J M^-1 J^T)_rr, i.e. no row is stiffer than a spring of omega h =
+  /// sqrt(4 Y / kappa) on its own effective mass (~21 steps^-1 at kappa = 1e-3). Keeps light
+  /// bodies (0.3 kg shoes) as well conditioned as heavy ones; 0 turns it off.
+  double relative_compliance_floor = 1e-3;
   /// SPOOK relaxation time in steps (tau / h): violations decay in about this many steps.
   double relaxation_steps = 2.0;
   /// Contacts are generated while the gap is below this (m); positive gaps are speculative.

@@ -3,6 +3,7 @@
 // Velocity-level, semi-implicit Euler: v+ from the KKT solve, then x+ = x + h v+ and
 // q+ = normalize(q + h/2 (0, w+) q). Constraint forces are impulses of the step (N s).
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -68,6 +69,28 @@ void MultibodySystem::Impl::build_contact_rows(double h) {
       }
       rows.push_back(r);
     }
+  }
+}
+
+// Compliance floor relative to each row's effective mass (docs/vehicle-engine.md, "Compliance
+// relative to the effective mass"): sigma_r >= kappa (J M^-1 J^T)_rr. A row with effective mass
+// m_r and SPOOK sigma is a spring of omega h = sqrt(4 Y / (sigma m_r)); beyond omega h =
+// sqrt(4 Y / kappa) (~21 with kappa = 1e-3, d = 2) the step cannot see the stiffness, but the
+// KKT matrix still pays for it: a 0.34 kg shoe's contact with eps = 1e-9 m/N has sigma =
+// 4.4e-4 against a diagonal of ~4-8 1/kg (1/m plus r^2/I), ~1e-4, and its redundant pad and
+// friction rows are then so close to singular that the active set stops converging (Report 4
+// in REQUESTS.md). Joint rows keep their compliance: their accuracy is what tests check.
+void MultibodySystem::Impl::floor_regularization() {
+  const double kappa = settings.relative_compliance_floor;
+  if (kappa <= 0.0) return;
+  auto diagonal = [&](int body, const V6& j) {
+    if (body < 0 || bodies.fixed(body)) return 0.0;
+    const V3 lin = j.head<3>(), ang = j.tail<3>();
+    return lin.squaredNorm() / bodies.mass[body] + ang.dot(bodies.inv_inertia_world(body) * ang);
+  };
+  for (std::size_t i = first_contact_row; i < rows.size(); ++i) {
+    ConstraintRow& r = rows[i];
+    r.sigma = std::max(r.sigma, kappa * (diagonal(r.body_a, r.ja) + diagonal(r.body_b, r.jb)));
   }
 }
 
@@ -145,6 +168,7 @@ void MultibodySystem::Impl::step(double h) {
     }
   }
   build_contact_rows(h);
+  floor_regularization();
   momentum.resize(bodies.moving_count);
   inertia_world.resize(bodies.moving_count);
   for (int i = 0; i < nbody; ++i) {

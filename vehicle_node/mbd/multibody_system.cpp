@@ -19,9 +19,10 @@ bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::is
 void check_settings(const SolverSettings& s) {
   if (!(s.joint_compliance > 0.0) || !(s.contact_compliance > 0.0))
     throw std::invalid_argument("solver settings: joint_compliance and contact_compliance must be > 0");
-  if (!(s.relaxation_steps >= 0.0) || !(s.contact_margin >= 0.0) || s.max_active_set_iterations < 1)
+  if (!(s.relaxation_steps >= 0.0) || !(s.contact_margin >= 0.0) || !(s.relative_compliance_floor >= 0.0) ||
+      s.max_active_set_iterations < 1)
     throw std::invalid_argument(
-        "solver settings: relaxation_steps and contact_margin must be >= 0, max_active_set_iterations >= 1");
+        "solver settings: relaxation_steps, contact_margin and relative_compliance_floor must be >= 0, max_active_set_iterations >= 1");
 }
 }  // namespace
 

@@ -50,6 +50,7 @@ struct MultibodySystem::Impl {
 
   void step(double h);
   void build_contact_rows(double h);
+  void floor_regularization();
   void project_positions();
   void check_joint(JointId j, const char* what) const;
   JointId add_joint(detail::JointType type, BodyId a, BodyId b, Vec3 p, Vec3 axis, const char* what);
