@@ -107,6 +107,17 @@ struct OutputSettings {
   std::uint64_t snapshot_interval = 0;  ///< particle .vtu every this many steps; 0 = none
   bool stats = true;                    ///< stats.csv
   real progress_interval = 5;           ///< seconds of wall time between progress lines; 0 = none
+  std::uint64_t checkpoint_interval = 0;  ///< checkpoint.bin every this many steps; 0 = only on request
+};
+
+/// How the terrain is split over ranks (docs/domain-decomposition.md). The same config runs on
+/// any number of ranks; these only shape the split.
+struct DomainSettings {
+  std::string layout = "auto";  ///< "auto", "slab:x|y|z" or "grid:PXxPYxPZ" (--layout overrides)
+  bool balance = true;          ///< cuts at particle-count quantiles instead of equal widths
+  /// Largest distance a body may move in one step [m]; it widens the ghost layer. 0: one
+  /// particle radius. A faster body stops the run with an error naming it.
+  real max_displacement = 0;
 };
 
 /// What the file says, defaults filled in.
@@ -117,6 +128,7 @@ struct TerrainScene {
   gpu::StepSettings step;
   real end_time = 0;
   OutputSettings output;
+  DomainSettings domain;
 };
 
 /// The gids one container wall or one `particles` entry received: [first, first + count).

@@ -93,7 +93,12 @@ Json output_json(const OutputSettings& s) {
           {"probe_interval", s.probe_interval},
           {"snapshot_interval", s.snapshot_interval},
           {"stats", s.stats},
-          {"progress_interval", s.progress_interval}};
+          {"progress_interval", s.progress_interval},
+          {"checkpoint_interval", s.checkpoint_interval}};
+}
+
+Json domain_json(const DomainSettings& s) {
+  return {{"layout", s.layout}, {"balance", s.balance}, {"max_displacement", s.max_displacement}};
 }
 
 }  // namespace
@@ -111,6 +116,7 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
   out["solver"] = solver_json(scene.step.solver);
   out["collision"] = collision_settings_json(scene.step.collision);
   out["output"] = output_json(scene.output);
+  out["domain"] = domain_json(scene.domain);
   return out;
 }
 

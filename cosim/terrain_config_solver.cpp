@@ -1,10 +1,11 @@
-// The `solver` and `output` sections of a terrain config (docs/terrain-config.md).
+// The `solver`, `output` and `domain` sections of a terrain config (docs/terrain-config.md).
 
 #include <limits>
 #include <string>
 
 #include "cosim/number_text.h"
 #include "cosim/terrain_config_read.h"
+#include "domain/grid_layout.h"
 
 namespace trackcosim::cosim::terrain_config_detail {
 namespace {
@@ -38,7 +39,8 @@ gpu::SolverSettings read_solver_settings(const JsonField& f) {
 }
 
 OutputSettings read_output_settings(const JsonField& f) {
-  f.expect_object({"probes", "probe_interval", "snapshot_interval", "stats", "progress_interval"});
+  f.expect_object(
+      {"probes", "probe_interval", "snapshot_interval", "stats", "progress_interval", "checkpoint_interval"});
   OutputSettings s;
   if (const auto v = f.optional_member("probes"))
     for (const JsonField& item : v->elements()) s.probes.push_back(item.unsigned_integer());
@@ -49,6 +51,23 @@ OutputSettings read_output_settings(const JsonField& f) {
   if (const auto v = f.optional_member("snapshot_interval")) s.snapshot_interval = v->unsigned_integer();
   if (const auto v = f.optional_member("stats")) s.stats = v->boolean();
   if (const auto v = f.optional_member("progress_interval")) s.progress_interval = v->non_negative_number();
+  if (const auto v = f.optional_member("checkpoint_interval")) s.checkpoint_interval = v->unsigned_integer();
+  return s;
+}
+
+DomainSettings read_domain_settings(const JsonField& f) {
+  f.expect_object({"layout", "balance", "max_displacement"});
+  DomainSettings s;
+  if (const auto v = f.optional_member("layout")) {
+    s.layout = v->string();
+    try {
+      domain::parse_layout(s.layout);
+    } catch (const std::invalid_argument& e) {
+      v->fail(e.what());
+    }
+  }
+  if (const auto v = f.optional_member("balance")) s.balance = v->boolean();
+  if (const auto v = f.optional_member("max_displacement")) s.max_displacement = v->non_negative_number();
   return s;
 }
 

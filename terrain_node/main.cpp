@@ -3,14 +3,19 @@
 // distributed co-simulation step joins them in a later issue. This file only parses the command
 // line and turns errors into one line and an exit code; each mode lives in its own *_command.cpp.
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <string>
 
+#include <mpi.h>
+
 #include <CLI/CLI.hpp>
 
+#include "comm/mpi_session.h"
+#include "cosim/config_error.h"
 #include "cosim/version.h"
 #include "terrain_node/contacts_command.h"
 #include "terrain_node/settle_command.h"
@@ -40,6 +45,10 @@ Examples:
 
 Formats and how to view the outputs: docs/terrain-config.md (--config), docs/scene-format.md
 (--contacts).
+Parallel runs: mpiexec -n N terrain_node --config X splits the terrain over N ranks (layout from
+--layout, the config's domain.layout, or chosen from the bed's shape); the outputs are the same
+files for any N (docs/domain-decomposition.md).
+
 Exit status: 0 success, 1 bad input (config or scene file, output folder), 2 bad command line.)";
 
 }  // namespace
@@ -53,6 +62,9 @@ int main(int argc, char** argv) {
 
   std::filesystem::path scene, config, out_dir;
   int threads = 0;
+  std::string layout;
+  std::filesystem::path restart;
+  std::uint64_t checkpoint_at = 0;
   CLI::Option* contacts_mode =
       app.add_option("--contacts", scene, "Mode: one collision pass over the scene; writes --out, prints a summary")
           ->type_name("SCENE.json");
@@ -66,6 +78,14 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "OpenMP threads (default: OMP_NUM_THREADS, else all cores)")
       ->type_name("N")
       ->check(CLI::Range(1, 4096));
+  app.add_option("--layout", layout,
+                 "How --config splits the terrain over the ranks: auto, slab:x|y|z or grid:PXxPYxPZ "
+                 "(default: the config's domain.layout, else auto)")
+      ->type_name("LAYOUT");
+  app.add_option("--restart", restart, "Continue a --config run from a checkpoint (written on any rank count)")
+      ->type_name("CHECKPOINT");
+  app.add_option("--checkpoint-at", checkpoint_at, "Also write DIR/checkpoint.bin after this step")
+      ->type_name("STEP");
 
   try {
     app.parse(argc, argv);
@@ -81,7 +101,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (config_mode->count() > 0) {
-      terrain::run_settle_command({config, out_dir, threads});
+      terrain::run_settle_command({config, out_dir, threads, layout, restart, checkpoint_at});
     } else {
       terrain::ContactsOptions contacts;
       contacts.scene = scene;
@@ -91,8 +111,16 @@ int main(int argc, char** argv) {
     }
     return 0;
   } catch (const std::exception& e) {
+    // Bad input fails on every rank alike: the first rank speaks for all. Anything else may be
+    // one rank's alone (a body too fast for the ghost layer): that rank speaks.
+    int rank = 0, initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const bool input_error = dynamic_cast<const cosim::ConfigError*>(&e) != nullptr;
     std::fflush(stdout);
-    std::cerr << "terrain_node: error: " << e.what() << "\n";
-    return kExitError;
+    if (rank == 0 || !input_error)
+      std::cerr << "terrain_node: error: " << (rank > 0 ? "rank " + std::to_string(rank) + ": " : std::string()) << e.what()
+                << "\n";
+    return comm::abort_all_or_return(kExitError);
   }
 }

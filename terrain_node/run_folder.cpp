@@ -38,9 +38,14 @@ nlohmann::ordered_json gid_ranges_json(const std::vector<cosim::GidRange>& range
 }  // namespace
 
 RunFolder::RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& config,
-                     const gpu::RigidBodySystem& system, int threads)
-    : folder_(std::move(folder)), config_(config) {
+                     const DistributedTerrain& terrain, int threads)
+    : folder_(std::move(folder)), config_(config), writes_(terrain.leader()) {
   const cosim::OutputSettings& out = config.scene.output;
+  if (!writes_) {
+    write_probes(terrain);
+    if (out.snapshot_interval > 0) snapshot(terrain);
+    return;
+  }
   cosim::create_output_folder(folder_);
   run_json_ = cosim::run_json_header("terrain_node", threads);
   run_json_["config_file"] = config.source;
@@ -49,10 +54,12 @@ RunFolder::RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& c
   run_json_["spheres"] = config.bodies.sphere_radius.size();
   run_json_["steps"] = config.step_count();
   run_json_["gid_ranges"] = gid_ranges_json(config.gid_ranges);
+  run_json_["ranks"] = terrain.ranks();
+  run_json_["layout"] = terrain.layout_name();
+  run_json_["ghost_width"] = terrain.ghost_width();
   run_json_["config"] = cosim::resolved_config_json(config.scene);
   write_run_json();
 
-  for (const gpu::GlobalId gid : out.probes) probe_index_.push_back(system.index_of(gid).value());
   if (!out.probes.empty()) probes_.emplace(folder_ / "probes.csv");
   if (out.stats) stats_.emplace(folder_ / "stats.csv");
   if (out.snapshot_interval > 0) {
@@ -60,25 +67,27 @@ RunFolder::RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& c
     remove_old_snapshots(folder_ / kSnapshotFolder);
     snapshots_.emplace(folder_ / "particles.pvd");
   }
-  write_probes(system);
-  if (snapshots_) snapshot(system);
+  write_probes(terrain);
+  if (snapshots_) snapshot(terrain);
 }
 
-void RunFolder::after_step(const gpu::RigidBodySystem& system, double wall_seconds) {
-  const std::uint64_t step = system.step_count();
+void RunFolder::after_step(const DistributedTerrain& terrain, double wall_seconds) {
+  const std::uint64_t step = terrain.step_count();
   const cosim::OutputSettings& out = config_.scene.output;
-  if (stats_) stats_->write(step, system.time(), system.last_stats(), wall_seconds);
-  if (step % out.probe_interval == 0) write_probes(system);
-  if (snapshots_ && step % out.snapshot_interval == 0) snapshot(system);
+  if (stats_) stats_->write(step, terrain.time(), terrain.last_stats(), wall_seconds);
+  if (step % out.probe_interval == 0) write_probes(terrain);
+  if (out.snapshot_interval > 0 && step % out.snapshot_interval == 0) snapshot(terrain);
 }
 
-void RunFolder::finish(const gpu::RigidBodySystem& system, double run_wall_seconds) {
-  if (snapshots_ && last_snapshot_step_ != system.step_count()) snapshot(system);
+void RunFolder::finish(const DistributedTerrain& terrain, double run_wall_seconds) {
+  const std::uint64_t step = terrain.step_count();
+  if (config_.scene.output.snapshot_interval > 0 && last_snapshot_step_ != step) snapshot(terrain);
+  if (!writes_) return;
   if (probes_) probes_->flush();
   if (stats_) stats_->flush();
   run_json_["status"] = "finished";
-  run_json_["steps_done"] = system.step_count();
-  run_json_["final_time"] = system.time();
+  run_json_["steps_done"] = step;
+  run_json_["final_time"] = terrain.time();
   run_json_["wall_seconds"] = run_wall_seconds;
   write_run_json();
 }
@@ -92,16 +101,20 @@ std::vector<std::string> RunFolder::file_names() const {
   return names;
 }
 
-void RunFolder::write_probes(const gpu::RigidBodySystem& system) {
-  if (!probes_) return;
-  for (const std::uint32_t index : probe_index_) probes_->write(system.time(), system.body_state(index));
+void RunFolder::write_probes(const DistributedTerrain& terrain) {
+  if (config_.scene.output.probes.empty()) return;
+  const std::vector<gpu::BodyState> states = terrain.gather_states(config_.scene.output.probes);
+  if (!writes_) return;
+  for (const gpu::BodyState& state : states) probes_->write(terrain.time(), state);
 }
 
-void RunFolder::snapshot(const gpu::RigidBodySystem& system) {
-  const std::string name = snapshot_name(system.step_count());
-  cosim::write_particles_vtu(folder_ / name, cosim::particle_frame(config_.bodies, system.body_states()));
-  snapshots_->add(system.time(), name);
-  last_snapshot_step_ = system.step_count();
+void RunFolder::snapshot(const DistributedTerrain& terrain) {
+  const std::vector<gpu::BodyState> states = terrain.gather_states();
+  last_snapshot_step_ = terrain.step_count();
+  if (!writes_) return;
+  const std::string name = snapshot_name(terrain.step_count());
+  cosim::write_particles_vtu(folder_ / name, cosim::particle_frame(config_.bodies, states));
+  snapshots_->add(terrain.time(), name);
 }
 
 void RunFolder::write_run_json() const { cosim::write_json_file(folder_ / "run.json", run_json_); }

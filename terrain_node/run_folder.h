@@ -8,6 +8,8 @@
 //                   output.snapshot_interval > 0: step 0, every N steps and the last step)
 // Rows are streamed and flushed every second, the .pvd is rewritten after each snapshot, so a
 // killed run leaves files that are complete up to about its last second.
+// Every rank constructs and calls it at the same steps (probes and snapshots gather the bodies
+// of all ranks); only the terrain leader writes, so the files are the same for any rank count.
 
 #include <cstdint>
 #include <filesystem>
@@ -21,7 +23,7 @@
 #include "cosim/pvd_series.h"
 #include "cosim/step_stats_csv_writer.h"
 #include "cosim/terrain_config.h"
-#include "gpu/dynamics/rigid_body_system.h"
+#include "terrain_node/distributed_terrain.h"
 
 namespace trackcosim::terrain {
 
@@ -29,26 +31,26 @@ class RunFolder {
  public:
   /// Creates the folder and its files and records step 0 (probes, first snapshot). Throws
   /// OutputError naming the file that cannot be written.
-  RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& config, const gpu::RigidBodySystem& system,
+  RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& config, const DistributedTerrain& terrain,
             int threads);
 
   /// Records the step the system has just made, which took `wall_seconds`.
-  void after_step(const gpu::RigidBodySystem& system, double wall_seconds);
+  void after_step(const DistributedTerrain& terrain, double wall_seconds);
   /// The last snapshot (when not on the grid), flushes, and run.json with the totals.
-  void finish(const gpu::RigidBodySystem& system, double run_wall_seconds);
+  void finish(const DistributedTerrain& terrain, double run_wall_seconds);
 
   const std::filesystem::path& folder() const { return folder_; }
   /// The files written, relative to the folder, for the summary.
   std::vector<std::string> file_names() const;
 
  private:
-  void write_probes(const gpu::RigidBodySystem& system);
-  void snapshot(const gpu::RigidBodySystem& system);
+  void write_probes(const DistributedTerrain& terrain);
+  void snapshot(const DistributedTerrain& terrain);
   void write_run_json() const;
 
   std::filesystem::path folder_;
   const cosim::TerrainConfig& config_;
-  std::vector<std::uint32_t> probe_index_;
+  bool writes_ = true;  ///< the terrain leader
   std::optional<cosim::ProbeCsvWriter> probes_;
   std::optional<cosim::StepStatsCsvWriter> stats_;
   std::optional<cosim::PvdSeries> snapshots_;

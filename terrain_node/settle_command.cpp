@@ -2,13 +2,18 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <iostream>
 
+#include "comm/mpi_session.h"
+#include "comm/role_split.h"
 #include "cosim/progress_meter.h"
+#include "cosim/terrain_checkpoint.h"
 #include "cosim/terrain_config.h"
-#include "gpu/dynamics/rigid_body_system.h"
+#include "terrain_node/distributed_terrain.h"
 #include "terrain_node/run_folder.h"
 
 namespace trackcosim::terrain {
@@ -22,7 +27,7 @@ double seconds_since(Clock::time_point start) {
 
 const char* method_name(gpu::SolverMethod m) { return m == gpu::SolverMethod::Jacobi ? "jacobi" : "apgd"; }
 
-void print_plan(const cosim::TerrainConfig& config, const RunFolder& folder) {
+void print_plan(const cosim::TerrainConfig& config, const RunFolder& folder, const DistributedTerrain& terrain) {
   const cosim::TerrainScene& s = config.scene;
   std::printf("config     %s\n", config.source.c_str());
   std::printf("scene      %zu bodies, %zu spheres, %zu walls\n", config.bodies.size(),
@@ -35,15 +40,21 @@ void print_plan(const cosim::TerrainConfig& config, const RunFolder& folder) {
               static_cast<unsigned long long>(config.step_count()), s.step.step_size,
               double(config.step_count()) * s.step.step_size, method_name(s.step.solver.method),
               s.step.solver.max_iterations, omp_get_max_threads());
+  std::printf("ranks      %d, layout %s, ghost width %g m\n", terrain.ranks(), terrain.layout_name().c_str(),
+              terrain.ghost_width());
+  if (terrain.step_count() > 0)
+    std::printf("restart    from step %llu, t = %g s\n", static_cast<unsigned long long>(terrain.step_count()),
+                terrain.time());
   std::printf("output     %s\n", folder.folder().string().c_str());
   std::fflush(stdout);
 }
 
-void print_summary(const gpu::RigidBodySystem& system, const RunFolder& folder, double wall_seconds) {
-  const gpu::StepStats& last = system.last_stats();
-  const auto steps = static_cast<unsigned long long>(system.step_count());
-  std::printf("done       %llu steps in %.3f s (%.1f steps/s), t = %g s\n", steps, wall_seconds,
-              wall_seconds > 0 ? double(steps) / wall_seconds : 0.0, system.time());
+void print_summary(const DistributedTerrain& terrain, const cosim::TerrainConfig& config, const RunFolder& folder,
+                   double wall_seconds, std::uint64_t steps_run) {
+  const gpu::StepStats& last = terrain.last_stats();
+  const auto steps = static_cast<unsigned long long>(terrain.step_count());
+  std::printf("done       %llu steps in %.3f s (%.1f steps/s), t = %g s\n", static_cast<unsigned long long>(steps_run),
+              wall_seconds, wall_seconds > 0 ? double(steps_run) / wall_seconds : 0.0, terrain.time());
   std::printf("last step  %llu contacts, %u iterations, residual %.3g, kinetic energy %.6g J, "
               "max penetration %.3g m\n",
               static_cast<unsigned long long>(last.contacts), last.iterations, last.residual, last.kinetic_energy,
@@ -53,8 +64,13 @@ void print_summary(const gpu::RigidBodySystem& system, const RunFolder& folder, 
     std::printf("%-10s %s\n", label, (folder.folder() / name).string().c_str());
     label = "";
   }
-  std::printf("settle bodies=%zu steps=%llu contacts=%llu seconds=%.6f\n", system.body_count(), steps,
-              static_cast<unsigned long long>(last.contacts), wall_seconds);
+  std::printf("settle bodies=%zu steps=%llu contacts=%llu seconds=%.6f ranks=%d\n", config.bodies.size(), steps,
+              static_cast<unsigned long long>(last.contacts), wall_seconds, terrain.ranks());
+}
+
+void write_checkpoint_file(const DistributedTerrain& terrain, const std::filesystem::path& folder) {
+  const cosim::TerrainCheckpoint c = terrain.gather_checkpoint();
+  if (terrain.leader()) cosim::write_checkpoint(folder / "checkpoint.bin", c);
 }
 
 }  // namespace
@@ -64,25 +80,41 @@ std::filesystem::path settle_output_folder(const SettleOptions& options) {
 }
 
 void run_settle_command(const SettleOptions& options) {
+  comm::ensure_mpi();
+  comm::RoleLayout roles = comm::split_by_role(MPI_COMM_WORLD, comm::Role::Terrain);
+  struct Release {
+    comm::RoleLayout& r;
+    ~Release() { comm::release_role_layout(r); }
+  } release{roles};
+
   const cosim::TerrainConfig config = cosim::load_terrain_config(options.config);
   if (options.threads > 0) omp_set_num_threads(options.threads);
-  gpu::RigidBodySystem system(config.bodies, config.scene.step);
-  RunFolder folder(settle_output_folder(options), config, system, omp_get_max_threads());
-  print_plan(config, folder);
+  std::optional<cosim::TerrainCheckpoint> restart;
+  if (!options.restart.empty()) restart = cosim::read_checkpoint(options.restart);
+  DistributedTerrain terrain(config, roles.role_comm, options.layout, restart ? &*restart : nullptr);
+  restart.reset();
+  RunFolder folder(settle_output_folder(options), config, terrain, omp_get_max_threads());
+  if (terrain.leader()) print_plan(config, folder, terrain);
 
   const std::uint64_t steps = config.step_count();
-  cosim::ProgressMeter progress(std::cout, config.scene.output.progress_interval, cosim::stdout_is_terminal());
+  const std::uint64_t checkpoint_interval = config.scene.output.checkpoint_interval;
+  cosim::ProgressMeter progress(std::cout, terrain.leader() ? config.scene.output.progress_interval : 0,
+                                cosim::stdout_is_terminal());
   const Clock::time_point start = Clock::now();
-  for (std::uint64_t k = 0; k < steps; ++k) {
+  const std::uint64_t first = terrain.step_count();
+  for (std::uint64_t k = first; k < steps; ++k) {
     const Clock::time_point step_start = Clock::now();
-    system.step();
-    folder.after_step(system, seconds_since(step_start));
-    progress.update({system.time(), config.scene.end_time, system.step_count(), system.last_stats().contacts});
+    terrain.step();
+    folder.after_step(terrain, seconds_since(step_start));
+    const std::uint64_t done = terrain.step_count();
+    if ((checkpoint_interval > 0 && done % checkpoint_interval == 0) || done == options.checkpoint_at)
+      write_checkpoint_file(terrain, folder.folder());
+    progress.update({terrain.time(), config.scene.end_time, done, terrain.last_stats().contacts});
   }
   progress.finish();
   const double wall_seconds = seconds_since(start);
-  folder.finish(system, wall_seconds);
-  print_summary(system, folder, wall_seconds);
+  folder.finish(terrain, wall_seconds);
+  if (terrain.leader()) print_summary(terrain, config, folder, wall_seconds, steps - std::min(first, steps));
 }
 
 }  // namespace trackcosim::terrain

@@ -3,9 +3,13 @@
 // (docs/terrain-config.md), steps the rigid-body system to the end time and writes the run's
 // folder: probes.csv, stats.csv, particle snapshots (.vtu + particles.pvd) and run.json. It is
 // how a terrain bed is settled before a vehicle drives on it, and how the contact engine is
-// exercised on a real scene. Like --contacts it needs no MPI.
+// exercised on a real scene. It runs on any number of ranks (mpiexec -n N terrain_node
+// --config X): the terrain is split over them (distributed_terrain.h) and the files are the same
+// whatever N is. Without mpiexec it runs as one rank.
 
+#include <cstdint>
 #include <filesystem>
+#include <string>
 
 namespace trackcosim::terrain {
 
@@ -13,6 +17,9 @@ struct SettleOptions {
   std::filesystem::path config;   ///< the terrain config
   std::filesystem::path out_dir;  ///< empty: output/<config stem>
   int threads = 0;  ///< OpenMP threads; 0 keeps OpenMP's choice (OMP_NUM_THREADS or all cores)
+  std::string layout;              ///< overrides the config's domain.layout when not empty
+  std::filesystem::path restart;   ///< a checkpoint to continue from (any rank count wrote it)
+  std::uint64_t checkpoint_at = 0; ///< also write checkpoint.bin after this step (0: never)
 };
 
 /// The folder a run writes to: out_dir, or output/<config stem> when out_dir is empty.
@@ -20,7 +27,8 @@ std::filesystem::path settle_output_folder(const SettleOptions& options);
 
 /// Runs the scene to its end time, writing the outputs as it goes (a killed run leaves usable
 /// files) and a progress line every few seconds; prints a summary on stdout whose last line is
-/// `settle bodies=<n> steps=<k> contacts=<c> seconds=<s>`. Bad input throws cosim::ConfigError,
+/// `settle bodies=<n> steps=<k> contacts=<c> seconds=<s> ranks=<r>`. Collective over the terrain
+/// ranks of MPI_COMM_WORLD (initialises MPI when the caller has not). Bad input throws cosim::ConfigError,
 /// cosim::OutputError or std::invalid_argument with a message meant for the user.
 void run_settle_command(const SettleOptions& options);
 

@@ -18,6 +18,7 @@
 // being scattered again. The returned impulses are the last accepted iterate.
 
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "gpu/dynamics/detail/ccp_solver.h"
@@ -48,7 +49,7 @@ void extrapolate_bodies(const BodyView& b, Vec3View v_prev, Vec3View w_prev, Vec
 
 /// A first Lipschitz estimate: the largest diagonal block of N has eigenvalues up to its trace
 /// 3 / eta_i; the line search corrects it upwards within a few trials when coupling makes it low.
-real initial_lipschitz(const DeviceContactBlock& contacts, const DeviceRowBlock& rows) {
+real initial_lipschitz(const DeviceContactBlock& contacts, const DeviceRowBlock& rows, SolverWorkspace& ws) {
   real smallest_eta = 0;
   bool any = false;
   for (const auto* eta : {&contacts.eta, &rows.eta}) {
@@ -56,6 +57,10 @@ real initial_lipschitz(const DeviceContactBlock& contacts, const DeviceRowBlock&
     const real m = *thrust::min_element(eta->begin(), eta->end());
     smallest_eta = any ? std::min(smallest_eta, m) : m;
     any = true;
+  }
+  if (ws.distributed.active()) {  // every rank must start from the same L
+    smallest_eta = global_min(ws, any ? smallest_eta : std::numeric_limits<real>::infinity());
+    any = std::isfinite(smallest_eta);
   }
   return any && smallest_eta > 0 ? real(1) / smallest_eta : real(1);
 }
@@ -78,7 +83,7 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
   extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), 0, nb, ws.partials);
   const VelocityReference at_y_velocities{ws.v_y.view(), ws.w_y.view(), true};
 
-  real lipschitz = initial_lipschitz(ws.contacts, ws.rows);
+  real lipschitz = initial_lipschitz(ws.contacts, ws.rows, ws);
   real theta = 1;
   for (std::uint32_t it = 0; it < settings.max_iterations; ++it) {
     ChunkSums step{};
@@ -90,7 +95,8 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
       const ChunkSums r = apgd_gradient_step(ws.row_view(), at_y, ws.row_impulse.y.view(), ws.row_impulse.gamma.view(),
                                              ws.row_impulse.next.view(), t, ws.partials);
       for (int k = 0; k < kSumSlots; ++k) step.s[k] = c.s[k] + r.s[k];
-      const real curvature = gather_velocities(b, ws.slots.view(), ws.slot_lists, nb, ws.partials, at_y_velocities).s[0];
+      step = global_sums(ws, step);
+      const real curvature = reduce_velocities(bodies, ws, at_y_velocities).s[0];
       if (curvature <= lipschitz * step.s[0]) break;
       lipschitz *= 2;
     }
@@ -101,21 +107,23 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
       beta = 0;
       theta_next = 1;
     }
-    const real residual_sum =
+    ChunkSums residual{};
+    residual.s[0] =
         apgd_residual_and_extrapolate(ws.contact_view(), b, ws.contact_impulse.next.view(),
                                       ws.contact_impulse.gamma.view(), ws.contact_impulse.y.view(), beta, ws.partials)
             .s[0] +
         apgd_residual_and_extrapolate(ws.row_view(), b, ws.row_impulse.next.view(), ws.row_impulse.gamma.view(),
                                       ws.row_impulse.y.view(), beta, ws.partials)
             .s[0];
+    const real residual_sum = global_sums(ws, residual).s[0];
     extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), beta, nb, ws.partials);
     std::swap(ws.contact_impulse.gamma, ws.contact_impulse.next);
     std::swap(ws.row_impulse.gamma, ws.row_impulse.next);
     theta = theta_next;
     lipschitz *= real(0.9);
     ++result.iterations;
-    const std::size_t rows = ws.rows_total();
-    result.residual = rows == 0 ? real(0) : std::sqrt(residual_sum / static_cast<real>(rows));
+    const real rows = ws.rows_total();
+    result.residual = rows == 0 ? real(0) : std::sqrt(residual_sum / rows);
     if (settings.record_residuals) result.history.push_back(result.residual);
     if (settings.tolerance > 0 && result.residual < settings.tolerance) break;
   }

@@ -40,7 +40,7 @@ ChunkSums gather_velocities(const BodyView& b, SlotView slots, const SlotLists& 
       body_count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t j = first; j < last; ++j) {
-          if (!b.dynamic(j)) continue;
+          if (!b.summed_here(j)) continue;
           Vec3 p{0, 0, 0}, l{0, 0, 0};
           for (std::uint32_t k = start[j]; k < start[j + 1]; ++k) {
             const SlotImpulse& s = slots.slot[list[k]];

@@ -19,20 +19,19 @@ namespace trackcosim::gpu::detail {
 void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws) {
   scatter_all(ws.contact_view(), ws.contact_impulse.gamma.view(), ws.partials);
   scatter_all(ws.row_view(), ws.row_impulse.gamma.view(), ws.partials);
-  gather_velocities(bodies.view(), ws.slots.view(), ws.slot_lists, bodies.size(), ws.partials);
+  reduce_velocities(bodies, ws);
 }
 
 namespace {
-real rms(real sum_of_squares, std::size_t rows) {
-  return rows == 0 ? real(0) : std::sqrt(sum_of_squares / static_cast<real>(rows));
-}
+real rms(real sum_of_squares, real rows) { return rows == 0 ? real(0) : std::sqrt(sum_of_squares / rows); }
 }  // namespace
 
 real current_residual(DeviceBodies& bodies, SolverWorkspace& ws) {
   const BodyView b = bodies.view();
-  const real sum = residual_pass(ws.contact_view(), b, ws.contact_impulse.gamma.view(), ws.partials).s[0] +
-                   residual_pass(ws.row_view(), b, ws.row_impulse.gamma.view(), ws.partials).s[0];
-  return rms(sum, ws.rows_total());
+  ChunkSums sum{};
+  sum.s[0] = residual_pass(ws.contact_view(), b, ws.contact_impulse.gamma.view(), ws.partials).s[0] +
+             residual_pass(ws.row_view(), b, ws.row_impulse.gamma.view(), ws.partials).s[0];
+  return rms(global_sums(ws, sum).s[0], ws.rows_total());
 }
 
 namespace {
@@ -54,14 +53,18 @@ namespace {
 /// Writes the Jacobi step of every constraint of one block.
 template <class Block>
 void write_jacobi_steps(const Block& blk, real* out, const BodyView& b, const std::uint32_t* start, real omega,
-                        bool split) {
+                        bool split, const std::uint32_t* global_count) {
   thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(blk.count),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const auto f = blk.frame(i);
+                     // A ghost's own list misses the contacts other ranks hold: use the global count.
+                     auto count = [=](std::uint32_t j) {
+                       return global_count != nullptr ? global_count[j] : start[j + 1] - start[j];
+                     };
                      std::uint32_t shared = 1;
                      if (split) {
-                       if (b.dynamic(f.a)) shared = start[f.a + 1] - start[f.a];
-                       if (b.dynamic(f.b) && start[f.b + 1] - start[f.b] > shared) shared = start[f.b + 1] - start[f.b];
+                       if (b.dynamic(f.a)) shared = count(f.a);
+                       if (b.dynamic(f.b) && count(f.b) > shared) shared = count(f.b);
                      }
                      out[i] = omega * blk.step_scale(i) / static_cast<real>(shared);
                    });
@@ -72,11 +75,12 @@ void write_jacobi_steps(const Block& blk, real* out, const BodyView& b, const st
 void prepare_jacobi_steps(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings) {
   const BodyView b = bodies.view();
   const std::uint32_t* start = raw(ws.slot_lists.start);
+  const std::uint32_t* global_count = ws.distributed.active() ? raw(ws.distributed.constraint_count) : nullptr;
   ws.rows.jacobi_step.resize(ws.rows.size());
   write_jacobi_steps(ws.contact_view(), raw(ws.contacts.jacobi_step), b, start, settings.jacobi_omega,
-                     settings.jacobi_split_by_contacts);
+                     settings.jacobi_split_by_contacts, global_count);
   write_jacobi_steps(ws.row_view(), raw(ws.rows.jacobi_step), b, start, settings.jacobi_omega,
-                     settings.jacobi_split_by_contacts);
+                     settings.jacobi_split_by_contacts, global_count);
 }
 
 SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings) {
@@ -85,11 +89,12 @@ SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const Solver
   const BodyView b = bodies.view();
   const bool want_residual = settings.tolerance > 0 || settings.record_residuals;
   for (std::uint32_t it = 0; it < settings.max_iterations; ++it) {
-    const real sum = want_residual ? sweep_both_blocks<true>(b, ws, settings) : sweep_both_blocks<false>(b, ws, settings);
-    gather_velocities(b, ws.slots.view(), ws.slot_lists, bodies.size(), ws.partials);
+    ChunkSums sum{};
+    sum.s[0] = want_residual ? sweep_both_blocks<true>(b, ws, settings) : sweep_both_blocks<false>(b, ws, settings);
+    reduce_velocities(bodies, ws);
     ++result.iterations;
     // The sweep measured the residual of the impulses it started from, i.e. after `it` sweeps.
-    const real incoming = rms(sum, ws.rows_total());
+    const real incoming = want_residual ? rms(global_sums(ws, sum).s[0], ws.rows_total()) : real(0);
     if (settings.record_residuals && it > 0) result.history.push_back(incoming);
     if (settings.tolerance > 0 && incoming < settings.tolerance) break;  // only when measured
   }

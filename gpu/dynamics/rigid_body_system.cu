@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include <thrust/binary_search.h>
+#include <thrust/gather.h>
 
 #include "gpu/collision/detail/stage_clock.h"
 #include "gpu/dynamics/detail/contact_preparation.h"
@@ -18,12 +19,13 @@
 namespace trackcosim::gpu {
 
 struct RigidBodySystem::Impl {
-  explicit Impl(const BodySet& bodies, const StepSettings& settings)
-      : shapes(bodies), detector(settings.collision), motion(bodies.motion) {
-    for (std::size_t i = 0; i < bodies.size(); ++i)
-      if (bodies.motion[i] != Motion::Dynamic) immovable_gids.push_back(bodies.gid[i]);
+  explicit Impl(const BodySet& set, const StepSettings& settings)
+      : description(set), shapes(set), detector(settings.collision), motion(set.motion) {
+    find_immovable();
+    bodies.upload(set);
   }
 
+  BodySet description;  ///< shapes and mass properties as given; states are read back on demand
   detail::DeviceBodies bodies;
   detail::WorldShapes shapes;
   CollisionDetector detector;
@@ -37,6 +39,11 @@ struct RigidBodySystem::Impl {
 
   /// Drops contacts the solver cannot act on (both bodies fixed or kinematic).
   void keep_solvable(ContactList&& all);
+  void find_immovable() {
+    immovable_gids.clear();
+    for (std::size_t i = 0; i < description.size(); ++i)
+      if (description.motion[i] != Motion::Dynamic) immovable_gids.push_back(description.gid[i]);
+  }
   void upload_rows();
 };
 
@@ -51,6 +58,18 @@ void keep_entries(std::vector<T>& v, const std::vector<std::size_t>& kept) {
   v.swap(out);
 }
 
+/// Keeps the contacts listed in `kept` (increasing), in order.
+void keep_contact_entries(ContactList& contacts, const std::vector<std::size_t>& kept) {
+  if (kept.size() == contacts.size()) return;
+  keep_entries(contacts.gid_a, kept);
+  keep_entries(contacts.gid_b, kept);
+  keep_entries(contacts.shape_a, kept);
+  keep_entries(contacts.shape_b, kept);
+  for (auto* v : {&contacts.distance, &contacts.nx, &contacts.ny, &contacts.nz, &contacts.ax, &contacts.ay,
+                  &contacts.az, &contacts.bx, &contacts.by, &contacts.bz})
+    keep_entries(*v, kept);
+}
+
 }  // namespace
 
 void RigidBodySystem::Impl::keep_solvable(ContactList&& all) {
@@ -63,14 +82,7 @@ void RigidBodySystem::Impl::keep_solvable(ContactList&& all) {
   kept.reserve(contacts.size());
   for (std::size_t i = 0; i < contacts.size(); ++i)
     if (!immovable(contacts.gid_b[i]) || !immovable(contacts.gid_a[i])) kept.push_back(i);
-  if (kept.size() == contacts.size()) return;
-  keep_entries(contacts.gid_a, kept);
-  keep_entries(contacts.gid_b, kept);
-  keep_entries(contacts.shape_a, kept);
-  keep_entries(contacts.shape_b, kept);
-  for (auto* v : {&contacts.distance, &contacts.nx, &contacts.ny, &contacts.nz, &contacts.ax, &contacts.ay,
-                  &contacts.az, &contacts.bx, &contacts.by, &contacts.bz})
-    keep_entries(*v, kept);
+  keep_contact_entries(contacts, kept);
 }
 
 void RigidBodySystem::Impl::upload_rows() {
@@ -106,20 +118,45 @@ RigidBodySystem::RigidBodySystem(const BodySet& bodies, StepSettings settings) :
   detail::validate_bodies(bodies);
   detail::validate_step_settings(settings_);
   impl_ = std::make_unique<Impl>(bodies, settings_);
-  impl_->bodies.upload(bodies);
   impl_->upload_rows();
 }
 
 RigidBodySystem::~RigidBodySystem() = default;
 
 void RigidBodySystem::step() {
+  detect_contacts();
+  finish_step();
+}
+
+const ContactList& RigidBodySystem::detect_contacts() {
   Impl& m = *impl_;
   stats_ = StepStats{};
   PhaseClock clock(stats_.phase_seconds);
-  const real h = settings_.step_size;
   clock.run(StepPhase::Collision, [&] { m.keep_solvable(m.detector.detect(m.shapes.update(m.bodies))); });
+  return m.contacts;
+}
+
+void RigidBodySystem::keep_contacts(const std::vector<std::uint8_t>& keep) {
+  ContactList& c = impl_->contacts;
+  if (keep.size() != c.size())
+    throw std::invalid_argument("keep_contacts: " + std::to_string(keep.size()) + " flags for " +
+                                std::to_string(c.size()) + " contacts");
+  std::vector<std::size_t> kept;
+  kept.reserve(c.size());
+  for (std::size_t i = 0; i < keep.size(); ++i)
+    if (keep[i] != 0) kept.push_back(i);
+  keep_contact_entries(c, kept);
+}
+
+void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchange* exchange) {
+  Impl& m = *impl_;
+  PhaseClock clock(stats_.phase_seconds);
+  const real h = settings_.step_size;
   stats_.contacts = m.contacts.size();
   for (real d : m.contacts.distance) stats_.max_penetration = std::max(stats_.max_penetration, -d);
+  const bool distributed = partition != nullptr && exchange != nullptr;
+  if (distributed && !m.rows.empty())
+    throw std::logic_error("a distributed solve does not support bilateral rows");
 
   clock.run(StepPhase::Prepare, [&] {
     detail::compute_free_velocities(m.bodies, h, settings_.gravity);
@@ -127,6 +164,7 @@ void RigidBodySystem::step() {
     detail::prepare_rows(m.bodies, m.ws);
     m.ws.slots.resize(2 * (m.ws.contacts.size() + m.ws.rows.size()));
     m.ws.slot_lists.build(m.ws.contacts, m.ws.rows, m.bodies.size());
+    if (distributed) detail::begin_distributed_solve(*partition, *exchange, m.bodies, m.ws);
     if (settings_.solver.method == SolverMethod::Jacobi) detail::prepare_jacobi_steps(m.bodies, m.ws, settings_.solver);
   });
 
@@ -143,9 +181,101 @@ void RigidBodySystem::step() {
     detail::integrate_positions(m.bodies, h);
     detail::store_warm_start(m.upload, m.ws, m.warm);
   });
+  if (distributed) detail::end_distributed_solve(m.bodies, m.ws);
   stats_.kinetic_energy = detail::kinetic_energy(m.bodies, m.ws.partials);
   time_ += h;
   ++steps_;
+}
+
+BodySet RigidBodySystem::bodies() const {
+  BodySet out = impl_->description;
+  const detail::DeviceBodies& b = impl_->bodies;
+  auto down = [](const thrust::device_vector<real>& v, std::vector<real>& dst) { dst.assign(v.begin(), v.end()); };
+  down(b.position.x, out.px), down(b.position.y, out.py), down(b.position.z, out.pz);
+  down(b.orientation.w, out.qw), down(b.orientation.x, out.qx), down(b.orientation.y, out.qy);
+  down(b.orientation.z, out.qz);
+  down(b.velocity.x, out.vx), down(b.velocity.y, out.vy), down(b.velocity.z, out.vz);
+  down(b.angular_velocity.x, out.wx), down(b.angular_velocity.y, out.wy), down(b.angular_velocity.z, out.wz);
+  down(b.force.x, out.fx), down(b.force.y, out.fy), down(b.force.z, out.fz);
+  down(b.torque.x, out.tx), down(b.torque.y, out.ty), down(b.torque.z, out.tz);
+  return out;
+}
+
+void RigidBodySystem::replace_bodies(const BodySet& bodies) {
+  detail::validate_bodies(bodies);
+  if (!impl_->rows.empty())
+    throw std::logic_error("replace_bodies: bilateral rows refer to body indices; clear them first");
+  Impl& m = *impl_;
+  m.description = bodies;
+  m.motion = bodies.motion;
+  m.shapes = detail::WorldShapes(bodies);
+  m.find_immovable();
+  m.bodies.upload(bodies);
+}
+
+std::vector<WarmStartImpulse> RigidBodySystem::warm_start() const {
+  const detail::WarmStartStore& w = impl_->warm;
+  const std::vector<detail::ContactKey> keys(w.keys.begin(), w.keys.end());
+  const std::vector<real> x(w.impulse.x.begin(), w.impulse.x.end()), y(w.impulse.y.begin(), w.impulse.y.end()),
+      z(w.impulse.z.begin(), w.impulse.z.end());
+  std::vector<WarmStartImpulse> out(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    out[i] = {keys[i].gid_a, keys[i].gid_b, keys[i].shape_a, keys[i].shape_b, {x[i], y[i], z[i]}};
+  return out;
+}
+
+std::vector<WarmStartImpulse> RigidBodySystem::warm_start(const std::vector<std::uint32_t>& contacts) const {
+  const detail::WarmStartStore& w = impl_->warm;
+  const thrust::device_vector<std::uint32_t> index(contacts.begin(), contacts.end());
+  thrust::device_vector<detail::ContactKey> keys(index.size());
+  detail::DeviceVec3 impulse;
+  impulse.resize(index.size());
+  thrust::gather(index.begin(), index.end(), w.keys.begin(), keys.begin());
+  thrust::gather(index.begin(), index.end(), w.impulse.x.begin(), impulse.x.begin());
+  thrust::gather(index.begin(), index.end(), w.impulse.y.begin(), impulse.y.begin());
+  thrust::gather(index.begin(), index.end(), w.impulse.z.begin(), impulse.z.begin());
+  const std::vector<detail::ContactKey> k(keys.begin(), keys.end());
+  const std::vector<real> x(impulse.x.begin(), impulse.x.end()), y(impulse.y.begin(), impulse.y.end()),
+      z(impulse.z.begin(), impulse.z.end());
+  std::vector<WarmStartImpulse> out(k.size());
+  for (std::size_t i = 0; i < k.size(); ++i) out[i] = {k[i].gid_a, k[i].gid_b, k[i].shape_a, k[i].shape_b, {x[i], y[i], z[i]}};
+  return out;
+}
+
+void RigidBodySystem::merge_warm_start(const std::vector<WarmStartImpulse>& entries) {
+  if (entries.empty()) return;
+  auto key = [](const WarmStartImpulse& e) { return detail::ContactKey{e.gid_a, e.gid_b, e.shape_a, e.shape_b}; };
+  auto before = [&](const WarmStartImpulse& l, const WarmStartImpulse& r) { return key(l) < key(r); };
+  std::vector<WarmStartImpulse> added = entries;
+  std::stable_sort(added.begin(), added.end(), before);
+  // Merge two sorted lists; on equal keys the added entry wins (the last of equal added ones).
+  const std::vector<WarmStartImpulse> old = warm_start();
+  std::vector<WarmStartImpulse> merged;
+  merged.reserve(old.size() + added.size());
+  std::size_t i = 0, j = 0;
+  while (i < old.size() || j < added.size()) {
+    if (j == added.size() || (i < old.size() && before(old[i], added[j]))) {
+      merged.push_back(old[i++]);
+      continue;
+    }
+    if (i < old.size() && !before(added[j], old[i])) ++i;  // same key: replaced
+    while (j + 1 < added.size() && !before(added[j], added[j + 1])) ++j;
+    merged.push_back(added[j++]);
+  }
+  std::vector<detail::ContactKey> keys(merged.size());
+  std::vector<real> x(merged.size()), y(merged.size()), z(merged.size());
+  for (std::size_t k = 0; k < merged.size(); ++k) {
+    keys[k] = key(merged[k]);
+    x[k] = merged[k].impulse_on_b.x, y[k] = merged[k].impulse_on_b.y, z[k] = merged[k].impulse_on_b.z;
+  }
+  detail::WarmStartStore& w = impl_->warm;
+  w.keys.assign(keys.begin(), keys.end());
+  w.impulse.assign(x, y, z);
+}
+
+void RigidBodySystem::set_clock(real time, std::uint64_t steps) {
+  time_ = time;
+  steps_ = steps;
 }
 
 std::size_t RigidBodySystem::body_count() const { return impl_->bodies.size(); }

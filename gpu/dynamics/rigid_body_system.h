@@ -18,6 +18,7 @@
 
 #include "gpu/collision/contact_list.h"
 #include "gpu/dynamics/body_set.h"
+#include "gpu/dynamics/solver_exchange.h"
 #include "gpu/dynamics/step_settings.h"
 #include "gpu/dynamics/step_stats.h"
 
@@ -52,7 +53,31 @@ class RigidBodySystem {
   RigidBodySystem(const RigidBodySystem&) = delete;
   RigidBodySystem& operator=(const RigidBodySystem&) = delete;
 
+  /// One step: detect_contacts() then finish_step().
   void step();
+
+  /// The step in two halves, for a driver that splits the solve over ranks (solver_exchange.h):
+  /// collision detection returns this step's contacts (those with a dynamic body, sorted by
+  /// key); keep_contacts may then drop some (keep[i] == 0); finish_step solves, with the
+  /// partition and exchange when given, and integrates every dynamic body.
+  const ContactList& detect_contacts();
+  void keep_contacts(const std::vector<std::uint8_t>& keep);
+  void finish_step(const SolvePartition* partition = nullptr, SolverExchange* exchange = nullptr);
+
+  /// The bodies as they are now (states, forces, shapes): what replace_bodies takes back.
+  BodySet bodies() const;
+  /// Replaces every body (a distributed driver's owned + ghost set changes from step to step);
+  /// keeps time, step count and the warm-start store. Validates like the constructor.
+  void replace_bodies(const BodySet& bodies);
+  /// The warm-start store (sorted by key) and additions to it: an entry replaces the one with
+  /// the same key. Drivers hand these on when a contact changes rank.
+  std::vector<WarmStartImpulse> warm_start() const;
+  /// The stored impulses of some of the last step's contacts, by index into its contact list;
+  /// valid until merge_warm_start changes the store.
+  std::vector<WarmStartImpulse> warm_start(const std::vector<std::uint32_t>& contacts) const;
+  void merge_warm_start(const std::vector<WarmStartImpulse>& entries);
+  /// Restarts: the clock of a checkpoint.
+  void set_clock(real time, std::uint64_t steps);
 
   real time() const { return time_; }
   std::uint64_t step_count() const { return steps_; }

@@ -9,6 +9,7 @@
 #include <thrust/device_vector.h>
 
 #include "gpu/dynamics/detail/body_reduction.h"
+#include "gpu/dynamics/detail/distributed_solve.h"
 #include "gpu/dynamics/step_settings.h"
 
 namespace trackcosim::gpu::detail {
@@ -31,10 +32,14 @@ struct SolverWorkspace {
   SlotLists slot_lists;
   DeviceVec3 v_prev, w_prev, v_y, w_y;  ///< APGD: body velocities at gamma_k and at y
   thrust::device_vector<ChunkSums> partials;
+  DistributedSolve distributed;
 
   ContactBlockView contact_view() { return contacts.view(slots.view(), 0); }
   RowBlockView row_view() { return rows.view(slots.view(), 2 * contacts.size()); }
-  std::size_t rows_total() const { return 3 * contacts.size() + rows.size(); }
+  /// Rows the residual's RMS divides by: this rank's, or all ranks' in a distributed solve.
+  real rows_total() const {
+    return distributed.active() ? distributed.global_rows : static_cast<real>(3 * contacts.size() + rows.size());
+  }
 };
 
 struct SolveResult {

@@ -43,6 +43,11 @@ struct ContactBlockView {
   const real* jacobi_step;  ///< omega eta_i, divided by the bodies' constraint count if asked
   SlotView slots;
   std::size_t first_slot;
+  /// Distributed solves: contacts with 0 are solved by another rank (their slots arrive by
+  /// message); nullptr on a single rank.
+  const std::uint8_t* solve_here = nullptr;
+
+  TRACKCOSIM_HD bool solved_here(std::size_t i) const { return solve_here == nullptr || solve_here[i] != 0; }
 
   /// What one iteration needs of contact i, read once: bodies, frame and arms.
   struct Frame {
@@ -88,6 +93,7 @@ struct RowBlockView {
     std::uint32_t a, b;
   };
   TRACKCOSIM_HD Frame frame(std::size_t i) const { return {body_a[i], body_b[i]}; }
+  TRACKCOSIM_HD bool solved_here(std::size_t) const { return true; }  // rows are never split over ranks
 
   TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const Frame& f, const BodyView& b) const {
     const real jv = dot(linear_a.get(i), b.velocity.get(f.a)) + dot(angular_a.get(i), b.angular_velocity.get(f.a)) +
@@ -107,6 +113,7 @@ struct DeviceContactBlock {
   thrust::device_vector<std::uint32_t> body_a, body_b;
   DeviceVec3 normal, arm_a, arm_b;
   thrust::device_vector<real> eta, bias, mu, jacobi_step;
+  thrust::device_vector<std::uint8_t> solve_here;  ///< empty unless the solve is distributed
 
   std::size_t size() const { return eta.size(); }
   void resize(std::size_t n) {
@@ -122,7 +129,8 @@ struct DeviceContactBlock {
   }
   ContactBlockView view(SlotView slots, std::size_t first_slot) {
     return {size(),        raw(body_a), raw(body_b), normal.view(), arm_a.view(), arm_b.view(),
-            raw(eta),      raw(bias),   raw(mu),     raw(jacobi_step), slots, first_slot};
+            raw(eta),      raw(bias),   raw(mu),     raw(jacobi_step), slots, first_slot,
+            solve_here.empty() ? nullptr : raw(solve_here)};
   }
 };
 

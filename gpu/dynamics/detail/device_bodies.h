@@ -40,7 +40,11 @@ struct BodyView {
     const Vec3 b = rotate_inverse(q, x);
     return rotate(q, Vec3{d.x * b.x, d.y * b.y, d.z * b.z});
   }
+  /// Distributed solves: ghosts take their velocity from their owner, not from a local sum.
+  const std::uint8_t* ghost = nullptr;
+
   TRACKCOSIM_HD bool dynamic(std::size_t i) const { return motion[i] == static_cast<std::uint8_t>(Motion::Dynamic); }
+  TRACKCOSIM_HD bool summed_here(std::size_t i) const { return dynamic(i) && (ghost == nullptr || ghost[i] == 0); }
 };
 
 struct DeviceBodies {
@@ -52,6 +56,7 @@ struct DeviceBodies {
   DeviceVec3 inertia, inv_inertia;
   thrust::device_vector<std::uint8_t> motion;
   DeviceVec3 force, torque;
+  thrust::device_vector<std::uint8_t> ghost;  ///< empty unless the solve is distributed
 
   std::size_t size() const { return gid.size(); }
   void upload(const BodySet& bodies);
@@ -59,7 +64,8 @@ struct DeviceBodies {
   BodyView view() {
     return {position.view(),      orientation.view(),    velocity.view(),      angular_velocity.view(),
             free_velocity.view(), free_angular_velocity.view(), raw(inv_mass), inv_inertia.view(),
-            raw(motion),          raw(mass),             inertia.view()};
+            raw(motion),          raw(mass),             inertia.view(),
+            ghost.empty() ? nullptr : raw(ghost)};
   }
 };
 

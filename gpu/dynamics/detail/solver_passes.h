@@ -38,7 +38,8 @@ void scatter_all(const Block& blk, Vec3View gamma, thrust::device_vector<ChunkSu
   for_each_chunk(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums&) {
-        for (std::size_t i = first; i < last; ++i) blk.scatter(i, blk.frame(i), as_impulse(gamma.get(i)));
+        for (std::size_t i = first; i < last; ++i)
+          if (blk.solved_here(i)) blk.scatter(i, blk.frame(i), as_impulse(gamma.get(i)));
       },
       partials);
 }
@@ -51,7 +52,8 @@ ChunkSums residual_pass(const Block& blk, const BodyView& bodies, Vec3View gamma
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t i = first; i < last; ++i)
-          sums.s[0] += residual_term(blk, i, as_impulse(gamma.get(i)), blk.velocity(i, blk.frame(i), bodies));
+          if (blk.solved_here(i))
+            sums.s[0] += residual_term(blk, i, as_impulse(gamma.get(i)), blk.velocity(i, blk.frame(i), bodies));
       },
       partials);
 }
@@ -68,6 +70,7 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t i = first; i < last; ++i) {
+          if (!blk.solved_here(i)) continue;
           const auto f = blk.frame(i);
           const ConeImpulse old = as_impulse(gamma.get(i));
           const ConeImpulse g = blk.velocity(i, f, bodies);
@@ -90,6 +93,7 @@ ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, Vec3
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t i = first; i < last; ++i) {
+          if (!blk.solved_here(i)) continue;
           const auto f = blk.frame(i);
           const ConeImpulse yi = as_impulse(y.get(i));
           const ConeImpulse g = blk.velocity(i, f, bodies_at_y);
@@ -113,6 +117,7 @@ ChunkSums apgd_residual_and_extrapolate(const Block& blk, const BodyView& bodies
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t i = first; i < last; ++i) {
+          if (!blk.solved_here(i)) continue;
           const ConeImpulse n = as_impulse(next.get(i));
           sums.s[0] += residual_term(blk, i, n, blk.velocity(i, blk.frame(i), bodies));
           y.set(i, as_vec(axpy(beta, minus(n, as_impulse(gamma.get(i))), n)));

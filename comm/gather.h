@@ -1,0 +1,55 @@
+#pragma once
+// Collectives for outputs and set-up (never inside the solver loop): records of every rank to
+// the leader, and sums that do not depend on how the terms are split over ranks.
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+namespace trackcosim::comm {
+
+/// Rank 0 of `comm` receives every rank's items, concatenated in rank order; others get {}.
+template <class T>
+std::vector<T> gather_to_leader(MPI_Comm comm, const std::vector<T>& mine) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const long long bytes = static_cast<long long>(mine.size() * sizeof(T));
+  std::vector<long long> all_bytes(rank == 0 ? size : 0);
+  MPI_Gather(&bytes, 1, MPI_LONG_LONG, all_bytes.data(), 1, MPI_LONG_LONG, 0, comm);
+  std::vector<int> counts, offsets;
+  std::vector<T> out;
+  if (rank == 0) {
+    long long total = 0;
+    for (const long long b : all_bytes) {
+      if (total + b > 2147483647LL) throw std::length_error("gather_to_leader: more than 2 GiB to gather");
+      counts.push_back(static_cast<int>(b));
+      offsets.push_back(static_cast<int>(total));
+      total += b;
+    }
+    out.resize(static_cast<std::size_t>(total) / sizeof(T));
+  }
+  MPI_Gatherv(mine.data(), static_cast<int>(bytes), MPI_BYTE, out.data(), counts.data(), offsets.data(), MPI_BYTE, 0,
+              comm);
+  return out;
+}
+
+/// A sum of doubles that is exact and so independent of order and rank split: terms are added
+/// as integers in units of 2^-80 (about 8e-25) into a 128-bit accumulator; values must stay
+/// below 2^46 (7e13) in magnitude. Used for the totals in stats.csv, which must be the same
+/// files on any number of ranks.
+class ExactSum {
+ public:
+  void add(double x);
+  /// Collective over comm: the total over all ranks, the same bits on every rank.
+  double total(MPI_Comm comm) const;
+
+ private:
+  __int128 units_ = 0;
+};
+
+}  // namespace trackcosim::comm

@@ -1,0 +1,35 @@
+#include "comm/mpi_session.h"
+
+#include <mpi.h>
+
+#include <cstdlib>
+
+namespace trackcosim::comm {
+namespace {
+void finalize_at_exit() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+}  // namespace
+
+void ensure_mpi() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) return;
+  MPI_Init(nullptr, nullptr);
+  std::atexit(finalize_at_exit);
+}
+
+int abort_all_or_return(int code) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) return code;
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  return code;
+}
+
+}  // namespace trackcosim::comm

@@ -1,0 +1,35 @@
+#pragma once
+// gpu::SolverExchange over MPI: the solver's per-iteration messages go to the neighbours in the
+// partition's order (one contiguous block per neighbour), its scalar sums are allreduces over
+// the terrain communicator.
+
+#include <vector>
+
+#include "comm/neighbour_exchange.h"
+#include "gpu/dynamics/solver_exchange.h"
+
+namespace trackcosim::comm {
+
+/// Items (slots or bodies) per neighbour, in neighbours() order, for each direction.
+struct ExchangeCounts {
+  std::vector<std::size_t> slots_out, slots_in, velocities_out, velocities_in;
+};
+
+class MpiSolverExchange final : public gpu::SolverExchange {
+ public:
+  MpiSolverExchange(NeighbourExchange& neighbours, ExchangeCounts counts);
+
+  void exchange_slots(std::span<const real> out, std::span<real> in) override;
+  void exchange_velocities(std::span<const real> out, std::span<real> in) override;
+  void sum(std::span<real> values) override;
+  real min(real value) override;
+
+ private:
+  void exchange_blocks(std::span<const real> out, std::span<real> in, const std::vector<std::size_t>& out_items,
+                       const std::vector<std::size_t>& in_items, ExchangeTag tag);
+
+  NeighbourExchange& neighbours_;
+  ExchangeCounts counts_;
+};
+
+}  // namespace trackcosim::comm

@@ -1,0 +1,46 @@
+#pragma once
+// The terrain checkpoint: every body (all ranks merged, increasing gid, with its shapes) and the
+// warm-start impulses of the last step's contacts, in one binary file that does not depend on
+// how many ranks wrote it. A run restarts from it on any rank count and continues exactly as it
+// would have without the stop. Byte layout: docs/checkpoint-format.md.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpu/dynamics/body_set.h"
+
+namespace trackcosim::cosim {
+
+using gpu::BoxShape;
+using gpu::GlobalId;
+using gpu::PlaneShape;
+using gpu::ShapeIndex;
+
+/// One contact's impulse kept for the next step's warm start: key (gid_a < gid_b, shape
+/// indices) and the world-frame impulse body B received [N s].
+struct WarmStartEntry {
+  GlobalId gid_a, gid_b;
+  ShapeIndex shape_a, shape_b;
+  Vec3 impulse_on_b;
+};
+
+struct TerrainCheckpoint {
+  std::uint64_t step = 0;   ///< steps taken
+  double time = 0;          ///< simulated time [s]
+  std::string config_text;  ///< the resolved config the run used (informational; may be empty)
+  gpu::BodySet bodies;      ///< every body, increasing gid, with all shapes
+  std::vector<WarmStartEntry> warm_start;  ///< sorted by key
+};
+
+/// Writes `path` atomically: "<path>.tmp" first, flushed, then renamed over `path`, so a crash
+/// never leaves a half-written checkpoint under the real name. Throws std::runtime_error naming
+/// the path on I/O failure.
+void write_checkpoint(const std::filesystem::path& path, const TerrainCheckpoint& checkpoint);
+
+/// Throws std::runtime_error naming the path and the problem: not a checkpoint, unsupported
+/// version, truncated, checksum mismatch, inconsistent counts.
+TerrainCheckpoint read_checkpoint(const std::filesystem::path& path);
+
+}  // namespace trackcosim::cosim

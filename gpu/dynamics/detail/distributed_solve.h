@@ -1,0 +1,44 @@
+#pragma once
+// The solver's side of a distributed solve (solver_exchange.h): the partition's lists on the
+// device, packing of reduction slots and ghost velocities into messages, and the global sums.
+// On a single rank `exchange` is null and every function here is the local operation alone.
+// Only .cu files include this header.
+
+#include <vector>
+
+#include <thrust/device_vector.h>
+
+#include "gpu/dynamics/detail/body_reduction.h"
+#include "gpu/dynamics/solver_exchange.h"
+
+namespace trackcosim::gpu::detail {
+
+struct DistributedSolve {
+  SolverExchange* exchange = nullptr;
+  thrust::device_vector<std::uint32_t> slots_out, slots_in, velocities_out, velocities_in;
+  thrust::device_vector<std::uint32_t> constraint_count;
+  thrust::device_vector<real> packed;    ///< device staging of an outgoing message
+  std::vector<real> host_out, host_in;   ///< what the exchange sends and receives
+  real global_rows = 0;                  ///< solver rows (3 per contact) over all ranks
+
+  bool active() const { return exchange != nullptr; }
+};
+
+struct SolverWorkspace;
+
+/// Uploads the partition (masks into the blocks and bodies) and counts the global rows.
+void begin_distributed_solve(const SolvePartition& partition, SolverExchange& exchange, DeviceBodies& bodies,
+                             SolverWorkspace& ws);
+/// Back to a single-rank solve.
+void end_distributed_solve(DeviceBodies& bodies, SolverWorkspace& ws);
+
+/// v(gamma) of every body from the reduction slots: the local per-body sums, with slots and
+/// ghost velocities exchanged around them when distributed. With an active reference the
+/// returned s[0] (APGD's curvature) is summed over all ranks.
+ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityReference reference = {});
+
+/// Sums over all ranks (identity on one rank).
+ChunkSums global_sums(SolverWorkspace& ws, ChunkSums local);
+real global_min(SolverWorkspace& ws, real local);
+
+}  // namespace trackcosim::gpu::detail

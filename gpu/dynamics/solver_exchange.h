@@ -1,0 +1,68 @@
+#pragma once
+// How a distributed driver splits one CCP solve over ranks without the solver meeting MPI.
+//
+// Every rank holds its owned bodies and, as ghosts, copies of the neighbours' bodies near its
+// box. After collision detection the driver tells the solver (SolvePartition) which contacts
+// this rank solves (each contact is solved by exactly one rank, the owner of its midpoint) and
+// which contacts it keeps only because they act on an owned body and are solved elsewhere. Then
+// every solver iteration does, on every rank:
+//
+//   sweep the contacts solved here           -> reduction slots (D_i gamma_i per body side)
+//   exchange_slots: send the slots that act on a neighbour's bodies, receive the slots that
+//                   neighbours computed for ours
+//   sum the slots of each owned body in contact-key order -> v(gamma) of owned bodies
+//   exchange_velocities: send the new velocities of owned bodies that neighbours hold as
+//                   ghosts, receive those of our ghosts
+//
+// Every owned body then sums the same slots, in the same (global contact-key) order, as a single
+// rank would: the distributed iteration is the same iteration, bit for bit. Scalar sums of the
+// solver's own math (residual, APGD's line search and restart test) go through sum(), whose
+// result is the same on every rank but is not the single-rank chunked sum: APGD results agree
+// with one rank to rounding, Jacobi's with a fixed iteration count exactly (docs/ccp.md).
+//
+// The header is plain C++; message order is the index order of the lists below, which both
+// sides of a neighbour pair derive from the same contact and body lists.
+
+#include <cstdint>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "gpu/collision/contact_list.h"
+#include "gpu/math/real.h"
+#include "gpu/math/vec3.h"
+
+namespace trackcosim::gpu {
+
+/// One step's split, indexed by this rank's contacts (after keep_contacts) and bodies.
+/// Reduction slot 2 c is contact c's side A, 2 c + 1 its side B.
+struct SolvePartition {
+  std::vector<std::uint8_t> solve_here;          ///< per contact: 1 if this rank solves it
+  std::vector<std::uint8_t> ghost;               ///< per body: 1 if its velocity comes from its owner
+  std::vector<std::uint32_t> constraint_count;   ///< per body: contacts on it over all ranks (Jacobi split)
+  std::vector<std::uint32_t> slots_out, slots_in;            ///< in message order
+  std::vector<std::uint32_t> velocities_out, velocities_in;  ///< body indices, in message order
+};
+
+/// The driver's messaging, called by the solver. Spans hold 6 reals per slot (linear, angular
+/// impulse) or per body (v, w), in the order of the SolvePartition lists.
+class SolverExchange {
+ public:
+  virtual ~SolverExchange() = default;
+  virtual void exchange_slots(std::span<const real> out, std::span<real> in) = 0;
+  virtual void exchange_velocities(std::span<const real> out, std::span<real> in) = 0;
+  /// Element-wise sum over all ranks, in place; every rank gets the same values.
+  virtual void sum(std::span<real> values) = 0;
+  virtual real min(real value) = 0;
+};
+
+/// A contact's impulse kept for the next step's warm start: its key and the world-frame impulse
+/// body B received [N s]. Drivers move these between ranks as contacts change owner.
+struct WarmStartImpulse {
+  GlobalId gid_a, gid_b;
+  ShapeIndex shape_a, shape_b;
+  Vec3 impulse_on_b;
+};
+static_assert(sizeof(WarmStartImpulse) == 48 && std::is_trivially_copyable_v<WarmStartImpulse>);
+
+}  // namespace trackcosim::gpu

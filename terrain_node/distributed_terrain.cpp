@@ -1,0 +1,399 @@
+#include "terrain_node/distributed_terrain.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "comm/gather.h"
+#include "comm/mpi_solver_exchange.h"
+#include "domain/balanced_cuts.h"
+#include "domain/body_roles.h"
+#include "domain/ghost_width.h"
+#include "domain/grid_layout.h"
+#include "domain/migration_plan.h"
+#include "terrain_node/body_records.h"
+#include "terrain_node/solve_partition_plan.h"
+
+namespace trackcosim::terrain {
+
+/// What this rank holds between steps.
+struct DistributedTerrain::Held {
+  gpu::BodySet set;                 ///< every held body, as the system has it after the last step
+  LocalBodies local;                ///< holders of `set`'s bodies
+  std::vector<std::vector<std::uint32_t>> ghost_sends;  ///< per neighbour: local indices it holds as ghosts
+  const gpu::ContactList* contacts = nullptr;  ///< the last step's kept contacts (owned by the system)
+  std::vector<std::uint8_t> solve_here;   ///< per kept contact
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+Vec3 position(const gpu::BodySet& s, std::size_t i) { return {s.px[i], s.py[i], s.pz[i]}; }
+real axis_value(Vec3 p, int a) { return a == 0 ? p.x : a == 1 ? p.y : p.z; }
+
+bool dynamic(const gpu::BodySet& s, std::size_t i) { return s.motion[i] == gpu::Motion::Dynamic; }
+
+/// Largest distance from a dynamic body's centre to the far side of one of its spheres.
+real largest_body_radius(const gpu::BodySet& s) {
+  real r = 0;
+  for (std::size_t k = 0; k < s.sphere_radius.size(); ++k) {
+    if (!dynamic(s, s.sphere_body[k])) continue;
+    const Vec3 o{s.sphere_ox[k], s.sphere_oy[k], s.sphere_oz[k]};
+    r = std::max(r, std::sqrt(dot(o, o)) + s.sphere_radius[k]);
+  }
+  return r;
+}
+
+void check_distributable(const gpu::BodySet& s) {
+  for (const std::uint32_t b : s.plane_body)
+    if (dynamic(s, b)) throw std::invalid_argument("body gid " + std::to_string(s.gid[b]) +
+                                                   ": a dynamic body with a plane cannot be distributed");
+  for (const std::uint32_t b : s.box_body)
+    if (dynamic(s, b)) throw std::invalid_argument("body gid " + std::to_string(s.gid[b]) +
+                                                   ": a dynamic body with a box cannot be distributed (use spheres)");
+}
+
+domain::Aabb dynamic_bounds(const gpu::BodySet& s) {
+  domain::Aabb box{{0, 0, 0}, {0, 0, 0}};
+  bool any = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (!dynamic(s, i)) continue;
+    const Vec3 p = position(s, i);
+    if (!any) box = {p, p};
+    box.lo = {std::min(box.lo.x, p.x), std::min(box.lo.y, p.y), std::min(box.lo.z, p.z)};
+    box.hi = {std::max(box.hi.x, p.x), std::max(box.hi.y, p.y), std::max(box.hi.z, p.z)};
+    any = true;
+  }
+  return box;
+}
+
+domain::Decomposition make_decomposition(const gpu::BodySet& s, const domain::GridShape& grid, bool balance,
+                                         real width) {
+  const domain::Aabb world = dynamic_bounds(s);
+  const int parts[3] = {grid.px, grid.py, grid.pz};
+  std::vector<real> cuts[3];
+  for (int a = 0; a < 3; ++a) {
+    if (parts[a] == 1) continue;
+    const real lo = axis_value(world.lo, a), hi = std::max(axis_value(world.hi, a), lo + width);
+    if (!balance) {
+      cuts[a] = domain::uniform_cuts(lo, hi, parts[a]);
+      continue;
+    }
+    std::vector<real> coordinate;
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if (dynamic(s, i)) coordinate.push_back(axis_value(position(s, i), a));
+    cuts[a] = domain::balanced_cuts(domain::axis_histogram(coordinate, lo, hi, 1024), parts[a], width);
+  }
+  return domain::Decomposition(grid, cuts[0], cuts[1], cuts[2]);
+}
+
+std::uint32_t index_of(const std::vector<gpu::GlobalId>& sorted, gpu::GlobalId gid) {
+  return static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), gid) - sorted.begin());
+}
+
+gpu::BodyState state_of(const gpu::BodySet& s, std::size_t i) { return s.state(i); }
+
+real kinetic_energy(const gpu::BodySet& s, std::size_t i) {
+  const Vec3 v{s.vx[i], s.vy[i], s.vz[i]}, w{s.wx[i], s.wy[i], s.wz[i]};
+  const Quat q{s.qw[i], s.qx[i], s.qy[i], s.qz[i]};
+  const Vec3 b = rotate_inverse(q, w);
+  return real(0.5) * (s.mass[i] * dot(v, v) + s.ix[i] * b.x * b.x + s.iy[i] * b.y * b.y + s.iz[i] * b.z * b.z);
+}
+
+}  // namespace
+
+DistributedTerrain::DistributedTerrain(const cosim::TerrainConfig& config, MPI_Comm comm, const std::string& layout,
+                                       const cosim::TerrainCheckpoint* restart)
+    : comm_(comm), held_(std::make_unique<Held>()) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &ranks_);
+  const gpu::BodySet& all = restart != nullptr ? restart->bodies : config.bodies;
+  check_distributable(all);
+  const cosim::DomainSettings& settings = config.scene.domain;
+  const real radius = largest_body_radius(all);
+  max_displacement_ = settings.max_displacement > 0 ? settings.max_displacement : radius;
+  ghost_width_ = domain::ghost_width(radius > 0 ? radius : real(1), config.scene.step.collision.envelope,
+                                     max_displacement_);
+  const domain::GridShape grid = domain::choose_grid(
+      domain::parse_layout(layout.empty() ? settings.layout : layout), ranks_, dynamic_bounds(all));
+  decomposition_ = make_decomposition(all, grid, settings.balance, ghost_width_);
+  neighbours_ = decomposition_.neighbours(rank_, ghost_width_);
+  exchange_ = std::make_unique<comm::NeighbourExchange>(comm_, neighbours_);
+
+  std::vector<std::uint32_t> mine;
+  for (std::uint32_t i = 0; i < all.size(); ++i)
+    if (!dynamic(all, i) || decomposition_.owner_of(position(all, i)) == rank_) mine.push_back(i);
+  system_ = std::make_unique<gpu::RigidBodySystem>(merge_bodies(all, mine, {}), config.scene.step);
+  held_->set = system_->bodies();
+  held_->local.gid = held_->set.gid;
+  held_->local.holder.assign(held_->set.size(), kOwnedHere);
+  for (std::size_t i = 0; i < held_->set.size(); ++i)
+    if (!dynamic(held_->set, i)) held_->local.holder[i] = kOnEveryRank;
+
+  if (restart != nullptr) {
+    system_->set_clock(restart->time, restart->step);
+    // Keep the impulses of contacts this rank may solve or need: both bodies near its box.
+    const domain::Aabb box = decomposition_.box(rank_);
+    auto near = [&](gpu::GlobalId gid) {
+      const std::uint32_t i = index_of(all.gid, gid);
+      return !dynamic(all, i) || domain::distance_to(box, position(all, i)) <= ghost_width_;
+    };
+    std::vector<gpu::WarmStartImpulse> warm;
+    for (const cosim::WarmStartEntry& e : restart->warm_start)
+      if (near(e.gid_a) && near(e.gid_b)) warm.push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
+    system_->merge_warm_start(warm);
+  }
+}
+
+DistributedTerrain::~DistributedTerrain() = default;
+
+std::string DistributedTerrain::layout_name() const { return domain::layout_name(decomposition_.grid()); }
+
+std::size_t DistributedTerrain::owned_count() const {
+  return static_cast<std::size_t>(std::count(held_->local.holder.begin(), held_->local.holder.end(), kOwnedHere));
+}
+
+void DistributedTerrain::classify_and_refresh_ghosts() {
+  const gpu::BodySet& cur = held_->set;
+  const real h = system_->settings().step_size;
+  std::vector<std::uint32_t> owned, kept;
+  std::vector<Vec3> owned_position;
+  std::size_t migrated_in = 0;
+  for (std::uint32_t i = 0; i < cur.size(); ++i) {
+    if (!dynamic(cur, i)) {
+      kept.push_back(i);
+      continue;
+    }
+    const Vec3 v{cur.vx[i], cur.vy[i], cur.vz[i]};
+    const real moved = std::sqrt(dot(v, v)) * h;
+    if (moved > max_displacement_)
+      throw std::runtime_error("body gid " + std::to_string(cur.gid[i]) + " moved " + std::to_string(moved) +
+                               " m in one step, more than domain.max_displacement = " +
+                               std::to_string(max_displacement_) +
+                               " m: raise domain.max_displacement or lower step_size");
+    if (decomposition_.owner_of(position(cur, i)) != rank_) continue;
+    owned.push_back(i);
+    kept.push_back(i);
+    owned_position.push_back(position(cur, i));
+    if (held_->local.holder[i] >= 0) ++migrated_in;
+  }
+
+  const domain::GhostPlan plan = domain::plan_ghosts(decomposition_, rank_, owned_position, ghost_width_);
+  const SphereIndex spheres(cur);
+  std::vector<BodyRecords> out(neighbours_.size());
+  std::vector<std::vector<std::uint32_t>> sends(neighbours_.size());  // indices into `owned`
+  for (std::size_t p = 0; p < plan.neighbours.size(); ++p) {
+    const auto k = static_cast<std::size_t>(
+        std::find(neighbours_.begin(), neighbours_.end(), plan.neighbours[p]) - neighbours_.begin());
+    if (k == neighbours_.size()) throw std::logic_error("ghost plan names a rank that is not a neighbour");
+    sends[k] = plan.send[p];
+    for (const std::uint32_t o : plan.send[p]) out[k].append(cur, spheres, owned[o]);
+  }
+  std::vector<std::vector<BodyRecord>> body_out(neighbours_.size()), body_in;
+  std::vector<std::vector<SphereRecord>> sphere_out(neighbours_.size()), sphere_in;
+  for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+    body_out[k] = std::move(out[k].bodies);
+    sphere_out[k] = std::move(out[k].spheres);
+  }
+  exchange_->exchange_sized(body_out, body_in, comm::ExchangeTag::GhostBodies);
+  exchange_->exchange_sized(sphere_out, sphere_in, comm::ExchangeTag::GhostSpheres);
+
+  std::vector<BodyRecords> received(neighbours_.size());
+  std::vector<const BodyRecords*> sources;
+  std::vector<std::pair<gpu::GlobalId, int>> ghost_holder;
+  for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+    received[k].bodies = std::move(body_in[k]);
+    received[k].spheres = std::move(sphere_in[k]);
+    sources.push_back(&received[k]);
+    for (const BodyRecord& r : received[k].bodies) ghost_holder.emplace_back(r.gid, static_cast<int>(k));
+  }
+  std::sort(ghost_holder.begin(), ghost_holder.end());
+
+  gpu::BodySet next = merge_bodies(cur, kept, sources);
+  LocalBodies local;
+  local.gid = next.gid;
+  local.holder.assign(next.size(), kOwnedHere);
+  std::size_t ghosts = 0;
+  for (std::size_t j = 0; j < next.size(); ++j) {
+    if (!dynamic(next, j)) {
+      local.holder[j] = kOnEveryRank;
+      continue;
+    }
+    const auto it = std::lower_bound(ghost_holder.begin(), ghost_holder.end(), std::make_pair(next.gid[j], -1));
+    if (it != ghost_holder.end() && it->first == next.gid[j]) {
+      local.holder[j] = it->second;
+      ++ghosts;
+    }
+  }
+  held_->ghost_sends.assign(neighbours_.size(), {});
+  for (std::size_t k = 0; k < neighbours_.size(); ++k)
+    for (const std::uint32_t o : sends[k]) held_->ghost_sends[k].push_back(index_of(local.gid, cur.gid[owned[o]]));
+  system_->replace_bodies(next);
+  held_->local = std::move(local);
+  exchange_stats_.ghosts = ghosts;
+  exchange_stats_.migrated_in = migrated_in;
+}
+
+void DistributedTerrain::step() {
+  exchange_stats_ = {};
+  const Clock::time_point refresh = Clock::now();
+  classify_and_refresh_ghosts();
+  double exchange_seconds = since(refresh);
+
+  const gpu::ContactList& contacts = system_->detect_contacts();
+  PartitionPlan plan = plan_partition(contacts, held_->local, decomposition_, rank_, neighbours_, held_->ghost_sends);
+  system_->keep_contacts(plan.keep);
+  held_->contacts = &contacts;
+
+  // A ghost's constraint count (the Jacobi split) is its owner's: the owner sees all its contacts.
+  const Clock::time_point counts_start = Clock::now();
+  gpu::SolvePartition& p = plan.partition;
+  std::vector<std::vector<std::uint32_t>> counts_out(neighbours_.size()), counts_in;
+  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k)
+    for (std::size_t n = 0; n < plan.counts.velocities_out[k]; ++n, ++at)
+      counts_out[k].push_back(p.constraint_count[p.velocities_out[at]]);
+  exchange_->exchange_sized(counts_out, counts_in, comm::ExchangeTag::Counts);
+  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k) {
+    if (counts_in[k].size() != plan.counts.velocities_in[k])
+      throw std::logic_error("rank " + std::to_string(neighbours_[k]) + " sent " +
+                             std::to_string(counts_in[k].size()) + " ghost counts, expected " +
+                             std::to_string(plan.counts.velocities_in[k]));
+    for (const std::uint32_t c : counts_in[k]) p.constraint_count[p.velocities_in[at++]] = c;
+  }
+  exchange_seconds += since(counts_start);
+
+  comm::MpiSolverExchange solver_exchange(*exchange_, plan.counts);
+  system_->finish_step(&p, &solver_exchange);
+  held_->solve_here = std::move(p.solve_here);
+
+  const Clock::time_point warm_start = Clock::now();
+  forward_warm_start(held_->solve_here);
+  exchange_seconds += since(warm_start);
+  held_->set = system_->bodies();
+  reduce_stats(held_->solve_here);
+  exchange_stats_.seconds = exchange_seconds;
+}
+
+void DistributedTerrain::forward_warm_start(const std::vector<std::uint8_t>& solve_here) {
+  if (neighbours_.empty()) return;
+  const gpu::ContactList& c = *held_->contacts;
+  const domain::Aabb box = decomposition_.box(rank_);
+  std::vector<std::vector<std::uint32_t>> chosen(neighbours_.size());
+  std::vector<std::uint32_t> all;
+  for (std::uint32_t i = 0; i < c.size(); ++i) {
+    if (solve_here[i] == 0) continue;
+    const Vec3 m{(c.ax[i] + c.bx[i]) / 2, (c.ay[i] + c.by[i]) / 2, (c.az[i] + c.bz[i]) / 2};
+    // Far from every face of our box, no neighbour box is near.
+    const real inside = std::min({m.x - box.lo.x, box.hi.x - m.x, m.y - box.lo.y, box.hi.y - m.y, m.z - box.lo.z,
+                                  box.hi.z - m.z});
+    if (inside > ghost_width_) continue;
+    bool any = false;
+    for (std::size_t k = 0; k < neighbours_.size(); ++k)
+      if (decomposition_.distance_to_box(m, neighbours_[k]) <= ghost_width_) {
+        chosen[k].push_back(static_cast<std::uint32_t>(all.size()));
+        any = true;
+      }
+    if (any) all.push_back(i);
+  }
+  const std::vector<gpu::WarmStartImpulse> entries = system_->warm_start(all);
+  std::vector<std::vector<gpu::WarmStartImpulse>> out(neighbours_.size()), in;
+  for (std::size_t k = 0; k < neighbours_.size(); ++k)
+    for (const std::uint32_t e : chosen[k]) out[k].push_back(entries[e]);
+  exchange_->exchange_sized(out, in, comm::ExchangeTag::WarmStart);
+  std::vector<gpu::WarmStartImpulse> received;
+  for (const auto& v : in) received.insert(received.end(), v.begin(), v.end());
+  system_->merge_warm_start(received);
+}
+
+void DistributedTerrain::reduce_stats(const std::vector<std::uint8_t>& solve_here) {
+  stats_ = system_->last_stats();
+  comm::ExactSum energy;
+  const gpu::BodySet& s = held_->set;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (held_->local.holder[i] == kOwnedHere) energy.add(kinetic_energy(s, i));
+  stats_.kinetic_energy = energy.total(comm_);
+  unsigned long long solved = static_cast<unsigned long long>(std::count(solve_here.begin(), solve_here.end(), 1));
+  MPI_Allreduce(MPI_IN_PLACE, &solved, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
+  stats_.contacts = solved;
+  double penetration = stats_.max_penetration;
+  MPI_Allreduce(MPI_IN_PLACE, &penetration, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  stats_.max_penetration = penetration;
+}
+
+std::vector<gpu::BodyState> DistributedTerrain::gather_states() const {
+  const gpu::BodySet& s = held_->set;
+  std::vector<gpu::BodyState> mine;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (held_->local.holder[i] == kOwnedHere) mine.push_back(state_of(s, i));
+  std::vector<gpu::BodyState> all = comm::gather_to_leader(comm_, mine);
+  if (!leader()) return {};
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (held_->local.holder[i] == kOnEveryRank) all.push_back(state_of(s, i));
+  std::sort(all.begin(), all.end(), [](const gpu::BodyState& l, const gpu::BodyState& r) { return l.gid < r.gid; });
+  return all;
+}
+
+std::vector<gpu::BodyState> DistributedTerrain::gather_states(const std::vector<gpu::GlobalId>& gids) const {
+  const gpu::BodySet& s = held_->set;
+  std::vector<gpu::BodyState> mine;
+  for (const gpu::GlobalId gid : gids) {
+    const std::uint32_t i = index_of(s.gid, gid);
+    if (i < s.size() && s.gid[i] == gid && (held_->local.holder[i] == kOwnedHere ||
+                                            (held_->local.holder[i] == kOnEveryRank && leader())))
+      mine.push_back(state_of(s, i));
+  }
+  const std::vector<gpu::BodyState> all = comm::gather_to_leader(comm_, mine);
+  if (!leader()) return {};
+  std::vector<gpu::BodyState> ordered;
+  for (const gpu::GlobalId gid : gids)
+    for (const gpu::BodyState& b : all)
+      if (b.gid == gid) ordered.push_back(b);
+  return ordered;
+}
+
+cosim::TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
+  const gpu::BodySet& s = held_->set;
+  const SphereIndex spheres(s);
+  BodyRecords mine;
+  std::vector<std::uint32_t> everywhere;
+  for (std::uint32_t i = 0; i < s.size(); ++i) {
+    if (held_->local.holder[i] == kOwnedHere) mine.append(s, spheres, i);
+    if (held_->local.holder[i] == kOnEveryRank) everywhere.push_back(i);
+  }
+  // The impulses of the contacts this rank solved, found by key (the store also holds entries
+  // neighbours forwarded, so it is no longer aligned with the contact list).
+  const std::vector<gpu::WarmStartImpulse> store = system_->warm_start();
+  const gpu::ContactList* contacts = held_->contacts;
+  std::vector<gpu::WarmStartImpulse> warm;
+  auto key = [](const gpu::WarmStartImpulse& e) { return std::tie(e.gid_a, e.gid_b, e.shape_a, e.shape_b); };
+  for (std::uint32_t i = 0; contacts != nullptr && i < held_->solve_here.size(); ++i) {
+    if (held_->solve_here[i] == 0) continue;
+    const gpu::WarmStartImpulse probe{contacts->gid_a[i], contacts->gid_b[i], contacts->shape_a[i],
+                                      contacts->shape_b[i], {0, 0, 0}};
+    const auto it = std::lower_bound(store.begin(), store.end(), probe,
+                                     [&](const auto& l, const auto& r) { return key(l) < key(r); });
+    if (it != store.end() && key(*it) == key(probe)) warm.push_back(*it);
+  }
+  BodyRecords all;
+  all.bodies = comm::gather_to_leader(comm_, mine.bodies);
+  all.spheres = comm::gather_to_leader(comm_, mine.spheres);
+  const std::vector<gpu::WarmStartImpulse> all_warm = comm::gather_to_leader(comm_, warm);
+  cosim::TerrainCheckpoint c;
+  if (!leader()) return c;
+  c.step = step_count();
+  c.time = time();
+  c.bodies = merge_bodies(s, everywhere, {&all});
+  for (const gpu::WarmStartImpulse& e : all_warm)
+    c.warm_start.push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
+  std::sort(c.warm_start.begin(), c.warm_start.end(), [](const cosim::WarmStartEntry& l, const cosim::WarmStartEntry& r) {
+    return std::tie(l.gid_a, l.gid_b, l.shape_a, l.shape_b) < std::tie(r.gid_a, r.gid_b, r.shape_a, r.shape_b);
+  });
+  return c;
+}
+
+}  // namespace trackcosim::terrain

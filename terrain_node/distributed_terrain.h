@@ -1,0 +1,98 @@
+#pragma once
+// The granular terrain split over the ranks of one communicator (DESIGN.md, "The terrain
+// step"), a RigidBodySystem per rank holding its owned bodies, its ghosts and the fixed and
+// kinematic bodies every rank keeps. One step:
+//
+//   1. classify: bodies whose centre is in this rank's box are owned (a body that crossed a
+//      cut is owned by the rank it entered, which already holds it as a ghost);
+//   2. ghost refresh: send every owned body a neighbour needs (within the ghost width of its
+//      box) with its full state and shapes; the received ones are this step's ghosts;
+//   3. collision detection over owned + ghost + fixed shapes;
+//   4. contact ownership: each contact is solved by the owner of its midpoint
+//      (solve_partition_plan.h);
+//   5. CCP solve with the per-iteration slot and velocity exchange (solver_exchange.h), then
+//      integration of every held body (ghosts end bit-identical to their owner's copy);
+//   6. warm start: impulses of contacts near a neighbour's box go to it, so a contact that
+//      changes rank keeps its warm start.
+//
+// With Jacobi and a fixed iteration count the result is bitwise the same for any number of
+// ranks and any layout; APGD agrees to rounding (its line-search sums are split over ranks).
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/neighbour_exchange.h"
+#include "cosim/terrain_checkpoint.h"
+#include "cosim/terrain_config.h"
+#include "domain/decomposition.h"
+#include "gpu/dynamics/rigid_body_system.h"
+
+namespace trackcosim::terrain {
+
+/// What the exchange cost in the last step.
+struct ExchangeStats {
+  double seconds = 0;            ///< ghost refresh + counts + warm start (not the solver's messages)
+  std::size_t ghosts = 0;        ///< ghosts held in the last step
+  std::size_t migrated_in = 0;   ///< bodies this rank started owning in the last step
+};
+
+class DistributedTerrain {
+ public:
+  /// Collective over `comm`. Every rank builds the config's bodies (deterministic) or takes the
+  /// checkpoint's, and keeps its own. `layout` overrides config.scene.domain.layout when not
+  /// empty. Throws std::invalid_argument for a layout that does not fit the rank count.
+  DistributedTerrain(const cosim::TerrainConfig& config, MPI_Comm comm, const std::string& layout = {},
+                     const cosim::TerrainCheckpoint* restart = nullptr);
+  ~DistributedTerrain();
+
+  /// Collective.
+  void step();
+
+  real time() const { return system_->time(); }
+  std::uint64_t step_count() const { return system_->step_count(); }
+  /// Statistics over all ranks: contacts solved, kinetic energy of all dynamic bodies (exact
+  /// sums, the same on any rank count), max penetration, iterations, residual, this rank's
+  /// phase times.
+  const gpu::StepStats& last_stats() const { return stats_; }
+  const ExchangeStats& exchange_stats() const { return exchange_stats_; }
+
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+  bool leader() const { return rank_ == 0; }
+  MPI_Comm comm() const { return comm_; }
+  const domain::Decomposition& decomposition() const { return decomposition_; }
+  std::string layout_name() const;
+  real ghost_width() const { return ghost_width_; }
+  std::size_t owned_count() const;
+
+  /// Collective: the state of every body (all ranks) on the leader, in gid order; {} elsewhere.
+  std::vector<gpu::BodyState> gather_states() const;
+  /// Collective: the states of the given gids on the leader, in the order given.
+  std::vector<gpu::BodyState> gather_states(const std::vector<gpu::GlobalId>& gids) const;
+  /// Collective: the whole terrain as a checkpoint on the leader (bodies of all ranks merged,
+  /// warm-start impulses of the contacts each rank solved); an empty checkpoint elsewhere.
+  cosim::TerrainCheckpoint gather_checkpoint() const;
+
+ private:
+  struct Held;
+  void classify_and_refresh_ghosts();
+  void forward_warm_start(const std::vector<std::uint8_t>& solve_here);
+  void reduce_stats(const std::vector<std::uint8_t>& solve_here);
+
+  MPI_Comm comm_;
+  int rank_ = 0, ranks_ = 1;
+  domain::Decomposition decomposition_;
+  real ghost_width_ = 0;
+  real max_displacement_ = 0;
+  std::vector<int> neighbours_;
+  std::unique_ptr<comm::NeighbourExchange> exchange_;
+  std::unique_ptr<gpu::RigidBodySystem> system_;
+  std::unique_ptr<Held> held_;
+  gpu::StepStats stats_;
+  ExchangeStats exchange_stats_;
+};
+
+}  // namespace trackcosim::terrain

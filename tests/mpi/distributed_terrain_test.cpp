@@ -1,0 +1,272 @@
+// The distributed terrain (terrain_node/distributed_terrain.h) against a single rank, run under
+// mpiexec with 2, 3 and 4 ranks. The reference is the same config stepped by rank 0 alone on
+// MPI_COMM_SELF inside the same test, so every comparison is between two runs of this build.
+//
+//  - a bed settling in a box: every body's state bitwise equal to one rank's, for slab and grid
+//    layouts (Jacobi, fixed iteration count; docs/domain-decomposition.md says why APGD agrees
+//    only to rounding), and the exact kinetic-energy sum equal too;
+//  - a stream of spheres crossing several cuts without gravity: no id lost or held twice, the
+//    particle count and the total momentum conserved, bodies really migrated;
+//  - one sphere crossing the corner of a 2 x 2 grid diagonally: owned by exactly one rank at
+//    every step, ending on the diagonal rank, on its straight line;
+//  - a checkpoint written by 2 ranks, continued on 3: the same states as the 2-rank run that
+//    went on without stopping.
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cosim/terrain_checkpoint.h"
+#include "cosim/terrain_config.h"
+#include "terrain_node/distributed_terrain.h"
+
+namespace trackcosim::terrain {
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+// 10 x 10 spheres per layer in 0.22 x 0.22 m, 3 layers, dropped into a box: about 300 spheres
+// with contacts across every cut of a 4-way split.
+constexpr const char* kBed = R"({
+  "container": {"min": [0, 0, 0], "max": [0.22, 0.22, 0.3]},
+  "particles": [{"kind": "layers", "min": [0, 0], "max": [0.22, 0.22], "bottom": 0.01, "layers": 3,
+                 "radius": 0.01, "seed": 7}],
+  "step_size": 1e-3,
+  "end_time": 0.06,
+  "solver": {"method": "jacobi", "max_iterations": 25, "max_recovery_speed": 0.5},
+  "collision": {"envelope": 0.001},
+  "output": {"progress_interval": 0}
+})";
+
+cosim::TerrainConfig bed_config() { return cosim::parse_terrain_config(kBed, "bed"); }
+
+bool same_bits(real a, real b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+/// Exact comparison of two state lists; reports the first difference.
+void expect_bitwise_equal(const std::vector<gpu::BodyState>& got, const std::vector<gpu::BodyState>& want,
+                          const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const gpu::BodyState &g = got[i], &w = want[i];
+    ASSERT_EQ(g.gid, w.gid) << what;
+    const real gv[] = {g.position.x, g.position.y, g.position.z, g.orientation.w, g.orientation.x, g.orientation.y,
+                       g.orientation.z, g.velocity.x, g.velocity.y, g.velocity.z, g.angular_velocity.x,
+                       g.angular_velocity.y, g.angular_velocity.z};
+    const real wv[] = {w.position.x, w.position.y, w.position.z, w.orientation.w, w.orientation.x, w.orientation.y,
+                       w.orientation.z, w.velocity.x, w.velocity.y, w.velocity.z, w.angular_velocity.x,
+                       w.angular_velocity.y, w.angular_velocity.z};
+    for (int k = 0; k < 13; ++k)
+      ASSERT_TRUE(same_bits(gv[k], wv[k])) << what << ": gid " << g.gid << " component " << k << ": " << gv[k]
+                                           << " vs " << wv[k] << " (difference " << gv[k] - wv[k] << ")";
+  }
+}
+
+struct RunResult {
+  std::vector<gpu::BodyState> states;  ///< on the leader
+  std::vector<double> kinetic_energy;  ///< per step
+};
+
+RunResult run(const cosim::TerrainConfig& config, MPI_Comm comm, const std::string& layout, std::uint64_t steps) {
+  DistributedTerrain terrain(config, comm, layout);
+  RunResult r;
+  for (std::uint64_t k = 0; k < steps; ++k) {
+    terrain.step();
+    r.kinetic_energy.push_back(terrain.last_stats().kinetic_energy);
+  }
+  r.states = terrain.gather_states();
+  return r;
+}
+
+std::vector<std::string> layouts_for(int ranks) {
+  std::vector<std::string> out{"auto", "slab:x", "slab:y"};
+  if (ranks == 4) out.push_back("grid:2x2x1");
+  return out;
+}
+
+TEST(DistributedTerrain, SettlingBedIsBitwiseTheSameAsOneRankForEveryLayout) {
+  const cosim::TerrainConfig config = bed_config();
+  const std::uint64_t steps = config.step_count();
+  RunResult single;
+  if (world_rank() == 0) single = run(config, MPI_COMM_SELF, "auto", steps);
+  for (const std::string& layout : layouts_for(world_size())) {
+    const RunResult split = run(config, MPI_COMM_WORLD, layout, steps);
+    if (world_rank() != 0) continue;
+    expect_bitwise_equal(split.states, single.states, layout + " on " + std::to_string(world_size()) + " ranks");
+    ASSERT_EQ(split.kinetic_energy.size(), single.kinetic_energy.size());
+    for (std::size_t k = 0; k < steps; ++k)
+      EXPECT_TRUE(same_bits(split.kinetic_energy[k], single.kinetic_energy[k])) << layout << " step " << k;
+  }
+  if (world_rank() == 0) {
+    // The bed really fell and collided: the comparison covers contacts across the cuts.
+    EXPECT_GT(single.kinetic_energy.back(), 0.0);
+    EXPECT_LT(single.states[10].position.z, 0.05);
+  }
+}
+
+/// 240 spheres in a 2 m long row, moving in +x at 2-4 m/s with some spread, no gravity and no
+/// walls: they collide (the faster catch up) and cross the cuts of a slab split along x.
+cosim::TerrainConfig stream_config() {
+  nlohmann::json spheres = nlohmann::json::array();
+  for (int i = 0; i < 240; ++i) {
+    const double x = 0.03 * (i % 40), y = 0.03 * ((i / 40) % 3), z = 0.03 * (i / 120);
+    const double vx = 2.0 + 0.5 * ((i * 37) % 5), vy = 0.05 * ((i * 13) % 3 - 1);
+    spheres.push_back({{"position", {x, y, z}}, {"radius", 0.01}, {"velocity", {vx, vy, 0.0}}});
+  }
+  nlohmann::json doc = {{"particles", {{{"kind", "spheres"}, {"spheres", spheres}}}},
+                        {"gravity", {0, 0, 0}},
+                        {"step_size", 1e-3},
+                        {"end_time", 0.15},
+                        {"solver", {{"method", "jacobi"}, {"max_iterations", 20}}},
+                        {"collision", {{"envelope", 0.001}}},
+                        {"domain", {{"layout", "slab:x"}, {"balance", false}, {"max_displacement", 0.01}}},
+                        {"output", {{"progress_interval", 0}}}};
+  return cosim::parse_terrain_config(doc.dump(), "stream");
+}
+
+TEST(DistributedTerrain, StreamAcrossSeveralCutsKeepsEveryParticleAndTheMomentum) {
+  const cosim::TerrainConfig config = stream_config();
+  DistributedTerrain terrain(config, MPI_COMM_WORLD);
+  auto momentum = [](const std::vector<gpu::BodyState>& s) {
+    Vec3 p{0, 0, 0};
+    for (const gpu::BodyState& b : s) p = p + b.velocity;  // equal masses
+    return p;
+  };
+  const std::vector<gpu::BodyState> start = terrain.gather_states();
+  unsigned long long migrated = 0;
+  for (std::uint64_t k = 0; k < config.step_count(); ++k) {
+    terrain.step();
+    migrated += terrain.exchange_stats().migrated_in;
+    unsigned long long owned = terrain.owned_count();
+    MPI_Allreduce(MPI_IN_PLACE, &owned, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    ASSERT_EQ(owned, 240u) << "step " << k;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &migrated, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  const std::vector<gpu::BodyState> end = terrain.gather_states();
+  if (world_rank() != 0) return;
+  ASSERT_EQ(end.size(), 240u);
+  std::set<gpu::GlobalId> ids;
+  for (const gpu::BodyState& b : end) ids.insert(b.gid);
+  EXPECT_EQ(ids.size(), 240u) << "an id is held twice or lost";
+  const Vec3 p0 = momentum(start), p1 = momentum(end);
+  EXPECT_NEAR(p1.x, p0.x, 1e-9 * std::fabs(p0.x));
+  EXPECT_NEAR(p1.y, p0.y, 1e-9 * std::fabs(p0.x));
+  EXPECT_NEAR(p1.z, p0.z, 1e-9 * std::fabs(p0.x));
+  if (world_size() > 1) EXPECT_GT(migrated, 60u) << "a quarter of the stream should cross a cut";
+  // Collisions happened: the fastest spheres were slowed by the ones ahead.
+  double fastest = 0;
+  for (const gpu::BodyState& b : end) fastest = std::max(fastest, b.velocity.x);
+  EXPECT_LT(fastest, 4.0 - 1e-6);
+}
+
+TEST(DistributedTerrain, BodyCrossingTheCornerOfATwoByTwoGridMovesToTheDiagonalRank) {
+  if (world_size() != 4) GTEST_SKIP() << "needs 4 ranks";
+  // Four still spheres fix the cuts at x = y = 0.5 (balance off: equal widths over their
+  // bounding box); the mover starts in rank 0's box and flies through the corner at (0.5, 0.5).
+  const char* text = R"({
+    "particles": [{"kind": "spheres", "spheres": [
+      {"position": [0.0, 0.0, 0], "radius": 0.01},
+      {"position": [1.0, 0.0, 0], "radius": 0.01},
+      {"position": [0.0, 1.0, 0], "radius": 0.01},
+      {"position": [1.0, 1.0, 0], "radius": 0.01},
+      {"position": [0.45, 0.45, 0], "radius": 0.01, "velocity": [1, 1, 0]}]}],
+    "gravity": [0, 0, 0], "step_size": 1e-3, "end_time": 0.1,
+    "solver": {"method": "jacobi", "max_iterations": 5},
+    "domain": {"layout": "grid:2x2x1", "balance": false, "max_displacement": 0.002},
+    "output": {"progress_interval": 0}
+  })";
+  const cosim::TerrainConfig config = cosim::parse_terrain_config(text, "corner");
+  DistributedTerrain terrain(config, MPI_COMM_WORLD);
+  ASSERT_EQ(terrain.decomposition().owner_of({0.45, 0.45, 0}), 0);
+  ASSERT_EQ(terrain.decomposition().owner_of({0.55, 0.55, 0}), 3);
+  const gpu::GlobalId mover = 4;
+  for (std::uint64_t k = 0; k < config.step_count(); ++k) {
+    terrain.step();
+    // gather_states lists owned bodies only: one entry means exactly one rank owns the mover.
+    const std::vector<gpu::BodyState> s = terrain.gather_states({mover});
+    unsigned long long owned = terrain.owned_count();
+    MPI_Allreduce(MPI_IN_PLACE, &owned, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_EQ(owned, 5u) << "step " << k;
+    if (world_rank() == 0) {
+      ASSERT_EQ(s.size(), 1u) << "step " << k;
+      const double t = double(k + 1) * 1e-3;
+      EXPECT_NEAR(s[0].position.x, 0.45 + t, 1e-12);
+      EXPECT_NEAR(s[0].position.y, 0.45 + t, 1e-12);
+    }
+  }
+  unsigned long long owned = terrain.owned_count();
+  std::vector<unsigned long long> per_rank(4);
+  MPI_Allgather(&owned, 1, MPI_UNSIGNED_LONG_LONG, per_rank.data(), 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
+  EXPECT_EQ(per_rank[0], 1u);  // its still sphere only
+  EXPECT_EQ(per_rank[1], 1u);
+  EXPECT_EQ(per_rank[2], 1u);
+  EXPECT_EQ(per_rank[3], 2u);  // its still sphere and the mover
+}
+
+TEST(DistributedTerrain, CheckpointWrittenOnTwoRanksContinuesOnThreeAsWithoutTheStop) {
+  if (world_size() != 3) GTEST_SKIP() << "needs 3 ranks";
+  const cosim::TerrainConfig config = bed_config();
+  const std::uint64_t stop = 25, steps = config.step_count();
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("trackcosim_restart_" + std::to_string(::getpid()) + ".bin");
+  std::string path = file.string();  // rank 0's name for all
+  {
+    int length = static_cast<int>(path.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    path.resize(static_cast<std::size_t>(length));
+    MPI_Bcast(path.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  }
+
+  // Ranks 0 and 1: run to the end, writing the checkpoint on the way.
+  MPI_Comm pair;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() < 2 ? 0 : MPI_UNDEFINED, world_rank(), &pair);
+  std::vector<gpu::BodyState> uninterrupted;
+  if (pair != MPI_COMM_NULL) {
+    DistributedTerrain two(config, pair, "slab:x");
+    for (std::uint64_t k = 0; k < steps; ++k) {
+      two.step();
+      if (two.step_count() == stop) {
+        const cosim::TerrainCheckpoint c = two.gather_checkpoint();
+        if (two.leader()) cosim::write_checkpoint(path, c);
+      }
+    }
+    uninterrupted = two.gather_states();
+    MPI_Comm_free(&pair);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  const cosim::TerrainCheckpoint c = cosim::read_checkpoint(path);
+  ASSERT_EQ(c.step, stop);
+  DistributedTerrain three(config, MPI_COMM_WORLD, "slab:y", &c);
+  EXPECT_EQ(three.step_count(), stop);
+  for (std::uint64_t k = stop; k < steps; ++k) three.step();
+  const std::vector<gpu::BodyState> restarted = three.gather_states();
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) {
+    std::filesystem::remove(path);
+    expect_bitwise_equal(restarted, uninterrupted, "restart on 3 ranks of a 2-rank checkpoint");
+  }
+}
+
+}  // namespace
+}  // namespace trackcosim::terrain
