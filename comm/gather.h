@@ -38,6 +38,35 @@ std::vector<T> gather_to_leader(MPI_Comm comm, const std::vector<T>& mine) {
   return out;
 }
 
+/// Every rank sends out[r] to rank r and gets what each rank sent it, concatenated in rank order
+/// (an MPI_Alltoallv; for set-up and rebalancing only).
+template <class T>
+std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& out) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (static_cast<int>(out.size()) != size) throw std::logic_error("all_to_all: one buffer per rank expected");
+  std::vector<int> send_counts(size), send_offsets(size), receive_counts(size), receive_offsets(size);
+  std::vector<unsigned char> send;
+  for (int r = 0; r < size; ++r) {
+    send_offsets[r] = static_cast<int>(send.size());
+    send_counts[r] = static_cast<int>(out[r].size() * sizeof(T));
+    const auto* bytes = reinterpret_cast<const unsigned char*>(out[r].data());
+    send.insert(send.end(), bytes, bytes + send_counts[r]);
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
+  long long total = 0;
+  for (int r = 0; r < size; ++r) {
+    receive_offsets[r] = static_cast<int>(total);
+    total += receive_counts[r];
+  }
+  if (total > 2147483647LL) throw std::length_error("all_to_all: more than 2 GiB to receive");
+  std::vector<T> in(static_cast<std::size_t>(total) / sizeof(T));
+  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, in.data(), receive_counts.data(),
+                receive_offsets.data(), MPI_BYTE, comm);
+  return in;
+}
+
 /// A sum of doubles that is exact and so independent of order and rank split: terms are added
 /// as integers in units of 2^-80 (about 8e-25) into a 128-bit accumulator; values must stay
 /// below 2^46 (7e13) in magnitude. Used for the totals in stats.csv, which must be the same

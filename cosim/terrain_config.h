@@ -115,6 +115,7 @@ struct OutputSettings {
 struct DomainSettings {
   std::string layout = "auto";  ///< "auto", "slab:x|y|z" or "grid:PXxPYxPZ" (--layout overrides)
   bool balance = true;          ///< cuts at particle-count quantiles instead of equal widths
+  std::uint64_t rebalance_interval = 0;  ///< move the cuts to the current quantiles every N steps; 0 = never
   /// Largest distance a body may move in one step [m]; it widens the ghost layer. 0: one
   /// particle radius. A faster body stops the run with an error naming it.
   real max_displacement = 0;

@@ -98,7 +98,10 @@ Json output_json(const OutputSettings& s) {
 }
 
 Json domain_json(const DomainSettings& s) {
-  return {{"layout", s.layout}, {"balance", s.balance}, {"max_displacement", s.max_displacement}};
+  return {{"layout", s.layout},
+          {"balance", s.balance},
+          {"rebalance_interval", s.rebalance_interval},
+          {"max_displacement", s.max_displacement}};
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ OutputSettings read_output_settings(const JsonField& f) {
 }
 
 DomainSettings read_domain_settings(const JsonField& f) {
-  f.expect_object({"layout", "balance", "max_displacement"});
+  f.expect_object({"layout", "balance", "rebalance_interval", "max_displacement"});
   DomainSettings s;
   if (const auto v = f.optional_member("layout")) {
     s.layout = v->string();
@@ -67,6 +67,7 @@ DomainSettings read_domain_settings(const JsonField& f) {
     }
   }
   if (const auto v = f.optional_member("balance")) s.balance = v->boolean();
+  if (const auto v = f.optional_member("rebalance_interval")) s.rebalance_interval = v->unsigned_integer();
   if (const auto v = f.optional_member("max_displacement")) s.max_displacement = v->non_negative_number();
   return s;
 }

@@ -15,28 +15,16 @@
 #include "domain/grid_layout.h"
 #include "domain/migration_plan.h"
 #include "terrain_node/body_records.h"
+#include "terrain_node/distributed_terrain_state.h"
 #include "terrain_node/solve_partition_plan.h"
 
 namespace trackcosim::terrain {
-
-/// What this rank holds between steps.
-struct DistributedTerrain::Held {
-  gpu::BodySet set;                 ///< every held body, as the system has it after the last step
-  LocalBodies local;                ///< holders of `set`'s bodies
-  std::vector<std::vector<std::uint32_t>> ghost_sends;  ///< per neighbour: local indices it holds as ghosts
-  const gpu::ContactList* contacts = nullptr;  ///< the last step's kept contacts (owned by the system)
-  std::vector<std::uint8_t> solve_here;   ///< per kept contact
-};
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-Vec3 position(const gpu::BodySet& s, std::size_t i) { return {s.px[i], s.py[i], s.pz[i]}; }
-real axis_value(Vec3 p, int a) { return a == 0 ? p.x : a == 1 ? p.y : p.z; }
-
-bool dynamic(const gpu::BodySet& s, std::size_t i) { return s.motion[i] == gpu::Motion::Dynamic; }
 
 /// Largest distance from a dynamic body's centre to the far side of one of its spheres.
 real largest_body_radius(const gpu::BodySet& s) {
@@ -92,9 +80,6 @@ domain::Decomposition make_decomposition(const gpu::BodySet& s, const domain::Gr
   return domain::Decomposition(grid, cuts[0], cuts[1], cuts[2]);
 }
 
-std::uint32_t index_of(const std::vector<gpu::GlobalId>& sorted, gpu::GlobalId gid) {
-  return static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), gid) - sorted.begin());
-}
 
 gpu::BodyState state_of(const gpu::BodySet& s, std::size_t i) { return s.state(i); }
 
@@ -121,9 +106,9 @@ DistributedTerrain::DistributedTerrain(const cosim::TerrainConfig& config, MPI_C
                                      max_displacement_);
   const domain::GridShape grid = domain::choose_grid(
       domain::parse_layout(layout.empty() ? settings.layout : layout), ranks_, dynamic_bounds(all));
-  decomposition_ = make_decomposition(all, grid, settings.balance, ghost_width_);
-  neighbours_ = decomposition_.neighbours(rank_, ghost_width_);
-  exchange_ = std::make_unique<comm::NeighbourExchange>(comm_, neighbours_);
+  balance_ = settings.balance;
+  rebalance_interval_ = settings.rebalance_interval;
+  use_decomposition(make_decomposition(all, grid, settings.balance, ghost_width_));
 
   std::vector<std::uint32_t> mine;
   for (std::uint32_t i = 0; i < all.size(); ++i)
@@ -151,6 +136,12 @@ DistributedTerrain::DistributedTerrain(const cosim::TerrainConfig& config, MPI_C
 }
 
 DistributedTerrain::~DistributedTerrain() = default;
+
+void DistributedTerrain::use_decomposition(domain::Decomposition d) {
+  decomposition_ = std::move(d);
+  neighbours_ = decomposition_.neighbours(rank_, ghost_width_);
+  exchange_ = std::make_unique<comm::NeighbourExchange>(comm_, neighbours_);
+}
 
 std::string DistributedTerrain::layout_name() const { return domain::layout_name(decomposition_.grid()); }
 
@@ -214,41 +205,53 @@ void DistributedTerrain::classify_and_refresh_ghosts() {
   }
   std::sort(ghost_holder.begin(), ghost_holder.end());
 
-  gpu::BodySet next = merge_bodies(cur, kept, sources);
+  // The new membership: kept bodies and received ghosts, in gid order.
   LocalBodies local;
-  local.gid = next.gid;
-  local.holder.assign(next.size(), kOwnedHere);
-  std::size_t ghosts = 0;
-  for (std::size_t j = 0; j < next.size(); ++j) {
-    if (!dynamic(next, j)) {
-      local.holder[j] = kOnEveryRank;
+  local.gid.reserve(kept.size() + ghost_holder.size());
+  for (const std::uint32_t i : kept) local.gid.push_back(cur.gid[i]);
+  for (const auto& g : ghost_holder) local.gid.push_back(g.first);
+  std::sort(local.gid.begin(), local.gid.end());
+  local.holder.assign(local.gid.size(), kOwnedHere);
+  for (std::size_t j = 0; j < local.gid.size(); ++j) {
+    const auto it = std::lower_bound(ghost_holder.begin(), ghost_holder.end(), std::make_pair(local.gid[j], -1));
+    if (it != ghost_holder.end() && it->first == local.gid[j]) {
+      local.holder[j] = it->second;
       continue;
     }
-    const auto it = std::lower_bound(ghost_holder.begin(), ghost_holder.end(), std::make_pair(next.gid[j], -1));
-    if (it != ghost_holder.end() && it->first == next.gid[j]) {
-      local.holder[j] = it->second;
-      ++ghosts;
-    }
+    if (!dynamic(cur, index_of(cur.gid, local.gid[j]))) local.holder[j] = kOnEveryRank;
   }
   held_->ghost_sends.assign(neighbours_.size(), {});
   for (std::size_t k = 0; k < neighbours_.size(); ++k)
     for (const std::uint32_t o : sends[k]) held_->ghost_sends[k].push_back(index_of(local.gid, cur.gid[owned[o]]));
-  system_->replace_bodies(next);
-  held_->local = std::move(local);
-  exchange_stats_.ghosts = ghosts;
+  // A received ghost carries the same bits as the copy this rank integrated itself, so when
+  // nobody joined or left, the system already holds this step's set (most steps of a settled
+  // bed; always on one rank).
+  const bool unchanged = local.gid == held_->local.gid && local.holder == held_->local.holder;
+  if (!unchanged) system_->replace_bodies(merge_bodies(cur, kept, sources));
+  exchange_stats_.ghosts = ghost_holder.size();
   exchange_stats_.migrated_in = migrated_in;
+  held_->local = std::move(local);
 }
 
 void DistributedTerrain::step() {
   exchange_stats_ = {};
+  if (rebalance_interval_ > 0 && step_count() > 0 && step_count() % rebalance_interval_ == 0) rebalance();
   const Clock::time_point refresh = Clock::now();
   classify_and_refresh_ghosts();
   double exchange_seconds = since(refresh);
 
   const gpu::ContactList& contacts = system_->detect_contacts();
+  held_->contacts = &contacts;
+  if (ranks_ == 1) {  // nothing to split: the plain step (the same bits, without the bookkeeping)
+    system_->finish_step();
+    held_->solve_here.assign(contacts.size(), 1);
+    held_->set = system_->bodies();
+    reduce_stats(held_->solve_here);
+    exchange_stats_.seconds = exchange_seconds;
+    return;
+  }
   PartitionPlan plan = plan_partition(contacts, held_->local, decomposition_, rank_, neighbours_, held_->ghost_sends);
   system_->keep_contacts(plan.keep);
-  held_->contacts = &contacts;
 
   // A ghost's constraint count (the Jacobi split) is its owner's: the owner sees all its contacts.
   const Clock::time_point counts_start = Clock::now();
@@ -287,7 +290,7 @@ void DistributedTerrain::forward_warm_start(const std::vector<std::uint8_t>& sol
   std::vector<std::uint32_t> all;
   for (std::uint32_t i = 0; i < c.size(); ++i) {
     if (solve_here[i] == 0) continue;
-    const Vec3 m{(c.ax[i] + c.bx[i]) / 2, (c.ay[i] + c.by[i]) / 2, (c.az[i] + c.bz[i]) / 2};
+    const Vec3 m = contact_midpoint(c, i);
     // Far from every face of our box, no neighbour box is near.
     const real inside = std::min({m.x - box.lo.x, box.hi.x - m.x, m.y - box.lo.y, box.hi.y - m.y, m.z - box.lo.z,
                                   box.hi.z - m.z});
@@ -356,6 +359,25 @@ std::vector<gpu::BodyState> DistributedTerrain::gather_states(const std::vector<
   return ordered;
 }
 
+std::vector<gpu::WarmStartImpulse> DistributedTerrain::solved_impulses(std::vector<Vec3>* midpoints) const {
+  // Found by key: the store also holds entries neighbours forwarded, so it is no longer aligned
+  // with the contact list.
+  const std::vector<gpu::WarmStartImpulse> store = system_->warm_start();
+  const gpu::ContactList* c = held_->contacts;
+  std::vector<gpu::WarmStartImpulse> out;
+  auto key = [](const gpu::WarmStartImpulse& e) { return std::tie(e.gid_a, e.gid_b, e.shape_a, e.shape_b); };
+  for (std::uint32_t i = 0; c != nullptr && i < held_->solve_here.size(); ++i) {
+    if (held_->solve_here[i] == 0) continue;
+    const gpu::WarmStartImpulse probe{c->gid_a[i], c->gid_b[i], c->shape_a[i], c->shape_b[i], {0, 0, 0}};
+    const auto it = std::lower_bound(store.begin(), store.end(), probe,
+                                     [&](const auto& l, const auto& r) { return key(l) < key(r); });
+    if (it == store.end() || key(*it) != key(probe)) continue;
+    out.push_back(*it);
+    if (midpoints != nullptr) midpoints->push_back(contact_midpoint(*c, i));
+  }
+  return out;
+}
+
 cosim::TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
   const gpu::BodySet& s = held_->set;
   const SphereIndex spheres(s);
@@ -365,20 +387,7 @@ cosim::TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
     if (held_->local.holder[i] == kOwnedHere) mine.append(s, spheres, i);
     if (held_->local.holder[i] == kOnEveryRank) everywhere.push_back(i);
   }
-  // The impulses of the contacts this rank solved, found by key (the store also holds entries
-  // neighbours forwarded, so it is no longer aligned with the contact list).
-  const std::vector<gpu::WarmStartImpulse> store = system_->warm_start();
-  const gpu::ContactList* contacts = held_->contacts;
-  std::vector<gpu::WarmStartImpulse> warm;
-  auto key = [](const gpu::WarmStartImpulse& e) { return std::tie(e.gid_a, e.gid_b, e.shape_a, e.shape_b); };
-  for (std::uint32_t i = 0; contacts != nullptr && i < held_->solve_here.size(); ++i) {
-    if (held_->solve_here[i] == 0) continue;
-    const gpu::WarmStartImpulse probe{contacts->gid_a[i], contacts->gid_b[i], contacts->shape_a[i],
-                                      contacts->shape_b[i], {0, 0, 0}};
-    const auto it = std::lower_bound(store.begin(), store.end(), probe,
-                                     [&](const auto& l, const auto& r) { return key(l) < key(r); });
-    if (it != store.end() && key(*it) == key(probe)) warm.push_back(*it);
-  }
+  const std::vector<gpu::WarmStartImpulse> warm = solved_impulses(nullptr);
   BodyRecords all;
   all.bodies = comm::gather_to_leader(comm_, mine.bodies);
   all.spheres = comm::gather_to_leader(comm_, mine.spheres);

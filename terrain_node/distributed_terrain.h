@@ -48,8 +48,12 @@ class DistributedTerrain {
                      const cosim::TerrainCheckpoint* restart = nullptr);
   ~DistributedTerrain();
 
-  /// Collective.
+  /// Collective. Rebalances first when domain.rebalance_interval steps have passed.
   void step();
+  /// Collective: moves the cuts to the particle-count quantiles of the bodies' current
+  /// positions and hands every body and warm-start impulse to its new rank. Results do not
+  /// change (they do not depend on the layout); only the load does.
+  void rebalance();
 
   real time() const { return system_->time(); }
   std::uint64_t step_count() const { return system_->step_count(); }
@@ -81,12 +85,17 @@ class DistributedTerrain {
   void classify_and_refresh_ghosts();
   void forward_warm_start(const std::vector<std::uint8_t>& solve_here);
   void reduce_stats(const std::vector<std::uint8_t>& solve_here);
+  /// The stored impulses of the contacts this rank solved in the last step (and their midpoints).
+  std::vector<gpu::WarmStartImpulse> solved_impulses(std::vector<Vec3>* midpoints) const;
+  void use_decomposition(domain::Decomposition d);
 
   MPI_Comm comm_;
   int rank_ = 0, ranks_ = 1;
   domain::Decomposition decomposition_;
   real ghost_width_ = 0;
   real max_displacement_ = 0;
+  std::uint64_t rebalance_interval_ = 0;
+  bool balance_ = true;
   std::vector<int> neighbours_;
   std::unique_ptr<comm::NeighbourExchange> exchange_;
   std::unique_ptr<gpu::RigidBodySystem> system_;

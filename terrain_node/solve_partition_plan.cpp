@@ -42,8 +42,7 @@ PartitionPlan plan_partition(const gpu::ContactList& c, const LocalBodies& bodie
   for (std::size_t i = 0; i < c.size(); ++i) {
     const std::uint32_t body[2] = {local_index(bodies, c.gid_a[i]), local_index(bodies, c.gid_b[i])};
     const int holder[2] = {bodies.holder[body[0]], bodies.holder[body[1]]};
-    const Vec3 midpoint{(c.ax[i] + c.bx[i]) / 2, (c.ay[i] + c.by[i]) / 2, (c.az[i] + c.bz[i]) / 2};
-    const int solver = d.owner_of(midpoint);
+    const int solver = d.owner_of(contact_midpoint(c, i));
     const bool solve_here = solver == rank;
     if (!solve_here && holder[0] != kOwnedHere && holder[1] != kOwnedHere) continue;
     plan.keep[i] = 1;

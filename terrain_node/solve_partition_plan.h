@@ -19,6 +19,11 @@
 
 namespace trackcosim::terrain {
 
+/// The point that decides which rank solves a contact: the middle of its two contact points.
+inline Vec3 contact_midpoint(const gpu::ContactList& c, std::size_t i) {
+  return {(c.ax[i] + c.bx[i]) / 2, (c.ay[i] + c.by[i]) / 2, (c.az[i] + c.bz[i]) / 2};
+}
+
 /// Who holds each local body, in the system's body order (increasing gid).
 inline constexpr int kOwnedHere = -1;
 inline constexpr int kOnEveryRank = -2;  ///< fixed and kinematic bodies, replicated

@@ -3,7 +3,7 @@
 // MPI_COMM_SELF inside the same test, so every comparison is between two runs of this build.
 //
 //  - a bed settling in a box: every body's state bitwise equal to one rank's, for slab and grid
-//    layouts (Jacobi, fixed iteration count; docs/domain-decomposition.md says why APGD agrees
+//    layouts, with and without rebalancing every 7 steps (Jacobi, fixed iteration count; docs/domain-decomposition.md says why APGD agrees
 //    only to rounding), and the exact kinetic-energy sum equal too;
 //  - a stream of spheres crossing several cuts without gravity: no id lost or held twice, the
 //    particle count and the total momentum conserved, bodies really migrated;
@@ -59,7 +59,11 @@ constexpr const char* kBed = R"({
   "output": {"progress_interval": 0}
 })";
 
-cosim::TerrainConfig bed_config() { return cosim::parse_terrain_config(kBed, "bed"); }
+cosim::TerrainConfig bed_config(std::uint64_t rebalance_interval = 0) {
+  cosim::TerrainConfig c = cosim::parse_terrain_config(kBed, "bed");
+  c.scene.domain.rebalance_interval = rebalance_interval;
+  return c;
+}
 
 bool same_bits(real a, real b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
@@ -111,8 +115,11 @@ TEST(DistributedTerrain, SettlingBedIsBitwiseTheSameAsOneRankForEveryLayout) {
   if (world_rank() == 0) single = run(config, MPI_COMM_SELF, "auto", steps);
   for (const std::string& layout : layouts_for(world_size())) {
     const RunResult split = run(config, MPI_COMM_WORLD, layout, steps);
+    // The same with the cuts moved to the current quantiles every 7 steps.
+    const RunResult rebalanced = run(bed_config(7), MPI_COMM_WORLD, layout, steps);
     if (world_rank() != 0) continue;
     expect_bitwise_equal(split.states, single.states, layout + " on " + std::to_string(world_size()) + " ranks");
+    expect_bitwise_equal(rebalanced.states, single.states, layout + " rebalanced every 7 steps");
     ASSERT_EQ(split.kinetic_energy.size(), single.kinetic_energy.size());
     for (std::size_t k = 0; k < steps; ++k)
       EXPECT_TRUE(same_bits(split.kinetic_energy[k], single.kinetic_energy[k])) << layout << " step " << k;
@@ -163,6 +170,11 @@ TEST(DistributedTerrain, StreamAcrossSeveralCutsKeepsEveryParticleAndTheMomentum
   }
   MPI_Allreduce(MPI_IN_PLACE, &migrated, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   const std::vector<gpu::BodyState> end = terrain.gather_states();
+  cosim::TerrainConfig rebalancing = config;
+  rebalancing.scene.domain.balance = true;
+  rebalancing.scene.domain.rebalance_interval = 10;
+  const std::vector<gpu::BodyState> following_cuts =
+      run(rebalancing, MPI_COMM_WORLD, "slab:x", config.step_count()).states;
   if (world_rank() != 0) return;
   ASSERT_EQ(end.size(), 240u);
   std::set<gpu::GlobalId> ids;
@@ -173,6 +185,10 @@ TEST(DistributedTerrain, StreamAcrossSeveralCutsKeepsEveryParticleAndTheMomentum
   EXPECT_NEAR(p1.y, p0.y, 1e-9 * std::fabs(p0.x));
   EXPECT_NEAR(p1.z, p0.z, 1e-9 * std::fabs(p0.x));
   if (world_size() > 1) EXPECT_GT(migrated, 60u) << "a quarter of the stream should cross a cut";
+  // Cuts that follow the stream (rebalanced every 10 steps) hand bodies over in bulk; the
+  // result must not change.
+  const std::vector<gpu::BodyState> following = following_cuts;
+  expect_bitwise_equal(following, end, "stream with cuts rebalanced every 10 steps");
   // Collisions happened: the fastest spheres were slowed by the ones ahead.
   double fastest = 0;
   for (const gpu::BodyState& b : end) fastest = std::max(fastest, b.velocity.x);

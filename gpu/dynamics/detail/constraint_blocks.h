@@ -47,7 +47,7 @@ struct ContactBlockView {
   /// message); nullptr on a single rank.
   const std::uint8_t* solve_here = nullptr;
 
-  TRACKCOSIM_HD bool solved_here(std::size_t i) const { return solve_here == nullptr || solve_here[i] != 0; }
+  TRACKCOSIM_HD const std::uint8_t* solve_mask() const { return solve_here; }
 
   /// What one iteration needs of contact i, read once: bodies, frame and arms.
   struct Frame {
@@ -93,7 +93,7 @@ struct RowBlockView {
     std::uint32_t a, b;
   };
   TRACKCOSIM_HD Frame frame(std::size_t i) const { return {body_a[i], body_b[i]}; }
-  TRACKCOSIM_HD bool solved_here(std::size_t) const { return true; }  // rows are never split over ranks
+  TRACKCOSIM_HD const std::uint8_t* solve_mask() const { return nullptr; }  // rows are never split over ranks
 
   TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const Frame& f, const BodyView& b) const {
     const real jv = dot(linear_a.get(i), b.velocity.get(f.a)) + dot(angular_a.get(i), b.angular_velocity.get(f.a)) +

@@ -23,6 +23,10 @@ TRACKCOSIM_HD inline ConeImpulse axpy(real a, ConeImpulse x, ConeImpulse y) {
 TRACKCOSIM_HD inline real dot(ConeImpulse a, ConeImpulse b) { return a.n * b.n + a.u * b.u + a.w * b.w; }
 TRACKCOSIM_HD inline ConeImpulse minus(ConeImpulse a, ConeImpulse b) { return {a.n - b.n, a.u - b.u, a.w - b.w}; }
 
+/// Distributed solves skip the constraints another rank solves (mask 0). The mask is read into a
+/// local before each loop so that the single-rank case (no mask) costs one test per chunk.
+TRACKCOSIM_HD inline bool skipped(const std::uint8_t* mask, std::size_t i) { return mask != nullptr && mask[i] == 0; }
+
 /// Squared residual term of one constraint (see the file comment).
 template <class Block>
 TRACKCOSIM_HD real residual_term(const Block& blk, std::size_t i, ConeImpulse gamma, ConeImpulse g) {
@@ -38,8 +42,9 @@ void scatter_all(const Block& blk, Vec3View gamma, thrust::device_vector<ChunkSu
   for_each_chunk(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums&) {
+        const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i)
-          if (blk.solved_here(i)) blk.scatter(i, blk.frame(i), as_impulse(gamma.get(i)));
+          if (!skipped(mask, i)) blk.scatter(i, blk.frame(i), as_impulse(gamma.get(i)));
       },
       partials);
 }
@@ -51,8 +56,9 @@ ChunkSums residual_pass(const Block& blk, const BodyView& bodies, Vec3View gamma
   return for_each_chunk(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
+        const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i)
-          if (blk.solved_here(i))
+          if (!skipped(mask, i))
             sums.s[0] += residual_term(blk, i, as_impulse(gamma.get(i)), blk.velocity(i, blk.frame(i), bodies));
       },
       partials);
@@ -69,8 +75,9 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
   return for_each_chunk(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
+        const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i) {
-          if (!blk.solved_here(i)) continue;
+          if (skipped(mask, i)) continue;
           const auto f = blk.frame(i);
           const ConeImpulse old = as_impulse(gamma.get(i));
           const ConeImpulse g = blk.velocity(i, f, bodies);
@@ -92,8 +99,9 @@ ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, Vec3
   return for_each_chunk(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
+        const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i) {
-          if (!blk.solved_here(i)) continue;
+          if (skipped(mask, i)) continue;
           const auto f = blk.frame(i);
           const ConeImpulse yi = as_impulse(y.get(i));
           const ConeImpulse g = blk.velocity(i, f, bodies_at_y);
@@ -116,8 +124,9 @@ ChunkSums apgd_residual_and_extrapolate(const Block& blk, const BodyView& bodies
   return for_each_chunk(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
+        const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i) {
-          if (!blk.solved_here(i)) continue;
+          if (skipped(mask, i)) continue;
           const ConeImpulse n = as_impulse(next.get(i));
           sums.s[0] += residual_term(blk, i, n, blk.velocity(i, blk.frame(i), bodies));
           y.set(i, as_vec(axpy(beta, minus(n, as_impulse(gamma.get(i))), n)));

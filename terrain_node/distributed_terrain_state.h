@@ -1,0 +1,32 @@
+#pragma once
+// DistributedTerrain's per-rank bookkeeping, shared by its source files (distributed_terrain.cpp:
+// set-up and the step; terrain_rebalance.cpp: moving the cuts). Not part of the interface.
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "gpu/collision/contact_list.h"
+#include "gpu/dynamics/body_set.h"
+#include "terrain_node/distributed_terrain.h"
+#include "terrain_node/solve_partition_plan.h"
+
+namespace trackcosim::terrain {
+
+/// What this rank holds between steps.
+struct DistributedTerrain::Held {
+  gpu::BodySet set;                 ///< every held body, as the system has it after the last step
+  LocalBodies local;                ///< holders of `set`'s bodies
+  std::vector<std::vector<std::uint32_t>> ghost_sends;  ///< per neighbour: local indices it holds as ghosts
+  const gpu::ContactList* contacts = nullptr;  ///< the last step's kept contacts (owned by the system)
+  std::vector<std::uint8_t> solve_here;   ///< per kept contact
+};
+
+inline Vec3 position(const gpu::BodySet& s, std::size_t i) { return {s.px[i], s.py[i], s.pz[i]}; }
+inline real axis_value(Vec3 p, int a) { return a == 0 ? p.x : a == 1 ? p.y : p.z; }
+inline bool dynamic(const gpu::BodySet& s, std::size_t i) { return s.motion[i] == gpu::Motion::Dynamic; }
+inline std::uint32_t index_of(const std::vector<gpu::GlobalId>& sorted, gpu::GlobalId gid) {
+  return static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), gid) - sorted.begin());
+}
+
+}  // namespace trackcosim::terrain
