@@ -1,10 +1,23 @@
 #include "comm/mpi_solver_exchange.h"
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
 namespace trackcosim::comm {
 namespace {
+
+/// Adds the lifetime of the object to a counter.
+class Stopwatch {
+ public:
+  explicit Stopwatch(double& total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~Stopwatch() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  double& total_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 constexpr std::size_t kRealsPerItem = 6;
 const MPI_Datatype kReal = sizeof(real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
 }
@@ -15,6 +28,7 @@ MpiSolverExchange::MpiSolverExchange(NeighbourExchange& neighbours, ExchangeCoun
 void MpiSolverExchange::exchange_blocks(std::span<const real> out, std::span<real> in,
                                         const std::vector<std::size_t>& out_items,
                                         const std::vector<std::size_t>& in_items, ExchangeTag tag) {
+  const Stopwatch watch(seconds_);
   std::vector<std::span<const real>> o;
   std::vector<std::span<real>> i;
   std::size_t at_out = 0, at_in = 0;
@@ -39,11 +53,13 @@ void MpiSolverExchange::exchange_velocities(std::span<const real> out, std::span
 }
 
 void MpiSolverExchange::sum(std::span<real> values) {
+  const Stopwatch watch(seconds_);
   MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), kReal, MPI_SUM,
                 neighbours_.comm());
 }
 
 real MpiSolverExchange::min(real value) {
+  const Stopwatch watch(seconds_);
   MPI_Allreduce(MPI_IN_PLACE, &value, 1, kReal, MPI_MIN, neighbours_.comm());
   return value;
 }

@@ -24,12 +24,16 @@ class MpiSolverExchange final : public gpu::SolverExchange {
   void sum(std::span<real> values) override;
   real min(real value) override;
 
+  /// Wall seconds spent in this object's messages and reductions (waiting included).
+  double seconds() const { return seconds_; }
+
  private:
   void exchange_blocks(std::span<const real> out, std::span<real> in, const std::vector<std::size_t>& out_items,
                        const std::vector<std::size_t>& in_items, ExchangeTag tag);
 
   NeighbourExchange& neighbours_;
   ExchangeCounts counts_;
+  double seconds_ = 0;
 };
 
 }  // namespace trackcosim::comm

@@ -272,6 +272,7 @@ void DistributedTerrain::step() {
 
   comm::MpiSolverExchange solver_exchange(*exchange_, plan.counts);
   system_->finish_step(&p, &solver_exchange);
+  exchange_stats_.solver_seconds = solver_exchange.seconds();
   held_->solve_here = std::move(p.solve_here);
 
   const Clock::time_point warm_start = Clock::now();

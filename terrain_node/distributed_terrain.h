@@ -34,7 +34,8 @@ namespace trackcosim::terrain {
 
 /// What the exchange cost in the last step.
 struct ExchangeStats {
-  double seconds = 0;            ///< ghost refresh + counts + warm start (not the solver's messages)
+  double seconds = 0;            ///< ghost refresh + counts + warm start, between the solver's iterations
+  double solver_seconds = 0;     ///< the solver's per-iteration messages and reductions
   std::size_t ghosts = 0;        ///< ghosts held in the last step
   std::size_t migrated_in = 0;   ///< bodies this rank started owning in the last step
 };
