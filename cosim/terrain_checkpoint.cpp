@@ -17,6 +17,8 @@ constexpr std::uint32_t kVersion = 1;
 
 static_assert(std::is_trivially_copyable_v<WarmStartEntry> && sizeof(WarmStartEntry) == 48);
 static_assert(std::is_trivially_copyable_v<PlaneShape> && std::is_trivially_copyable_v<BoxShape>);
+static_assert(sizeof(PlaneShape) == 16 + 6 * sizeof(real) && sizeof(BoxShape) == 16 + 10 * sizeof(real),
+              "docs/checkpoint-format.md gives these record sizes");
 
 /// Counts written after the magic and version.
 struct Header {
