@@ -92,13 +92,14 @@ int main(int argc, char** argv) {
   exchange = max_over_ranks(exchange);
   solver_exchange = max_over_ranks(solver_exchange);
   const double per_step = seconds / double(steps);
+  const unsigned long long contacts = terrain.global_stats().contacts;
   if (rank == 0)
     std::printf("scaling ranks=%d particles=%zu steps=%lld seconds_per_step=%.6f seconds_per_simulated_second=%.3f "
                 "exchange_ms_per_step=%.3f solver_exchange_ms_per_step=%.3f ghosts_per_rank=%zu contacts=%llu\n",
                 ranks, config.bodies.size() - config.bodies.planes.size(), steps, per_step,
                 per_step / config.scene.step.step_size, 1e3 * exchange / double(steps),
                 1e3 * solver_exchange / double(steps), ghosts,
-                static_cast<unsigned long long>(terrain.last_stats().contacts));
+                contacts);
   MPI_Finalize();
   return 0;
 }

@@ -83,6 +83,27 @@ class Reader {
   std::size_t at_ = 0;
 };
 
+/// Copies with zeroed padding, so that the file's bytes depend only on the values.
+PlaneShape clean(const PlaneShape& p) {
+  PlaneShape out;
+  std::memset(&out, 0, sizeof out);
+  out.body_gid = p.body_gid, out.shape_index = p.shape_index, out.point = p.point, out.normal = p.normal;
+  return out;
+}
+BoxShape clean(const BoxShape& b) {
+  BoxShape out;
+  std::memset(&out, 0, sizeof out);
+  out.body_gid = b.body_gid, out.shape_index = b.shape_index, out.center = b.center;
+  out.half_extents = b.half_extents, out.orientation = b.orientation;
+  return out;
+}
+template <class T>
+std::vector<T> clean(const std::vector<T>& v) {
+  std::vector<T> out;
+  for (const T& x : v) out.push_back(clean(x));
+  return out;
+}
+
 gpu::BodySet rebuild_body_set(const gpu::BodySet& raw, const std::filesystem::path& path) {
   for (std::size_t i = 1; i < raw.size(); ++i)
     if (!(raw.gid[i] > raw.gid[i - 1]))
@@ -120,9 +141,9 @@ void write_checkpoint(const std::filesystem::path& path, const TerrainCheckpoint
   for (const auto* v : {&b.sphere_ox, &b.sphere_oy, &b.sphere_oz, &b.sphere_radius}) w.put(*v);
   w.put(b.sphere_shape);
   w.put(b.plane_body);
-  w.put(b.planes);
+  w.put(clean(b.planes));
   w.put(b.box_body);
-  w.put(b.boxes);
+  w.put(clean(b.boxes));
   w.put(c.warm_start);
   w.bytes.append(c.config_text);
   w.put(fnv1a(w.bytes));

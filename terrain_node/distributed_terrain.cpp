@@ -246,7 +246,6 @@ void DistributedTerrain::step() {
     system_->finish_step();
     held_->solve_here.assign(contacts.size(), 1);
     held_->set = system_->bodies();
-    reduce_stats(held_->solve_here);
     exchange_stats_.seconds = exchange_seconds;
     return;
   }
@@ -279,7 +278,6 @@ void DistributedTerrain::step() {
   forward_warm_start(held_->solve_here);
   exchange_seconds += since(warm_start);
   held_->set = system_->bodies();
-  reduce_stats(held_->solve_here);
   exchange_stats_.seconds = exchange_seconds;
 }
 
@@ -314,19 +312,23 @@ void DistributedTerrain::forward_warm_start(const std::vector<std::uint8_t>& sol
   system_->merge_warm_start(received);
 }
 
-void DistributedTerrain::reduce_stats(const std::vector<std::uint8_t>& solve_here) {
-  stats_ = system_->last_stats();
+const gpu::StepStats& DistributedTerrain::local_stats() const { return system_->last_stats(); }
+
+gpu::StepStats DistributedTerrain::global_stats() const {
+  const std::vector<std::uint8_t>& solve_here = held_->solve_here;
+  gpu::StepStats stats = system_->last_stats();
   comm::ExactSum energy;
   const gpu::BodySet& s = held_->set;
   for (std::size_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOwnedHere) energy.add(kinetic_energy(s, i));
-  stats_.kinetic_energy = energy.total(comm_);
+  stats.kinetic_energy = energy.total(comm_);
   unsigned long long solved = static_cast<unsigned long long>(std::count(solve_here.begin(), solve_here.end(), 1));
   MPI_Allreduce(MPI_IN_PLACE, &solved, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
-  stats_.contacts = solved;
-  double penetration = stats_.max_penetration;
+  stats.contacts = solved;
+  double penetration = stats.max_penetration;
   MPI_Allreduce(MPI_IN_PLACE, &penetration, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  stats_.max_penetration = penetration;
+  stats.max_penetration = penetration;
+  return stats;
 }
 
 std::vector<gpu::BodyState> DistributedTerrain::gather_states() const {

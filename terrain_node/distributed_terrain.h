@@ -58,10 +58,13 @@ class DistributedTerrain {
 
   real time() const { return system_->time(); }
   std::uint64_t step_count() const { return system_->step_count(); }
-  /// Statistics over all ranks: contacts solved, kinetic energy of all dynamic bodies (exact
-  /// sums, the same on any rank count), max penetration, iterations, residual, this rank's
-  /// phase times.
-  const gpu::StepStats& last_stats() const { return stats_; }
+  /// The last step's statistics over all ranks: contacts solved, kinetic energy of all dynamic
+  /// bodies (exact sums, the same on any rank count), max penetration, iterations, residual,
+  /// this rank's phase times. Collective (three small reductions), so a step itself needs
+  /// none: call it when the numbers are wanted.
+  gpu::StepStats global_stats() const;
+  /// This rank's own view of the last step (contacts it kept, its phase times), no messages.
+  const gpu::StepStats& local_stats() const;
   const ExchangeStats& exchange_stats() const { return exchange_stats_; }
 
   int rank() const { return rank_; }
@@ -85,7 +88,6 @@ class DistributedTerrain {
   struct Held;
   void classify_and_refresh_ghosts();
   void forward_warm_start(const std::vector<std::uint8_t>& solve_here);
-  void reduce_stats(const std::vector<std::uint8_t>& solve_here);
   /// The stored impulses of the contacts this rank solved in the last step (and their midpoints).
   std::vector<gpu::WarmStartImpulse> solved_impulses(std::vector<Vec3>* midpoints) const;
   void use_decomposition(domain::Decomposition d);
@@ -101,7 +103,6 @@ class DistributedTerrain {
   std::unique_ptr<comm::NeighbourExchange> exchange_;
   std::unique_ptr<gpu::RigidBodySystem> system_;
   std::unique_ptr<Held> held_;
-  gpu::StepStats stats_;
   ExchangeStats exchange_stats_;
 };
 

@@ -71,10 +71,10 @@ RunFolder::RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& c
   if (snapshots_) snapshot(terrain);
 }
 
-void RunFolder::after_step(const DistributedTerrain& terrain, double wall_seconds) {
+void RunFolder::after_step(const DistributedTerrain& terrain, const gpu::StepStats& stats, double wall_seconds) {
   const std::uint64_t step = terrain.step_count();
   const cosim::OutputSettings& out = config_.scene.output;
-  if (stats_) stats_->write(step, terrain.time(), terrain.last_stats(), wall_seconds);
+  if (stats_) stats_->write(step, terrain.time(), stats, wall_seconds);
   if (step % out.probe_interval == 0) write_probes(terrain);
   if (out.snapshot_interval > 0 && step % out.snapshot_interval == 0) snapshot(terrain);
 }

@@ -34,8 +34,9 @@ class RunFolder {
   RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& config, const DistributedTerrain& terrain,
             int threads);
 
-  /// Records the step the system has just made, which took `wall_seconds`.
-  void after_step(const DistributedTerrain& terrain, double wall_seconds);
+  /// Records the step the terrain has just made, with its global statistics (when stats.csv is
+  /// written), which took `wall_seconds`.
+  void after_step(const DistributedTerrain& terrain, const gpu::StepStats& stats, double wall_seconds);
   /// The last snapshot (when not on the grid), flushes, and run.json with the totals.
   void finish(const DistributedTerrain& terrain, double run_wall_seconds);
 

@@ -49,9 +49,8 @@ void print_plan(const cosim::TerrainConfig& config, const RunFolder& folder, con
   std::fflush(stdout);
 }
 
-void print_summary(const DistributedTerrain& terrain, const cosim::TerrainConfig& config, const RunFolder& folder,
-                   double wall_seconds, std::uint64_t steps_run) {
-  const gpu::StepStats& last = terrain.last_stats();
+void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last, const cosim::TerrainConfig& config,
+                   const RunFolder& folder, double wall_seconds, std::uint64_t steps_run) {
   const auto steps = static_cast<unsigned long long>(terrain.step_count());
   std::printf("done       %llu steps in %.3f s (%.1f steps/s), t = %g s\n", static_cast<unsigned long long>(steps_run),
               wall_seconds, wall_seconds > 0 ? double(steps_run) / wall_seconds : 0.0, terrain.time());
@@ -102,19 +101,24 @@ void run_settle_command(const SettleOptions& options) {
                                 cosim::stdout_is_terminal());
   const Clock::time_point start = Clock::now();
   const std::uint64_t first = terrain.step_count();
+  // Global statistics cost three reductions: only when stats.csv wants them or at the end.
+  gpu::StepStats stats;
   for (std::uint64_t k = first; k < steps; ++k) {
     const Clock::time_point step_start = Clock::now();
     terrain.step();
-    folder.after_step(terrain, seconds_since(step_start));
+    const double step_seconds = seconds_since(step_start);
+    stats = config.scene.output.stats ? terrain.global_stats() : terrain.local_stats();
+    folder.after_step(terrain, stats, step_seconds);
     const std::uint64_t done = terrain.step_count();
     if ((checkpoint_interval > 0 && done % checkpoint_interval == 0) || done == options.checkpoint_at)
       write_checkpoint_file(terrain, folder.folder());
-    progress.update({terrain.time(), config.scene.end_time, done, terrain.last_stats().contacts});
+    progress.update({terrain.time(), config.scene.end_time, done, stats.contacts});
   }
+  if (!config.scene.output.stats && steps > first) stats = terrain.global_stats();
   progress.finish();
   const double wall_seconds = seconds_since(start);
   folder.finish(terrain, wall_seconds);
-  if (terrain.leader()) print_summary(terrain, config, folder, wall_seconds, steps - std::min(first, steps));
+  if (terrain.leader()) print_summary(terrain, stats, config, folder, wall_seconds, steps - std::min(first, steps));
 }
 
 }  // namespace trackcosim::terrain

@@ -93,8 +93,19 @@ TEST(TerrainCheckpoint, RoundTripIsBitExactForEveryField) {
   EXPECT_TRUE(same_bytes(a.sphere_body, b.sphere_body));
   EXPECT_TRUE(same_bytes(a.sphere_shape, b.sphere_shape));
   EXPECT_TRUE(same_bytes(a.plane_body, b.plane_body));
-  EXPECT_TRUE(same_bytes(a.planes, b.planes));
-  EXPECT_TRUE(same_bytes(a.boxes, b.boxes));
+  ASSERT_EQ(a.planes.size(), b.planes.size());
+  ASSERT_EQ(a.boxes.size(), b.boxes.size());
+  for (std::size_t i = 0; i < a.planes.size(); ++i) {  // field by field: padding bytes are not values
+    EXPECT_EQ(a.planes[i].shape_index, b.planes[i].shape_index);
+    EXPECT_TRUE(same_bytes(std::vector<Vec3>{a.planes[i].point, a.planes[i].normal},
+                           std::vector<Vec3>{b.planes[i].point, b.planes[i].normal}));
+  }
+  for (std::size_t i = 0; i < a.boxes.size(); ++i) {
+    EXPECT_EQ(a.boxes[i].shape_index, b.boxes[i].shape_index);
+    EXPECT_TRUE(same_bytes(std::vector<Vec3>{a.boxes[i].center, a.boxes[i].half_extents},
+                           std::vector<Vec3>{b.boxes[i].center, b.boxes[i].half_extents}));
+    EXPECT_TRUE(same_bytes(std::vector<Quat>{a.boxes[i].orientation}, std::vector<Quat>{b.boxes[i].orientation}));
+  }
   EXPECT_TRUE(same_bytes(c.warm_start, r.warm_start));
   // The rebuilt set continues to count shape indices where the original did.
   gpu::BodySet more = b;

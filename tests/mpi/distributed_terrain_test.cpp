@@ -96,7 +96,7 @@ RunResult run(const cosim::TerrainConfig& config, MPI_Comm comm, const std::stri
   RunResult r;
   for (std::uint64_t k = 0; k < steps; ++k) {
     terrain.step();
-    r.kinetic_energy.push_back(terrain.last_stats().kinetic_energy);
+    r.kinetic_energy.push_back(terrain.global_stats().kinetic_energy);
   }
   r.states = terrain.gather_states();
   return r;
