@@ -385,3 +385,39 @@ TEST(TerrainConfigErrors, FileErrorsNameTheFile) {
 
 }  // namespace
 }  // namespace trackcosim::cosim
+
+namespace trackcosim::cosim {
+namespace {
+
+TEST(TerrainConfigDomain, KeysMapOntoTheSettingsAndDefaultsAreAutoBalanced) {
+  const TerrainConfig defaults = parse(R"({"end_time": 1})");
+  EXPECT_EQ(defaults.scene.domain.layout, "auto");
+  EXPECT_TRUE(defaults.scene.domain.balance);
+  EXPECT_EQ(defaults.scene.domain.rebalance_interval, 0u);
+  EXPECT_EQ(defaults.scene.domain.max_displacement, 0);
+  EXPECT_EQ(defaults.scene.output.checkpoint_interval, 0u);
+  const TerrainConfig c = parse(R"({"end_time": 1, "output": {"checkpoint_interval": 500},
+    "domain": {"layout": "grid:2x2x1", "balance": false, "rebalance_interval": 50, "max_displacement": 0.004}})");
+  EXPECT_EQ(c.scene.domain.layout, "grid:2x2x1");
+  EXPECT_FALSE(c.scene.domain.balance);
+  EXPECT_EQ(c.scene.domain.rebalance_interval, 50u);
+  EXPECT_EQ(c.scene.domain.max_displacement, 0.004);
+  EXPECT_EQ(c.scene.output.checkpoint_interval, 500u);
+  // run.json's resolved config carries the section and loads back to the same settings.
+  const TerrainConfig again = parse(resolved_config_json(c.scene).dump());
+  EXPECT_EQ(again.scene.domain.layout, "grid:2x2x1");
+  EXPECT_EQ(again.scene.domain.rebalance_interval, 50u);
+}
+
+TEST(TerrainConfigDomain, BadLayoutsAndValuesNameTheKey) {
+  EXPECT_EQ(config_error(R"({"end_time": 1, "domain": {"layout": "grid:2x2"}})"),
+            "terrain.json: domain.layout: layout \"grid:2x2\" is not one of: auto, slab:x, slab:y, slab:z, "
+            "grid:PXxPYxPZ (e.g. grid:2x2x1)");
+  EXPECT_TRUE(starts_with(config_error(R"({"end_time": 1, "domain": {"cuts": 3}})"),
+                          "terrain.json: domain.cuts: unknown key"));
+  EXPECT_EQ(config_error(R"({"end_time": 1, "domain": {"max_displacement": -1}})"),
+            "terrain.json: domain.max_displacement: must be >= 0, got -1");
+}
+
+}  // namespace
+}  // namespace trackcosim::cosim
