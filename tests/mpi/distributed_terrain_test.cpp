@@ -31,20 +31,13 @@
 #include "cosim/terrain_checkpoint.h"
 #include "cosim/terrain_config.h"
 #include "terrain_node/distributed_terrain.h"
+#include "tests/support/mpi_world.h"
 
 namespace trackcosim::terrain {
 namespace {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
+using test::world_rank;
+using test::world_size;
 
 // 10 x 10 spheres per layer in 0.22 x 0.22 m, 3 layers, dropped into a box: about 300 spheres
 // with contacts across every cut of a 4-way split.

@@ -3,20 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/mpi_world.h"
+
 using trackcosim::comm::Role;
 
-namespace {
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-}  // namespace
+using trackcosim::test::world_rank;
+using trackcosim::test::world_size;
 
 // The MPMD layout of a co-simulation: world rank 0 is the vehicle, the rest are terrain.
 TEST(RoleSplit, OneVehicleRankAndTheRestTerrain) {
