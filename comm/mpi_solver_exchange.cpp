@@ -44,17 +44,17 @@ void MpiSolverExchange::exchange_blocks(std::span<const real> out, std::span<rea
   neighbours_.exchange(o, i, tag);
 }
 
-void MpiSolverExchange::exchange_slots(std::span<const real> out, std::span<real> in) {
+void MpiSolverExchange::exchange_slots(const std::vector<real>& out, std::vector<real>& in) {
   exchange_blocks(out, in, counts_.slots_out, counts_.slots_in, ExchangeTag::Slots);
 }
 
-void MpiSolverExchange::exchange_velocities(std::span<const real> out, std::span<real> in) {
+void MpiSolverExchange::exchange_velocities(const std::vector<real>& out, std::vector<real>& in) {
   exchange_blocks(out, in, counts_.velocities_out, counts_.velocities_in, ExchangeTag::Velocities);
 }
 
-void MpiSolverExchange::sum(std::span<real> values) {
+void MpiSolverExchange::sum(real* values, std::size_t count) {
   const Stopwatch watch(seconds_);
-  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), kReal, MPI_SUM,
+  MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(count), kReal, MPI_SUM,
                 neighbours_.comm());
 }
 

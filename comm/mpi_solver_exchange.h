@@ -3,6 +3,7 @@
 // partition's order (one contiguous block per neighbour), its scalar sums are allreduces over
 // the terrain communicator.
 
+#include <span>
 #include <vector>
 
 #include "comm/neighbour_exchange.h"
@@ -19,9 +20,9 @@ class MpiSolverExchange final : public gpu::SolverExchange {
  public:
   MpiSolverExchange(NeighbourExchange& neighbours, ExchangeCounts counts);
 
-  void exchange_slots(std::span<const real> out, std::span<real> in) override;
-  void exchange_velocities(std::span<const real> out, std::span<real> in) override;
-  void sum(std::span<real> values) override;
+  void exchange_slots(const std::vector<real>& out, std::vector<real>& in) override;
+  void exchange_velocities(const std::vector<real>& out, std::vector<real>& in) override;
+  void sum(real* values, std::size_t count) override;
   real min(real value) override;
 
   /// Wall seconds spent in this object's messages and reductions (waiting included).

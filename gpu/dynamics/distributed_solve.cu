@@ -88,7 +88,7 @@ void begin_distributed_solve(const SolvePartition& p, SolverExchange& exchange, 
   real solved = 0;
   for (std::uint8_t s : p.solve_here) solved += s != 0 ? 3 : 0;
   d.global_rows = solved;
-  exchange.sum({&d.global_rows, 1});
+  exchange.sum(&d.global_rows, 1);
 }
 
 void end_distributed_solve(DeviceBodies& bodies, SolverWorkspace& ws) {
@@ -101,13 +101,13 @@ ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityR
   if (ws.distributed.active()) exchange_slots(ws);
   ChunkSums sums = gather_velocities(bodies.view(), ws.slots.view(), ws.slot_lists, bodies.size(), ws.partials, reference);
   if (!ws.distributed.active()) return sums;
-  if (reference.active) ws.distributed.exchange->sum({sums.s, 1});
+  if (reference.active) ws.distributed.exchange->sum(sums.s, 1);
   exchange_velocities(bodies, ws);
   return sums;
 }
 
 ChunkSums global_sums(SolverWorkspace& ws, ChunkSums local) {
-  if (ws.distributed.active()) ws.distributed.exchange->sum({local.s, kSumSlots});
+  if (ws.distributed.active()) ws.distributed.exchange->sum(local.s, kSumSlots);
   return local;
 }
 

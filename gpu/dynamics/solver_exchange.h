@@ -24,7 +24,6 @@
 // sides of a neighbour pair derive from the same contact and body lists.
 
 #include <cstdint>
-#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -44,15 +43,16 @@ struct SolvePartition {
   std::vector<std::uint32_t> velocities_out, velocities_in;  ///< body indices, in message order
 };
 
-/// The driver's messaging, called by the solver. Spans hold 6 reals per slot (linear, angular
-/// impulse) or per body (v, w), in the order of the SolvePartition lists.
+/// The driver's messaging, called by the solver. Messages hold 6 reals per slot (linear,
+/// angular impulse) or per body (v, w), in the order of the SolvePartition lists; `in` arrives
+/// sized. (Plain vectors and pointers: this header is also compiled as CUDA C++17.)
 class SolverExchange {
  public:
   virtual ~SolverExchange() = default;
-  virtual void exchange_slots(std::span<const real> out, std::span<real> in) = 0;
-  virtual void exchange_velocities(std::span<const real> out, std::span<real> in) = 0;
-  /// Element-wise sum over all ranks, in place; every rank gets the same values.
-  virtual void sum(std::span<real> values) = 0;
+  virtual void exchange_slots(const std::vector<real>& out, std::vector<real>& in) = 0;
+  virtual void exchange_velocities(const std::vector<real>& out, std::vector<real>& in) = 0;
+  /// Element-wise sum of values[0 .. count) over all ranks, in place; every rank gets the same.
+  virtual void sum(real* values, std::size_t count) = 0;
   virtual real min(real value) = 0;
 };
 
