@@ -1,0 +1,33 @@
+#pragma once
+// The MPI transport: both programs run in one MPI job (mpirun A : B, srun --multi-prog), each
+// has split MPI_COMM_WORLD by its role (role_split.h), and the two role communicators are joined
+// by an intercommunicator. Only the two leaders (rank 0 of each role) send and receive; each
+// frame (frame.h) travels as one MPI message. Receiving polls with a deadline, so a peer that
+// stopped talking ends in a ChannelError instead of a hang.
+
+#include <mpi.h>
+
+#include "comm/channel.h"
+#include "comm/role_split.h"
+
+namespace trackcosim::comm {
+
+class MpiChannel final : public Channel {
+ public:
+  /// Collective over every rank of both roles. `layout` is this program's split_by_role result;
+  /// both roles must be running.
+  explicit MpiChannel(const RoleLayout& layout);
+  ~MpiChannel() override;
+  MpiChannel(const MpiChannel&) = delete;
+  MpiChannel& operator=(const MpiChannel&) = delete;
+
+  void send(const Frame& frame) override;
+  Frame receive(double timeout_seconds) override;
+  std::string peer() const override { return peer_; }
+
+ private:
+  MPI_Comm inter_ = MPI_COMM_NULL;
+  std::string peer_;
+};
+
+}  // namespace trackcosim::comm

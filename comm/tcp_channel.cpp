@@ -1,0 +1,180 @@
+#include "comm/tcp_channel.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace trackcosim::comm {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string errno_text() { return std::strerror(errno); }
+
+int milliseconds_left(Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return left > 0 ? static_cast<int>(std::min<long long>(left, 1 << 30)) : 0;
+}
+
+Clock::time_point deadline_after(double seconds) {
+  return Clock::now() + std::chrono::microseconds(static_cast<long long>(seconds * 1e6));
+}
+
+sockaddr_in address_of(const std::string& host, int port) {
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  if (inet_pton(AF_INET, host.c_str(), &a.sin_addr) == 1) return a;
+  addrinfo hints{}, *found = nullptr;
+  hints.ai_family = AF_INET;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || found == nullptr)
+    throw ChannelError("cannot resolve host \"" + host + "\"");
+  a.sin_addr = reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr;
+  freeaddrinfo(found);
+  return a;
+}
+
+/// Reads exactly n bytes before the deadline; returns how many arrived (n, or fewer when the
+/// peer closed). Throws ChannelError on a timeout or a socket error.
+std::size_t read_exactly(int s, unsigned char* out, std::size_t n, Clock::time_point deadline, const std::string& peer) {
+  std::size_t got = 0;
+  while (got < n) {
+    pollfd p{s, POLLIN, 0};
+    const int ready = poll(&p, 1, milliseconds_left(deadline));
+    if (ready == 0)
+      throw ChannelError("no message from " + peer + " before the timeout (" + std::to_string(got) + " of " +
+                         std::to_string(n) + " bytes had arrived)");
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      throw ChannelError("waiting for " + peer + ": " + errno_text());
+    }
+    const ssize_t r = ::recv(s, out + got, n - got, 0);
+    if (r == 0) return got;
+    if (r < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      throw ChannelError("reading from " + peer + ": " + errno_text());
+    }
+    got += static_cast<std::size_t>(r);
+  }
+  return got;
+}
+
+void write_all(int s, const unsigned char* data, std::size_t n, const std::string& peer) {
+  std::size_t sent = 0;
+  while (sent < n) {
+    const ssize_t w = ::send(s, data + sent, n - sent, MSG_NOSIGNAL);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw ChannelError("sending to " + peer + ": " + errno_text());
+    }
+    sent += static_cast<std::size_t>(w);
+  }
+}
+
+}  // namespace
+
+TcpChannel::TcpChannel(int socket, std::string peer) : socket_(socket), peer_(std::move(peer)) {
+  const int one = 1;
+  setsockopt(socket_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // small step messages, no batching
+}
+
+TcpChannel::~TcpChannel() { ::close(socket_); }
+
+void TcpChannel::send(const Frame& frame) {
+  const std::vector<unsigned char> header = encode_frame_header(frame.kind, frame.payload.size());
+  write_all(socket_, header.data(), header.size(), peer_);
+  write_all(socket_, frame.payload.data(), frame.payload.size(), peer_);
+}
+
+Frame TcpChannel::receive(double timeout_seconds) {
+  const Clock::time_point deadline = deadline_after(timeout_seconds);
+  unsigned char header[kFrameHeaderBytes];
+  const std::size_t got = read_exactly(socket_, header, sizeof header, deadline, peer_);
+  if (got == 0) throw ChannelError(peer_ + " closed the connection");
+  if (got < sizeof header)
+    throw ChannelError("truncated message from " + peer_ + ": " + std::to_string(got) + " of " +
+                       std::to_string(sizeof header) + " header bytes");
+  Frame f;
+  std::uint64_t length = 0;
+  try {
+    std::tie(f.kind, length) = decode_frame_header(header);
+  } catch (const ChannelError& e) {
+    throw ChannelError(std::string(e.what()) + " from " + peer_);
+  }
+  f.payload.resize(length);
+  const std::size_t body = read_exactly(socket_, f.payload.data(), length, deadline, peer_);
+  if (body < length)
+    throw ChannelError("truncated message from " + peer_ + ": " + std::to_string(body) + " of " +
+                       std::to_string(length) + " payload bytes");
+  return f;
+}
+
+TcpListener::TcpListener(const std::string& host, int port) : host_(host) {
+  socket_ = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (socket_ < 0) throw ChannelError("cannot open a socket: " + errno_text());
+  const int one = 1;
+  setsockopt(socket_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in a = address_of(host, port);
+  if (::bind(socket_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(socket_, 4) != 0) {
+    const std::string why = errno_text();
+    ::close(socket_);
+    throw ChannelError("cannot listen on " + host + ":" + std::to_string(port) + ": " + why);
+  }
+  socklen_t length = sizeof a;
+  getsockname(socket_, reinterpret_cast<sockaddr*>(&a), &length);
+  port_ = ntohs(a.sin_port);
+}
+
+TcpListener::~TcpListener() {
+  if (socket_ >= 0) ::close(socket_);
+}
+
+std::unique_ptr<TcpChannel> TcpListener::accept(double timeout_seconds) {
+  const Clock::time_point deadline = deadline_after(timeout_seconds);
+  for (;;) {
+    pollfd p{socket_, POLLIN, 0};
+    const int ready = poll(&p, 1, milliseconds_left(deadline));
+    if (ready == 0)
+      throw ChannelError("no vehicle connected to " + host_ + ":" + std::to_string(port_) + " within " +
+                         std::to_string(timeout_seconds) + " s");
+    if (ready < 0 && errno == EINTR) continue;
+    sockaddr_in from{};
+    socklen_t length = sizeof from;
+    const int s = ::accept(socket_, reinterpret_cast<sockaddr*>(&from), &length);
+    if (s < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      throw ChannelError("accept on port " + std::to_string(port_) + ": " + errno_text());
+    }
+    char text[INET_ADDRSTRLEN] = {};
+    inet_ntop(AF_INET, &from.sin_addr, text, sizeof text);
+    return std::make_unique<TcpChannel>(s, "tcp " + std::string(text) + ":" + std::to_string(ntohs(from.sin_port)));
+  }
+}
+
+std::unique_ptr<TcpChannel> tcp_connect(const std::string& host, int port, double timeout_seconds) {
+  const Clock::time_point deadline = deadline_after(timeout_seconds);
+  const sockaddr_in a = address_of(host, port);
+  std::string why;
+  do {
+    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (s < 0) throw ChannelError("cannot open a socket: " + errno_text());
+    if (::connect(s, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0)
+      return std::make_unique<TcpChannel>(s, "tcp " + host + ":" + std::to_string(port));
+    why = errno_text();
+    ::close(s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  } while (Clock::now() < deadline);
+  throw ChannelError("cannot connect to " + host + ":" + std::to_string(port) + " within " +
+                     std::to_string(timeout_seconds) + " s: " + why);
+}
+
+}  // namespace trackcosim::comm

@@ -1,0 +1,100 @@
+#include "cosim/coupler.h"
+
+#include <cmath>
+
+#include "comm/tcp_channel.h"
+#include "cosim/number_text.h"
+
+namespace trackcosim::cosim {
+
+VehicleCoupler::VehicleCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds)
+    : channel_(std::move(channel)), timeout_(timeout_seconds) {}
+
+VehicleCoupler VehicleCoupler::connect_tcp(const std::string& host, int port, double timeout_seconds) {
+  return VehicleCoupler(comm::tcp_connect(host, port, timeout_seconds), timeout_seconds);
+}
+
+const TerrainWelcome& VehicleCoupler::handshake(const VehicleHello& hello) {
+  if (hello.initial.size() != hello.shoes.size())
+    throw std::invalid_argument("handshake: " + std::to_string(hello.shoes.size()) + " shoes but " +
+                                std::to_string(hello.initial.size()) + " initial states");
+  channel_->send(encode_hello(hello));
+  welcome_ = decode_welcome(channel_->receive(timeout_), channel_->peer());
+  shoes_ = hello.shoes.size();
+  return welcome_;
+}
+
+void VehicleCoupler::send_states(double time, const std::vector<ShoeState>& states) {
+  if (awaiting_forces_) throw std::logic_error("send_states twice without receive_forces");
+  if (states.size() != shoes_)
+    throw ProtocolError("shoe count mismatch: " + std::to_string(states.size()) + " states, the handshake announced " +
+                        std::to_string(shoes_));
+  channel_->send(encode_states(step_, time, states));
+  awaiting_forces_ = true;
+}
+
+std::vector<ShoeForce> VehicleCoupler::receive_forces() {
+  if (!awaiting_forces_) throw std::logic_error("receive_forces before send_states");
+  std::vector<ShoeForce> f = decode_forces(channel_->receive(timeout_), step_, shoes_, channel_->peer());
+  awaiting_forces_ = false;
+  ++step_;
+  return f;
+}
+
+void VehicleCoupler::finish() { channel_->send(finish_frame()); }
+
+void VehicleCoupler::abort(const std::string& reason) noexcept {
+  try {
+    channel_->send(encode_refusal(reason));
+  } catch (...) {
+  }
+}
+
+TerrainCoupler::TerrainCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds)
+    : channel_(std::move(channel)), timeout_(timeout_seconds) {}
+
+const VehicleHello& TerrainCoupler::accept(const TerrainExpectations& expect, const TerrainWelcome& welcome) {
+  try {
+    hello_ = decode_hello(channel_->receive(timeout_), channel_->peer());
+    if (expect.coupling_step > 0 && std::fabs(hello_.coupling_step - expect.coupling_step) > 1e-12 * expect.coupling_step)
+      throw ProtocolError("coupling step mismatch: the vehicle uses " + number_to_string(hello_.coupling_step) +
+                          " s, the terrain " + number_to_string(expect.coupling_step) + " s");
+    if (expect.shoes > 0 && hello_.shoes.size() != expect.shoes)
+      throw ProtocolError("shoe count mismatch: the vehicle has " + std::to_string(hello_.shoes.size()) +
+                          " shoes, the terrain expects " + std::to_string(expect.shoes));
+    if (welcome.terrain_step > hello_.coupling_step * (1 + 1e-12))
+      throw ProtocolError("the terrain step " + number_to_string(welcome.terrain_step) +
+                          " s is longer than the coupling step " + number_to_string(hello_.coupling_step) + " s");
+  } catch (const ProtocolError& e) {
+    abort(e.what());
+    throw;
+  }
+  channel_->send(encode_welcome(welcome));
+  return hello_;
+}
+
+std::optional<std::vector<ShoeState>> TerrainCoupler::receive_states(double& time) {
+  const comm::Frame f = channel_->receive(timeout_);
+  if (f.kind == static_cast<std::uint32_t>(MessageKind::Finish)) return std::nullopt;
+  try {
+    std::vector<ShoeState> s = decode_states(f, step_, hello_.shoes.size(), time, channel_->peer());
+    ++step_;
+    return s;
+  } catch (const ProtocolError& e) {
+    abort(e.what());
+    throw;
+  }
+}
+
+void TerrainCoupler::send_forces(const std::vector<ShoeForce>& forces) {
+  channel_->send(encode_forces(step_ - 1, forces));
+}
+
+void TerrainCoupler::abort(const std::string& reason) noexcept {
+  try {
+    channel_->send(encode_refusal(reason));
+  } catch (...) {
+  }
+}
+
+}  // namespace trackcosim::cosim

@@ -1,0 +1,79 @@
+#pragma once
+// The co-simulation coupler: the thin API through which a vehicle model talks to the terrain
+// (vehicle_node uses it, and so do external models, in C++ or through coupler_c.h), and its
+// terrain-side counterpart. Protocol and units: protocol.h, docs/protocol.md.
+//
+// Vehicle side, in this order:
+//   VehicleCoupler c(channel);              // MPI (mpi_channel.h) or TCP (connect_tcp)
+//   c.handshake(hello);                     // -> the terrain's welcome, or ProtocolError
+//   for each coupling step k = 0, 1, ...:
+//     c.send_states(t_k, states);           // 13 reals per shoe at t_k
+//     ... advance the vehicle over [t_k, t_k+1] with the forces of the previous interval ...
+//     forces = c.receive_forces();          // mean force/torque over [t_k, t_k+1]
+//   c.finish();
+// Both sides advance concurrently between send_states and receive_forces (explicit
+// force-displacement scheme). Every wait has a timeout: a peer that stops answering ends in a
+// comm::ChannelError, a peer that disagrees in a ProtocolError naming both values.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "comm/channel.h"
+#include "cosim/protocol.h"
+
+namespace trackcosim::cosim {
+
+class VehicleCoupler {
+ public:
+  explicit VehicleCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds = 120);
+  static VehicleCoupler connect_tcp(const std::string& host, int port, double timeout_seconds = 120);
+
+  const TerrainWelcome& handshake(const VehicleHello& hello);
+  void send_states(double time, const std::vector<ShoeState>& states);
+  std::vector<ShoeForce> receive_forces();
+  void finish();
+  /// Tells the terrain to stop with `reason` (best effort, never throws).
+  void abort(const std::string& reason) noexcept;
+
+  std::uint64_t step() const { return step_; }
+  std::size_t shoes() const { return shoes_; }
+
+ private:
+  std::unique_ptr<comm::Channel> channel_;
+  double timeout_;
+  TerrainWelcome welcome_;
+  std::size_t shoes_ = 0;
+  std::uint64_t step_ = 0;  ///< the step of the next send_states
+  bool awaiting_forces_ = false;
+};
+
+/// What the terrain accepts from a vehicle; 0 means "any".
+struct TerrainExpectations {
+  double coupling_step = 0;
+  std::size_t shoes = 0;
+};
+
+class TerrainCoupler {
+ public:
+  explicit TerrainCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds = 120);
+
+  /// Waits for the hello and answers it: with `welcome`, or with a refusal (and a ProtocolError
+  /// here) when the hello does not meet `expect`.
+  const VehicleHello& accept(const TerrainExpectations& expect, const TerrainWelcome& welcome);
+  /// The next step's states and their time; nullopt when the vehicle finished.
+  std::optional<std::vector<ShoeState>> receive_states(double& time);
+  void send_forces(const std::vector<ShoeForce>& forces);
+  void abort(const std::string& reason) noexcept;
+
+  std::uint64_t step() const { return step_; }
+
+ private:
+  std::unique_ptr<comm::Channel> channel_;
+  double timeout_;
+  VehicleHello hello_;
+  std::uint64_t step_ = 0;  ///< the step of the next receive_states
+};
+
+}  // namespace trackcosim::cosim

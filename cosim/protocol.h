@@ -1,0 +1,78 @@
+#pragma once
+// The vehicle-terrain protocol, version 1 (docs/protocol.md is the byte-level reference that a
+// client in any language can be written from). Messages are frames (comm/frame.h) of these
+// kinds:
+//
+//   1 hello      vehicle -> terrain  JSON: version, units, coupling step, end time, shoes
+//                                     (geometry, mass, initial state)
+//   2 welcome    terrain -> vehicle  JSON: version, patch extents, surface height, particles,
+//                                     material, the terrain's internal step
+//   3 states     vehicle -> terrain  binary: step k, time t_k, shoe count, 13 doubles per shoe
+//   4 forces     terrain -> vehicle  binary: step k, shoe count, 6 doubles per shoe
+//   5 finish     either way          empty: the sender stops normally
+//   6 refusal    either way          JSON {"error": "..."}: the sender stops, and says why
+//
+// A hello whose version, units or coupling step the terrain does not accept is answered with a
+// refusal naming both values; both sides then stop with that message.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "comm/frame.h"
+#include "cosim/shoe_exchange.h"
+
+namespace trackcosim::cosim {
+
+inline constexpr std::uint32_t kProtocolVersion = 1;
+inline constexpr const char* kProtocolName = "trackcosim-cosim";
+
+enum class MessageKind : std::uint32_t { Hello = 1, Welcome = 2, States = 3, Forces = 4, Finish = 5, Refusal = 6 };
+const char* message_kind_name(std::uint32_t kind);
+
+struct VehicleHello {
+  std::uint32_t version = kProtocolVersion;
+  std::string units = "SI";
+  double coupling_step = 0;  ///< s
+  double end_time = 0;       ///< s
+  std::vector<ShoeGeometry> shoes;
+  std::vector<ShoeState> initial;  ///< one per shoe, at t = 0
+};
+
+struct TerrainWelcome {
+  std::uint32_t version = kProtocolVersion;
+  Vec3 patch_min{0, 0, 0}, patch_max{0, 0, 0};  ///< m
+  double surface_height = 0;                     ///< m
+  std::uint64_t particles = 0;
+  double friction = 0, density = 0;  ///< the particles' material
+  double terrain_step = 0;           ///< the terrain's internal step (s); sub-cycles the coupling step
+};
+
+/// A peer spoke the protocol wrongly, or the two sides disagree: the message names both values.
+class ProtocolError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+comm::Frame encode_hello(const VehicleHello& hello);
+/// Throws ProtocolError naming the field (from `peer`) that is missing or wrong.
+VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer);
+comm::Frame encode_welcome(const TerrainWelcome& welcome);
+TerrainWelcome decode_welcome(const comm::Frame& frame, const std::string& peer);
+
+comm::Frame encode_states(std::uint64_t step, double time, const std::vector<ShoeState>& states);
+/// Checks the step index and the shoe count against what the receiver expects.
+std::vector<ShoeState> decode_states(const comm::Frame& frame, std::uint64_t expected_step, std::size_t shoes,
+                                     double& time, const std::string& peer);
+comm::Frame encode_forces(std::uint64_t step, const std::vector<ShoeForce>& forces);
+std::vector<ShoeForce> decode_forces(const comm::Frame& frame, std::uint64_t expected_step, std::size_t shoes,
+                                     const std::string& peer);
+
+comm::Frame encode_refusal(const std::string& reason);
+comm::Frame finish_frame();
+
+/// Throws ProtocolError when `frame` is a refusal (with the peer's reason) or not of `expected`
+/// kind.
+void expect_kind(const comm::Frame& frame, MessageKind expected, const std::string& peer);
+
+}  // namespace trackcosim::cosim

@@ -1,0 +1,193 @@
+// The protocol (cosim/protocol.h) and the couplers (cosim/coupler.h, coupler_c.h) over TCP on
+// loopback, the terrain side in a thread: a handshake and coupling steps with forces computed
+// from the states; the C API doing the same; and every disagreement (version, coupling step,
+// shoe count, step index) stopping both sides with a message that names both values.
+
+#include "cosim/coupler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <thread>
+#include <tuple>
+
+#include "comm/tcp_channel.h"
+#include "cosim/coupler_c.h"
+
+namespace trackcosim::cosim {
+namespace {
+
+VehicleHello hello(std::size_t shoes, double step = 1e-3) {
+  VehicleHello h;
+  h.coupling_step = step;
+  h.end_time = 0.01;
+  for (std::size_t i = 0; i < shoes; ++i) {
+    ShoeGeometry g;
+    g.mass = 0.5 + double(i);
+    g.spheres = {{{0, 0, -0.01}, 0.005}, {{0.02, 0, -0.01}, 0.005}};
+    h.shoes.push_back(g);
+    ShoeState s{};
+    s.position[0] = 0.1 * double(i), s.position[2] = 0.05;
+    s.orientation[0] = 1;
+    h.initial.push_back(s);
+  }
+  return h;
+}
+
+TerrainWelcome welcome() {
+  TerrainWelcome w;
+  w.patch_min = {0, -0.5, 0};
+  w.patch_max = {4, 0.5, 0.2};
+  w.surface_height = 0.2;
+  w.particles = 50000;
+  w.friction = 0.5;
+  w.density = 2500;
+  w.terrain_step = 5e-4;
+  return w;
+}
+
+/// A stand-in terrain in a thread: the vertical force on each shoe is 1000 (0.1 - z), the
+/// torque (x, t, 0).
+struct Terrain {
+  comm::TcpListener listener{"127.0.0.1", 0};
+  std::thread thread;
+  std::string error;
+  std::size_t steps = 0;
+  VehicleHello received;
+
+  void start(TerrainExpectations expect) {
+    thread = std::thread([this, expect] {
+      try {
+        TerrainCoupler t(listener.accept(5), 5);
+        received = t.accept(expect, welcome());
+        double time = 0;
+        while (auto states = t.receive_states(time)) {
+          std::vector<ShoeForce> f(states->size());
+          for (std::size_t i = 0; i < f.size(); ++i) {
+            f[i] = ShoeForce{{0, 0, 1000 * (0.1 - (*states)[i].position[2])}, {(*states)[i].position[0], time, 0}};
+          }
+          t.send_forces(f);
+          ++steps;
+        }
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+    });
+  }
+  void join() { thread.join(); }
+};
+
+TEST(Coupler, HandshakeAndStepsOverTcp) {
+  Terrain terrain;
+  terrain.start({1e-3, 3});
+  VehicleCoupler v = VehicleCoupler::connect_tcp("127.0.0.1", terrain.listener.port(), 5);
+  const TerrainWelcome& w = v.handshake(hello(3));
+  EXPECT_EQ(w.particles, 50000u);
+  EXPECT_EQ(w.patch_max.x, 4);
+  EXPECT_EQ(w.terrain_step, 5e-4);
+  std::vector<ShoeState> states = hello(3).initial;
+  for (int k = 0; k < 5; ++k) {
+    for (ShoeState& s : states) s.position[2] -= 0.01;
+    v.send_states(1e-3 * k, states);
+    const std::vector<ShoeForce> f = v.receive_forces();
+    ASSERT_EQ(f.size(), 3u);
+    EXPECT_DOUBLE_EQ(f[2].force[2], 1000 * (0.1 - states[2].position[2]));
+    EXPECT_DOUBLE_EQ(f[1].torque[0], 0.1);
+    EXPECT_DOUBLE_EQ(f[1].torque[1], 1e-3 * k);
+  }
+  v.finish();
+  terrain.join();
+  EXPECT_EQ(terrain.error, "");
+  EXPECT_EQ(terrain.steps, 5u);
+  ASSERT_EQ(terrain.received.shoes.size(), 3u);
+  EXPECT_EQ(terrain.received.shoes[1].mass, 1.5);
+  EXPECT_EQ(terrain.received.shoes[0].spheres[1].offset.x, 0.02);
+  EXPECT_EQ(terrain.received.initial[2].position[0], 0.2);
+}
+
+std::string protocol_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ProtocolError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Coupler, CouplingStepOrShoeCountMismatchStopsBothSidesNamingBothValues) {
+  for (const auto& [expect, shoes, words] :
+       std::vector<std::tuple<TerrainExpectations, std::size_t, std::string>>{
+           {{2e-3, 0}, 2, "coupling step mismatch: the vehicle uses 0.001 s, the terrain 0.002 s"},
+           {{1e-3, 4}, 2, "shoe count mismatch: the vehicle has 2 shoes, the terrain expects 4"}}) {
+    Terrain terrain;
+    terrain.start(expect);
+    VehicleCoupler v = VehicleCoupler::connect_tcp("127.0.0.1", terrain.listener.port(), 5);
+    const std::string e = protocol_error([&] { v.handshake(hello(shoes)); });
+    terrain.join();
+    EXPECT_NE(e.find(words), std::string::npos) << e;
+    EXPECT_NE(terrain.error.find(words), std::string::npos) << terrain.error;
+  }
+}
+
+TEST(Protocol, VersionMismatchNamesBothVersions) {
+  comm::Frame f = encode_hello(hello(1));
+  std::string text(f.payload.begin(), f.payload.end());
+  text.replace(text.find("\"version\":1"), 11, "\"version\":7");
+  f.payload.assign(text.begin(), text.end());
+  const std::string e = protocol_error([&] { decode_hello(f, "tcp test"); });
+  EXPECT_NE(e.find("the vehicle speaks version 7, this side speaks version 1"), std::string::npos) << e;
+}
+
+TEST(Protocol, StatesAndForcesRoundTripAndCheckTheStepAndCount) {
+  std::vector<ShoeState> s(2);
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 13; ++k) reinterpret_cast<double*>(&s[i])[k] = 0.1 * k + i + 1.0 / 3.0;
+  double t = 0;
+  const std::vector<ShoeState> back = decode_states(encode_states(4, 0.004, s), 4, 2, t, "test");
+  EXPECT_EQ(std::memcmp(back.data(), s.data(), sizeof(ShoeState) * 2), 0);
+  EXPECT_EQ(t, 0.004);
+  EXPECT_NE(protocol_error([&] { decode_states(encode_states(4, 0, s), 5, 2, t, "test"); })
+                .find("coupling step 4, this side is at step 5"),
+            std::string::npos);
+  EXPECT_NE(protocol_error([&] { decode_states(encode_states(4, 0, s), 4, 3, t, "test"); })
+                .find("sent 2 shoe states, the handshake announced 3"),
+            std::string::npos);
+  comm::Frame cut = encode_forces(1, std::vector<ShoeForce>(2));
+  cut.payload.resize(cut.payload.size() - 5);
+  EXPECT_NE(protocol_error([&] { decode_forces(cut, 1, 2, "test"); }).find("truncated"), std::string::npos);
+  EXPECT_NE(protocol_error([&] { expect_kind(encode_refusal("terrain out of memory"), MessageKind::Forces, "peer"); })
+                .find("peer stopped the co-simulation: terrain out of memory"),
+            std::string::npos);
+}
+
+TEST(CouplerC, TheCApiRunsTheSameExchange) {
+  Terrain terrain;
+  terrain.start({1e-3, 2});
+  tcs_coupler* c = tcs_connect_tcp("127.0.0.1", terrain.listener.port(), 5);
+  ASSERT_EQ(tcs_last_error(c), nullptr);
+  const double masses[2] = {1, 2};
+  const int counts[2] = {1, 2};
+  const double spheres[12] = {0, 0, 0, 0.01, 0, 0, 0, 0.01, 0.02, 0, 0, 0.01};
+  double states[26] = {};
+  states[2] = 0.05, states[3] = 1, states[13 + 2] = 0.07, states[13 + 3] = 1;
+  tcs_terrain_info info{};
+  ASSERT_EQ(tcs_handshake(c, 1e-3, 0.01, 2, masses, counts, spheres, states, &info), 0) << tcs_last_error(c);
+  EXPECT_EQ(info.particles, 50000u);
+  double forces[12];
+  ASSERT_EQ(tcs_send_states(c, 0, states), 0);
+  ASSERT_EQ(tcs_receive_forces(c, forces), 0) << tcs_last_error(c);
+  EXPECT_DOUBLE_EQ(forces[2], 1000 * (0.1 - 0.05));
+  EXPECT_DOUBLE_EQ(forces[6 + 2], 1000 * (0.1 - 0.07));
+  EXPECT_EQ(tcs_receive_forces(c, forces), -1);  // out of order: refused, not hung
+  EXPECT_NE(std::string(tcs_last_error(c)).find("before send_states"), std::string::npos);
+  ASSERT_EQ(tcs_finish(c), 0);
+  tcs_free(c);
+  terrain.join();
+  EXPECT_EQ(terrain.error, "");
+  ASSERT_EQ(terrain.received.shoes.size(), 2u);
+  EXPECT_EQ(terrain.received.shoes[1].spheres.size(), 2u);
+}
+
+}  // namespace
+}  // namespace trackcosim::cosim
