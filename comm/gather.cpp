@@ -9,8 +9,8 @@ constexpr int kFractionBits = 80;
 constexpr double kLimit = 70368744177664.0;  // 2^46
 }  // namespace
 
-void ExactSum::add(double x) {
-  if (!(std::fabs(x) < kLimit)) throw std::range_error("ExactSum: term " + std::to_string(x) + " out of range");
+void ExactSums::add(std::size_t i, double x) {
+  if (!(std::fabs(x) < kLimit)) throw std::range_error("ExactSums: term " + std::to_string(x) + " out of range");
   // x = m 2^e with |m| < 2^53: scaling by a power of two is exact; the rounding drops the bits
   // below 2^-80 only.
   const double scaled = std::ldexp(x, kFractionBits - 64);  // in units of 2^64 * 2^-80
@@ -20,22 +20,29 @@ void ExactSum::add(double x) {
     high += 1;
     low = 0;
   }
-  units_ += (static_cast<__int128>(static_cast<long long>(high)) << 64) +
-            static_cast<__int128>(static_cast<unsigned long long>(low));
+  units_[i] += (static_cast<__int128>(static_cast<long long>(high)) << 64) +
+               static_cast<__int128>(static_cast<unsigned long long>(low));
 }
 
-double ExactSum::total(MPI_Comm comm) const {
+std::vector<double> ExactSums::totals(MPI_Comm comm) const {
   int size = 1;
   MPI_Comm_size(comm, &size);
-  std::vector<__int128> all(static_cast<std::size_t>(size));
-  MPI_Allgather(&units_, sizeof units_, MPI_BYTE, all.data(), sizeof units_, MPI_BYTE, comm);
-  __int128 sum = 0;
-  for (const __int128 v : all) sum += v;
-  const bool negative = sum < 0;
-  const unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(sum) : sum;
-  const double value = std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude >> 64)), 64 - kFractionBits) +
-                       std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude)), -kFractionBits);
-  return negative ? -value : value;
+  const std::size_t n = units_.size();
+  std::vector<__int128> all(n * static_cast<std::size_t>(size));
+  MPI_Allgather(units_.data(), static_cast<int>(n * sizeof(__int128)), MPI_BYTE, all.data(),
+                static_cast<int>(n * sizeof(__int128)), MPI_BYTE, comm);
+  std::vector<double> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    __int128 sum = 0;
+    for (int r = 0; r < size; ++r) sum += all[static_cast<std::size_t>(r) * n + i];  // integers: any order
+    const bool negative = sum < 0;
+    const unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(sum) : sum;
+    const double value =
+        std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude >> 64)), 64 - kFractionBits) +
+        std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude)), -kFractionBits);
+    out[i] = negative ? -value : value;
+  }
+  return out;
 }
 
 }  // namespace trackcosim::comm

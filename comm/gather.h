@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
@@ -67,18 +68,31 @@ std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& out)
   return in;
 }
 
-/// A sum of doubles that is exact and so independent of order and rank split: terms are added
-/// as integers in units of 2^-80 (about 8e-25) into a 128-bit accumulator; values must stay
-/// below 2^46 (7e13) in magnitude. Used for the totals in stats.csv, which must be the same
-/// files on any number of ranks.
-class ExactSum {
+/// Sums of doubles that are exact and so independent of order and rank split: terms are added
+/// as integers in units of 2^-80 (about 8e-25) into 128-bit accumulators; values must stay
+/// below 2^46 (7e13) in magnitude. Used for the totals in stats.csv and the loads on the shoes,
+/// which must be the same on any number of ranks.
+class ExactSums {
  public:
-  void add(double x);
-  /// Collective over comm: the total over all ranks, the same bits on every rank.
-  double total(MPI_Comm comm) const;
+  explicit ExactSums(std::size_t count = 0) : units_(count, 0) {}
+  std::size_t size() const { return units_.size(); }
+  void add(std::size_t i, double x);
+  /// Collective over comm: the totals over all ranks, the same bits on every rank.
+  std::vector<double> totals(MPI_Comm comm) const;
+  void reset() { std::fill(units_.begin(), units_.end(), 0); }
 
  private:
-  __int128 units_ = 0;
+  std::vector<__int128> units_;
+};
+
+/// One exact sum (ExactSums of size 1).
+class ExactSum {
+ public:
+  void add(double x) { sums_.add(0, x); }
+  double total(MPI_Comm comm) const { return sums_.totals(comm)[0]; }
+
+ private:
+  ExactSums sums_{1};
 };
 
 }  // namespace trackcosim::comm

@@ -62,9 +62,13 @@ const VehicleHello& TerrainCoupler::accept(const TerrainExpectations& expect, co
     if (expect.shoes > 0 && hello_.shoes.size() != expect.shoes)
       throw ProtocolError("shoe count mismatch: the vehicle has " + std::to_string(hello_.shoes.size()) +
                           " shoes, the terrain expects " + std::to_string(expect.shoes));
-    if (welcome.terrain_step > hello_.coupling_step * (1 + 1e-12))
-      throw ProtocolError("the terrain step " + number_to_string(welcome.terrain_step) +
-                          " s is longer than the coupling step " + number_to_string(hello_.coupling_step) + " s");
+    if (expect.terrain_step > 0) {
+      const double ratio = hello_.coupling_step / expect.terrain_step;
+      if (ratio < 1 - 1e-9 || std::fabs(ratio - std::round(ratio)) > 1e-9 * ratio)
+        throw ProtocolError("the coupling step " + number_to_string(hello_.coupling_step) +
+                            " s is not a whole number of terrain steps of " + number_to_string(expect.terrain_step) +
+                            " s");
+    }
   } catch (const ProtocolError& e) {
     abort(e.what());
     throw;

@@ -53,6 +53,7 @@ class VehicleCoupler {
 struct TerrainExpectations {
   double coupling_step = 0;
   std::size_t shoes = 0;
+  double terrain_step = 0;  ///< the coupling step must be a whole number of these
 };
 
 class TerrainCoupler {

@@ -61,7 +61,7 @@ Material read_material(const JsonField& f, const Material& defaults) {
 TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name) {
   const JsonField root(document, source_name);
   root.expect_object({"container", "material", "particles", "gravity", "step_size", "end_time", "solver",
-                      "collision", "output", "domain"});
+                      "collision", "output", "domain", "cosim"});
   TerrainScene scene;
   if (const auto f = root.optional_member("material")) scene.material = read_material(*f, Material{});
   if (const auto f = root.optional_member("container")) scene.container = read_container(*f, scene.material);
@@ -77,6 +77,7 @@ TerrainScene read_terrain_scene(const nlohmann::json& document, const std::strin
     check_probes(*f, scene);
   }
   if (const auto f = root.optional_member("domain")) scene.domain = read_domain_settings(*f);
+  if (const auto f = root.optional_member("cosim")) scene.cosim = read_cosim_settings(*f);
   return scene;
 }
 

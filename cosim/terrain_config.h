@@ -121,6 +121,16 @@ struct DomainSettings {
   real max_displacement = 0;
 };
 
+/// How the terrain meets a vehicle in a co-simulation (`terrain_node --config X --cosim`).
+struct CosimSettings {
+  std::string transport = "mpi";  ///< "mpi" (one MPI job with vehicle_node) or "tcp" (an external model connects)
+  std::string host = "127.0.0.1"; ///< tcp: the address to listen on (loopback unless told otherwise)
+  std::uint64_t port = 47000;     ///< tcp
+  real timeout = 120;             ///< s: the longest wait for the vehicle's next message
+  real coupling_step = 0;         ///< s: the step the vehicle must use; 0 = whatever it announces
+  real settle_time = 0;           ///< s of terrain settling before the handshake
+};
+
 /// What the file says, defaults filled in.
 struct TerrainScene {
   std::optional<Container> container;
@@ -130,6 +140,7 @@ struct TerrainScene {
   real end_time = 0;
   OutputSettings output;
   DomainSettings domain;
+  CosimSettings cosim;
 };
 
 /// The gids one container wall or one `particles` entry received: [first, first + count).

@@ -120,6 +120,9 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
   out["collision"] = collision_settings_json(scene.step.collision);
   out["output"] = output_json(scene.output);
   out["domain"] = domain_json(scene.domain);
+  out["cosim"] = {{"transport", scene.cosim.transport}, {"host", scene.cosim.host},
+                  {"port", scene.cosim.port},           {"timeout", scene.cosim.timeout},
+                  {"coupling_step", scene.cosim.coupling_step}, {"settle_time", scene.cosim.settle_time}};
   return out;
 }
 

@@ -22,6 +22,7 @@ std::vector<ParticleSource> read_particles(const JsonField& list, const Material
 gpu::SolverSettings read_solver_settings(const JsonField& field);
 OutputSettings read_output_settings(const JsonField& field);
 DomainSettings read_domain_settings(const JsonField& field);
+CosimSettings read_cosim_settings(const JsonField& field);
 
 inline real axis(Vec3 v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
 

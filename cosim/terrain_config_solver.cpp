@@ -1,4 +1,4 @@
-// The `solver`, `output` and `domain` sections of a terrain config (docs/terrain-config.md).
+// The `solver`, `output`, `domain` and `cosim` sections of a terrain config (docs/terrain-config.md).
 
 #include <limits>
 #include <string>
@@ -69,6 +69,21 @@ DomainSettings read_domain_settings(const JsonField& f) {
   if (const auto v = f.optional_member("balance")) s.balance = v->boolean();
   if (const auto v = f.optional_member("rebalance_interval")) s.rebalance_interval = v->unsigned_integer();
   if (const auto v = f.optional_member("max_displacement")) s.max_displacement = v->non_negative_number();
+  return s;
+}
+
+CosimSettings read_cosim_settings(const JsonField& f) {
+  f.expect_object({"transport", "host", "port", "timeout", "coupling_step", "settle_time"});
+  CosimSettings s;
+  if (const auto v = f.optional_member("transport")) s.transport = v->one_of({"mpi", "tcp"});
+  if (const auto v = f.optional_member("host")) s.host = v->string();
+  if (const auto v = f.optional_member("port")) {
+    s.port = v->unsigned_integer();
+    if (s.port > 65535) v->fail("must be a TCP port (0 to 65535), got " + std::to_string(s.port));
+  }
+  if (const auto v = f.optional_member("timeout")) s.timeout = v->positive_number();
+  if (const auto v = f.optional_member("coupling_step")) s.coupling_step = v->non_negative_number();
+  if (const auto v = f.optional_member("settle_time")) s.settle_time = v->non_negative_number();
   return s;
 }
 

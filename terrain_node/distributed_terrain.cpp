@@ -245,6 +245,7 @@ void DistributedTerrain::step() {
   if (ranks_ == 1) {  // nothing to split: the plain step (the same bits, without the bookkeeping)
     system_->finish_step();
     held_->solve_here.assign(contacts.size(), 1);
+    accumulate_loads();
     held_->set = system_->bodies();
     exchange_stats_.seconds = exchange_seconds;
     return;
@@ -274,6 +275,7 @@ void DistributedTerrain::step() {
   exchange_stats_.solver_seconds = solver_exchange.seconds();
   held_->solve_here = std::move(p.solve_here);
 
+  accumulate_loads();
   const Clock::time_point warm_start = Clock::now();
   forward_warm_start(held_->solve_here);
   exchange_seconds += since(warm_start);

@@ -20,10 +20,12 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "comm/gather.h"
 #include "comm/neighbour_exchange.h"
 #include "cosim/terrain_checkpoint.h"
 #include "cosim/terrain_config.h"
@@ -76,6 +78,18 @@ class DistributedTerrain {
   real ghost_width() const { return ghost_width_; }
   std::size_t owned_count() const;
 
+  /// Collective. Adds bodies that every rank holds (shoe proxies: kinematic sphere sets); their
+  /// gids must be above every gid of the terrain.
+  void add_everywhere_bodies(const gpu::BodySet& extra);
+  /// Moves a kinematic body every rank holds; every rank must call it with the same values.
+  void set_kinematic_state(const gpu::BodyState& state);
+  /// Accumulates, from now on, the contact impulse and angular impulse (about the body's
+  /// position at each step's start) the terrain gives each of these bodies.
+  void watch_loads(std::vector<gpu::GlobalId> gids);
+  /// Collective: the sums since the last call, per watched gid (impulse x y z, angular impulse
+  /// x y z, N s and N m s), exact over all ranks (the same on any rank count); then resets.
+  std::vector<std::array<double, 6>> take_loads();
+
   /// Collective: the state of every body (all ranks) on the leader, in gid order; {} elsewhere.
   std::vector<gpu::BodyState> gather_states() const;
   /// Collective: the states of the given gids on the leader, in the order given.
@@ -91,6 +105,7 @@ class DistributedTerrain {
   /// The stored impulses of the contacts this rank solved in the last step (and their midpoints).
   std::vector<gpu::WarmStartImpulse> solved_impulses(std::vector<Vec3>* midpoints) const;
   void use_decomposition(domain::Decomposition d);
+  void accumulate_loads();
 
   MPI_Comm comm_;
   int rank_ = 0, ranks_ = 1;
@@ -103,6 +118,8 @@ class DistributedTerrain {
   std::unique_ptr<comm::NeighbourExchange> exchange_;
   std::unique_ptr<gpu::RigidBodySystem> system_;
   std::unique_ptr<Held> held_;
+  std::vector<gpu::GlobalId> watched_;  ///< sorted
+  comm::ExactSums loads_;               ///< 6 per watched gid
   ExchangeStats exchange_stats_;
 };
 

@@ -316,6 +316,14 @@ void RigidBodySystem::set_velocity(std::uint32_t i, Vec3 v, Vec3 w) {
   b.angular_velocity.put(i, w);
 }
 
+void RigidBodySystem::set_pose(std::uint32_t i, Vec3 position, Quat orientation) {
+  detail::DeviceBodies& b = impl_->bodies;
+  if (i >= b.size()) throw std::out_of_range("set_pose: body index " + std::to_string(i) + " out of range");
+  if (impl_->motion[i] == Motion::Fixed) throw std::logic_error("set_pose: a fixed body does not move");
+  b.position.put(i, position);
+  b.orientation.put(i, orientation);
+}
+
 void RigidBodySystem::set_applied_force(std::uint32_t i, Vec3 f, Vec3 t) {
   detail::DeviceBodies& b = impl_->bodies;
   if (i >= b.size()) throw std::out_of_range("set_applied_force: body index " + std::to_string(i) + " out of range");

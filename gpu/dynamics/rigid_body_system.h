@@ -92,6 +92,8 @@ class RigidBodySystem {
   /// Dynamic: sets the state's velocity. Kinematic: the velocity it keeps until changed.
   void set_velocity(std::uint32_t index, Vec3 velocity, Vec3 angular_velocity);
   void set_applied_force(std::uint32_t index, Vec3 force, Vec3 torque);
+  /// Moves a kinematic body (a shoe proxy) to a pose; fixed bodies refuse (std::logic_error).
+  void set_pose(std::uint32_t index, Vec3 position, Quat orientation);
   /// Rows solved with the contacts from the next step on; replaces the previous rows.
   void set_bilateral_rows(std::vector<BilateralRow> rows);
   /// Impulses of the bilateral rows in the last step, in row order.

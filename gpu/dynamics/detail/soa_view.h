@@ -74,6 +74,12 @@ struct DeviceQuat {
   thrust::device_vector<real> w, x, y, z;
   QuatView view() { return {raw(w), raw(x), raw(y), raw(z)}; }
   Quat at(std::size_t i) const { return {w[i], x[i], y[i], z[i]}; }
+  void put(std::size_t i, Quat q) {
+    w[i] = q.w;
+    x[i] = q.x;
+    y[i] = q.y;
+    z[i] = q.z;
+  }
 };
 
 }  // namespace trackcosim::gpu::detail

@@ -1,0 +1,177 @@
+#include "terrain_node/coupling_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace trackcosim::terrain {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// The leader's bytes to every rank (a refusal or a failure on the leader becomes an error
+/// everywhere, so no rank waits for a step that will not come).
+std::vector<unsigned char> broadcast(MPI_Comm comm, bool leader, std::vector<unsigned char> bytes) {
+  unsigned long long size = bytes.size();
+  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  if (!leader) bytes.resize(size);
+  MPI_Bcast(bytes.data(), static_cast<int>(size), MPI_BYTE, 0, comm);
+  return bytes;
+}
+
+std::vector<unsigned char> as_bytes(const std::string& s) { return {s.begin(), s.end()}; }
+
+/// The welcome: the bed's extent, its surface height (the highest sphere top), particle count
+/// and material, from every rank's bodies.
+cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const cosim::TerrainConfig& config) {
+  const std::vector<gpu::BodyState> states = terrain.gather_states();
+  cosim::TerrainWelcome w;
+  w.terrain_step = config.scene.step.step_size;
+  w.friction = config.scene.material.friction;
+  w.density = config.scene.material.density;
+  if (!terrain.leader()) return w;
+  const gpu::BodySet& b = config.bodies;
+  bool any = false;
+  for (std::size_t i = 0; i < states.size() && i < b.size(); ++i) {
+    if (b.motion[i] != gpu::Motion::Dynamic) continue;
+    const Vec3 p = states[i].position;
+    if (!any) w.patch_min = w.patch_max = p;
+    w.patch_min = {std::min(w.patch_min.x, p.x), std::min(w.patch_min.y, p.y), std::min(w.patch_min.z, p.z)};
+    w.patch_max = {std::max(w.patch_max.x, p.x), std::max(w.patch_max.y, p.y), std::max(w.patch_max.z, p.z)};
+    any = true;
+    ++w.particles;
+  }
+  real largest = 0;
+  for (const real r : b.sphere_radius) largest = std::max(largest, r);
+  w.surface_height = w.patch_max.z + largest;
+  if (config.scene.container) {
+    w.patch_min.x = config.scene.container->min.x, w.patch_min.y = config.scene.container->min.y;
+    w.patch_max.x = config.scene.container->max.x, w.patch_max.y = config.scene.container->max.y;
+  }
+  return w;
+}
+
+gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_gid, real friction) {
+  gpu::BodySet set;
+  for (std::size_t i = 0; i < hello.shoes.size(); ++i) {
+    const cosim::ShoeState& s = hello.initial[i];
+    gpu::BodyDesc d;
+    d.gid = first_gid + i;
+    d.motion = gpu::Motion::Kinematic;
+    d.position = {s.position[0], s.position[1], s.position[2]};
+    d.orientation = {s.orientation[0], s.orientation[1], s.orientation[2], s.orientation[3]};
+    d.velocity = {s.velocity[0], s.velocity[1], s.velocity[2]};
+    d.angular_velocity = {s.angular_velocity[0], s.angular_velocity[1], s.angular_velocity[2]};
+    d.mass = hello.shoes[i].mass;
+    d.friction = friction;
+    const std::uint32_t b = set.add_body(d);
+    for (const cosim::ShoeGeometry::Sphere& sp : hello.shoes[i].spheres) set.add_sphere(b, sp.offset, sp.radius);
+  }
+  return set;
+}
+
+gpu::BodyState body_state(gpu::GlobalId gid, const double* s) {
+  return {gid, {s[0], s[1], s[2]}, {s[3], s[4], s[5], s[6]}, {s[7], s[8], s[9]}, {s[10], s[11], s[12]}};
+}
+
+}  // namespace
+
+CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainConfig& config,
+                             cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv) {
+  const bool leader = terrain.leader();
+  const MPI_Comm comm = terrain.comm();
+  const double h = config.scene.step.step_size;
+  const cosim::TerrainWelcome welcome = make_welcome(terrain, config);
+
+  // Handshake on the leader; its outcome (the hello, or the reason it failed) goes to all.
+  std::string hello_text, failure;
+  if (leader) {
+    try {
+      const cosim::TerrainExpectations expect{config.scene.cosim.coupling_step, 0, h};
+      const comm::Frame f = cosim::encode_hello(coupler->accept(expect, welcome));
+      hello_text.assign(f.payload.begin(), f.payload.end());
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  const std::vector<unsigned char> failed = broadcast(comm, leader, as_bytes(failure));
+  if (!failed.empty()) throw std::runtime_error(std::string(failed.begin(), failed.end()));
+  comm::Frame hello_frame{static_cast<std::uint32_t>(cosim::MessageKind::Hello),
+                          broadcast(comm, leader, as_bytes(hello_text))};
+  const cosim::VehicleHello hello = cosim::decode_hello(hello_frame, "the terrain leader");
+  const std::size_t shoes = hello.shoes.size();
+  const double coupling_step = hello.coupling_step;
+  const auto substeps = static_cast<std::uint64_t>(std::llround(coupling_step / h));
+
+  const gpu::GlobalId first_proxy = config.bodies.size() > 0 ? config.bodies.gid.back() + 1 : 0;
+  terrain.add_everywhere_bodies(shoe_proxies(hello, first_proxy, config.scene.material.friction));
+  std::vector<gpu::GlobalId> proxies(shoes);
+  for (std::size_t i = 0; i < shoes; ++i) proxies[i] = first_proxy + i;
+  terrain.watch_loads(proxies);
+
+  std::ofstream timing;
+  if (leader && timing_csv != nullptr) {
+    timing.open(*timing_csv);
+    timing << "step,t,wait,terrain,exchange\n";
+  }
+  CouplingSummary summary;
+  summary.shoes = shoes;
+  const Clock::time_point start = Clock::now();
+  std::vector<double> message(2 + 13 * shoes);  // running flag, t_k, states
+  for (;;) {
+    Clock::time_point t0 = Clock::now();
+    if (leader) {
+      double time = 0;
+      std::string error;
+      try {
+        const auto states = coupler->receive_states(time);
+        message[0] = states ? 1 : 0;
+        message[1] = time;
+        if (states) std::memcpy(message.data() + 2, states->data(), states->size() * sizeof(cosim::ShoeState));
+      } catch (const std::exception& e) {
+        message[0] = -1;
+        failure = e.what();
+      }
+    }
+    const double wait = leader ? since(t0) : 0;
+    t0 = Clock::now();
+    MPI_Bcast(message.data(), static_cast<int>(message.size()), MPI_DOUBLE, 0, comm);
+    if (message[0] < 0) {
+      const std::vector<unsigned char> why = broadcast(comm, leader, as_bytes(failure));
+      throw std::runtime_error(std::string(why.begin(), why.end()));
+    }
+    if (message[0] == 0) break;
+    for (std::size_t i = 0; i < shoes; ++i) terrain.set_kinematic_state(body_state(proxies[i], message.data() + 2 + 13 * i));
+    double exchange = since(t0);
+    t0 = Clock::now();
+    for (std::uint64_t s = 0; s < substeps; ++s) terrain.step();
+    const double compute = since(t0);
+    t0 = Clock::now();
+    const std::vector<std::array<double, 6>> loads = terrain.take_loads();
+    if (leader) {
+      std::vector<cosim::ShoeForce> forces(shoes);
+      for (std::size_t i = 0; i < shoes; ++i)
+        for (int c = 0; c < 3; ++c) {
+          forces[i].force[c] = loads[i][static_cast<std::size_t>(c)] / coupling_step;
+          forces[i].torque[c] = loads[i][static_cast<std::size_t>(c) + 3] / coupling_step;
+        }
+      coupler->send_forces(forces);
+    }
+    exchange += since(t0);
+    if (timing.is_open())
+      timing << summary.coupling_steps << ',' << message[1] << ',' << wait << ',' << compute << ',' << exchange << '\n';
+    ++summary.coupling_steps;
+    summary.wait_seconds += wait;
+    summary.terrain_seconds += compute;
+    summary.exchange_seconds += exchange;
+  }
+  summary.wall_seconds = since(start);
+  return summary;
+}
+
+}  // namespace trackcosim::terrain

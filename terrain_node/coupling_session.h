@@ -1,0 +1,34 @@
+#pragma once
+// The terrain side of a co-simulation (DESIGN.md, "Co-simulation contract"), collective over
+// the terrain ranks. The leader talks to the vehicle through a TerrainCoupler; every coupling
+// step it broadcasts the shoe states, all ranks move the shoe proxies (kinematic sphere sets
+// held by every rank) and run the terrain's sub-steps, the loads on the proxies are summed
+// exactly over the ranks, and the leader sends their mean over the interval back.
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "cosim/coupler.h"
+#include "cosim/terrain_config.h"
+#include "terrain_node/distributed_terrain.h"
+
+namespace trackcosim::terrain {
+
+struct CouplingSummary {
+  std::uint64_t coupling_steps = 0;
+  std::size_t shoes = 0;
+  double wall_seconds = 0;
+  double wait_seconds = 0;      ///< the leader waiting for the vehicle's states
+  double terrain_seconds = 0;   ///< the sub-steps
+  double exchange_seconds = 0;  ///< broadcasts, load reduction, sending forces
+};
+
+/// Runs until the vehicle finishes. `coupler` is the leader's (null on the other ranks).
+/// `timing_csv`, when given, gets one row per coupling step (written by the leader).
+CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainConfig& config,
+                             cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv = nullptr);
+
+}  // namespace trackcosim::terrain
