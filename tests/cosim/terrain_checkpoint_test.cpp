@@ -115,7 +115,7 @@ T peek(const std::string& bytes, std::size_t offset) {
 }
 
 /// A written sample and its bytes; removes its files at the end.
-struct WrittenSample : ::testing::Test {
+struct CheckpointFile : ::testing::Test {
   void SetUp() override {
     write_checkpoint(good, sample());
     bytes = file_bytes(good);
@@ -135,17 +135,17 @@ struct WrittenSample : ::testing::Test {
 void expect_same_bodies(const gpu::BodySet& a, const gpu::BodySet& b) {
 #define TRACKCOSIM_EXPECT_SAME(field) EXPECT_TRUE(same_bits(a.field, b.field)) << #field
   TRACKCOSIM_EXPECT_SAME(gid);
-  TRACKCOSIM_EXPECT_SAME(px), TRACKCOSIM_EXPECT_SAME(py), TRACKCOSIM_EXPECT_SAME(pz);
-  TRACKCOSIM_EXPECT_SAME(qw), TRACKCOSIM_EXPECT_SAME(qx), TRACKCOSIM_EXPECT_SAME(qy), TRACKCOSIM_EXPECT_SAME(qz);
-  TRACKCOSIM_EXPECT_SAME(vx), TRACKCOSIM_EXPECT_SAME(vy), TRACKCOSIM_EXPECT_SAME(vz);
-  TRACKCOSIM_EXPECT_SAME(wx), TRACKCOSIM_EXPECT_SAME(wy), TRACKCOSIM_EXPECT_SAME(wz);
-  TRACKCOSIM_EXPECT_SAME(mass), TRACKCOSIM_EXPECT_SAME(ix), TRACKCOSIM_EXPECT_SAME(iy), TRACKCOSIM_EXPECT_SAME(iz);
-  TRACKCOSIM_EXPECT_SAME(motion), TRACKCOSIM_EXPECT_SAME(friction);
-  TRACKCOSIM_EXPECT_SAME(fx), TRACKCOSIM_EXPECT_SAME(fy), TRACKCOSIM_EXPECT_SAME(fz);
-  TRACKCOSIM_EXPECT_SAME(tx), TRACKCOSIM_EXPECT_SAME(ty), TRACKCOSIM_EXPECT_SAME(tz);
-  TRACKCOSIM_EXPECT_SAME(sphere_body), TRACKCOSIM_EXPECT_SAME(sphere_shape);
-  TRACKCOSIM_EXPECT_SAME(sphere_ox), TRACKCOSIM_EXPECT_SAME(sphere_oy), TRACKCOSIM_EXPECT_SAME(sphere_oz);
-  TRACKCOSIM_EXPECT_SAME(sphere_radius), TRACKCOSIM_EXPECT_SAME(plane_body), TRACKCOSIM_EXPECT_SAME(box_body);
+  TRACKCOSIM_EXPECT_SAME(px); TRACKCOSIM_EXPECT_SAME(py); TRACKCOSIM_EXPECT_SAME(pz);
+  TRACKCOSIM_EXPECT_SAME(qw); TRACKCOSIM_EXPECT_SAME(qx); TRACKCOSIM_EXPECT_SAME(qy); TRACKCOSIM_EXPECT_SAME(qz);
+  TRACKCOSIM_EXPECT_SAME(vx); TRACKCOSIM_EXPECT_SAME(vy); TRACKCOSIM_EXPECT_SAME(vz);
+  TRACKCOSIM_EXPECT_SAME(wx); TRACKCOSIM_EXPECT_SAME(wy); TRACKCOSIM_EXPECT_SAME(wz);
+  TRACKCOSIM_EXPECT_SAME(mass); TRACKCOSIM_EXPECT_SAME(ix); TRACKCOSIM_EXPECT_SAME(iy); TRACKCOSIM_EXPECT_SAME(iz);
+  TRACKCOSIM_EXPECT_SAME(motion); TRACKCOSIM_EXPECT_SAME(friction);
+  TRACKCOSIM_EXPECT_SAME(fx); TRACKCOSIM_EXPECT_SAME(fy); TRACKCOSIM_EXPECT_SAME(fz);
+  TRACKCOSIM_EXPECT_SAME(tx); TRACKCOSIM_EXPECT_SAME(ty); TRACKCOSIM_EXPECT_SAME(tz);
+  TRACKCOSIM_EXPECT_SAME(sphere_body); TRACKCOSIM_EXPECT_SAME(sphere_shape);
+  TRACKCOSIM_EXPECT_SAME(sphere_ox); TRACKCOSIM_EXPECT_SAME(sphere_oy); TRACKCOSIM_EXPECT_SAME(sphere_oz);
+  TRACKCOSIM_EXPECT_SAME(sphere_radius); TRACKCOSIM_EXPECT_SAME(plane_body); TRACKCOSIM_EXPECT_SAME(box_body);
 #undef TRACKCOSIM_EXPECT_SAME
   // Planes and boxes field by field: their padding bytes are not values.
   ASSERT_EQ(a.planes.size(), b.planes.size());
@@ -179,6 +179,17 @@ TEST(TerrainCheckpoint, RoundTripIsBitExactForEveryField) {
   for (std::size_t i = 0; i < c.warm_start.size(); ++i) EXPECT_TRUE(same_bits(r.warm_start[i], c.warm_start[i])) << i;
 }
 
+TEST(TerrainCheckpoint, EmptyCheckpointRoundTrips) {
+  const fs::path path = temp_path("empty.bin");
+  write_checkpoint(path, TerrainCheckpoint{});
+  EXPECT_EQ(fs::file_size(path), kHeaderEnd + 8);
+  const TerrainCheckpoint r = read_checkpoint(path);
+  fs::remove(path);
+  EXPECT_EQ(r.step, 0u);
+  EXPECT_EQ(r.bodies.size(), 0u);
+  EXPECT_TRUE(r.warm_start.empty() && r.config_text.empty());
+}
+
 TEST(TerrainCheckpoint, ReadBodySetCountsShapeIndicesOnWhereTheWrittenOneStopped) {
   const TerrainCheckpoint c = sample();
   const fs::path path = temp_path("counters.bin");
@@ -193,7 +204,7 @@ TEST(TerrainCheckpoint, ReadBodySetCountsShapeIndicesOnWhereTheWrittenOneStopped
   EXPECT_EQ(read.sphere_shape.back(), 4u);  // the kinematic body had 4 shapes
 }
 
-TEST_F(WrittenSample, FileFollowsTheDocumentedLayout) {
+TEST_F(CheckpointFile, FileFollowsTheDocumentedLayout) {
   const TerrainCheckpoint c = sample();
   const gpu::BodySet& b = c.bodies;
   EXPECT_EQ(bytes.substr(0, 8), "TCSMCKPT");
@@ -213,7 +224,7 @@ TEST_F(WrittenSample, FileFollowsTheDocumentedLayout) {
   EXPECT_EQ(file_bytes(bad), bytes);
 }
 
-TEST_F(WrittenSample, WriteLeavesNoTmpFileAndReplacesAnOldCheckpoint) {
+TEST_F(CheckpointFile, WriteLeavesNoTmpFileAndReplacesAnOldCheckpoint) {
   const fs::path tmp = good.string() + ".tmp";
   EXPECT_FALSE(fs::exists(tmp));
   put_bytes(tmp, "left over from a crash");
@@ -224,7 +235,7 @@ TEST_F(WrittenSample, WriteLeavesNoTmpFileAndReplacesAnOldCheckpoint) {
   EXPECT_EQ(read_checkpoint(good).step, later.step);
 }
 
-TEST_F(WrittenSample, WrongMagicIsNotACheckpoint) {
+TEST_F(CheckpointFile, WrongMagicIsNotACheckpoint) {
   std::string damaged = bytes;
   damaged[3] = 'X';
   const std::string e = error_with(damaged);
@@ -233,7 +244,7 @@ TEST_F(WrittenSample, WrongMagicIsNotACheckpoint) {
   EXPECT_NE(error_with("{\"a json file\": 1}").find("not a trackcosim terrain checkpoint"), std::string::npos);
 }
 
-TEST_F(WrittenSample, NewerVersionIsRefusedNamingFoundAndSupported) {
+TEST_F(CheckpointFile, NewerVersionIsRefusedNamingFoundAndSupported) {
   std::string newer = bytes;
   poke<std::uint32_t>(newer, 8, 99);
   reseal(newer);
@@ -242,7 +253,7 @@ TEST_F(WrittenSample, NewerVersionIsRefusedNamingFoundAndSupported) {
   EXPECT_NE(e.find(bad.string()), std::string::npos) << e;
 }
 
-TEST_F(WrittenSample, TruncatedFileReportsExpectedAndFoundBytes) {
+TEST_F(CheckpointFile, TruncatedFileReportsExpectedAndFoundBytes) {
   const std::size_t n = bytes.size();
   for (const std::size_t cut : {std::size_t(0), std::size_t(5), std::size_t(8), std::size_t(10), std::size_t(40),
                                 kHeaderEnd - 1, kHeaderEnd, kHeaderEnd + 8, kHeaderEnd + 100, n / 2, n - 8, n - 1}) {
@@ -250,12 +261,13 @@ TEST_F(WrittenSample, TruncatedFileReportsExpectedAndFoundBytes) {
     EXPECT_NE(e.find("truncated checkpoint: expected "), std::string::npos) << "cut at " << cut << ": " << e;
     EXPECT_NE(e.find(" bytes, found " + std::to_string(cut)), std::string::npos) << "cut at " << cut << ": " << e;
     EXPECT_NE(e.find(bad.string()), std::string::npos) << e;
-    if (cut >= kHeaderEnd + 8)  // past the header the counts tell the full size
+    if (cut >= kHeaderEnd + 8) {  // past the header the counts tell the full size
       EXPECT_NE(e.find("expected " + std::to_string(n) + " bytes"), std::string::npos) << "cut at " << cut << ": " << e;
+    }
   }
 }
 
-TEST_F(WrittenSample, FlippedByteIsAChecksumMismatch) {
+TEST_F(CheckpointFile, FlippedByteIsAChecksumMismatch) {
   const std::size_t n = bytes.size();
   // time, step, first gid, middle, last config byte, the checksum itself
   for (const std::size_t at : {std::size_t(76), std::size_t(68), kHeaderEnd, n / 2, n - 9, n - 1}) {
@@ -267,7 +279,7 @@ TEST_F(WrittenSample, FlippedByteIsAChecksumMismatch) {
   }
 }
 
-TEST_F(WrittenSample, InconsistentCountsAndShapesAreRefused) {
+TEST_F(CheckpointFile, InconsistentCountsAndShapesAreRefused) {
   const TerrainCheckpoint c = sample();
   const std::size_t bodies = c.bodies.size(), spheres = c.bodies.sphere_body.size();
   const std::size_t motion_at = kHeaderEnd + 200 * bodies, sphere_body_at = motion_at + bodies;
