@@ -18,6 +18,7 @@
 #include "cosim/config_error.h"
 #include "cosim/version.h"
 #include "terrain_node/contacts_command.h"
+#include "terrain_node/cosim_command.h"
 #include "terrain_node/settle_command.h"
 
 namespace {
@@ -84,6 +85,10 @@ int main(int argc, char** argv) {
       ->type_name("LAYOUT");
   app.add_option("--restart", restart, "Continue a --config run from a checkpoint (written on any rank count)")
       ->type_name("CHECKPOINT");
+  bool cosim = false;
+  app.add_flag("--cosim", cosim,
+               "With --config: settle the bed, then serve a vehicle (config section cosim: transport mpi|tcp, "
+               "port, coupling_step, settle_time)");
   app.add_option("--checkpoint-at", checkpoint_at, "Also write DIR/checkpoint.bin after this step")
       ->type_name("STEP");
 
@@ -100,7 +105,9 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   try {
-    if (config_mode->count() > 0) {
+    if (config_mode->count() > 0 && cosim) {
+      terrain::run_cosim_command({config, out_dir, threads, layout});
+    } else if (config_mode->count() > 0) {
       terrain::run_settle_command({config, out_dir, threads, layout, restart, checkpoint_at});
     } else {
       terrain::ContactsOptions contacts;

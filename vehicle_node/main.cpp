@@ -11,7 +11,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "comm/mpi_session.h"
 #include "cosim/version.h"
+#include "vehicle_node/cosim/coupled_run.h"
 #include "vehicle_node/standalone/standalone_run.h"
 
 namespace {
@@ -69,6 +71,19 @@ int main(int argc, char** argv) {
           ->check(CLI::PositiveNumber);
   app.add_option("--out", options.out_dir, "Output folder, created if missing")->type_name("DIR")->capture_default_str();
   app.add_flag("--quiet", quiet, "No progress lines");
+  vehicle::CoupledOptions coupled;
+  CLI::Option* terrain_option =
+      app.add_option("--terrain", coupled.transport,
+                     "Co-simulate with terrain_node: \"mpi\" (same MPI job: mpirun -np 1 vehicle_node ... : -np N "
+                     "terrain_node ... --cosim) or \"tcp\" (connect to --terrain-host:--terrain-port)")
+          ->type_name("mpi|tcp")
+          ->check(CLI::IsMember({"mpi", "tcp"}))
+          ->excludes("--ground");
+  app.add_option("--terrain-host", coupled.host, "tcp: the terrain leader's address")->capture_default_str();
+  app.add_option("--terrain-port", coupled.port, "tcp: its port")->capture_default_str()->check(CLI::Range(1, 65535));
+  app.add_option("--coupling-step", coupled.coupling_step, "Coupling step, s (default: the vehicle step)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--timeout", coupled.timeout, "Longest wait for the terrain, s")->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -77,9 +92,32 @@ int main(int argc, char** argv) {
     std::cerr << "vehicle_node: error: " << e.what() << " (see vehicle_node --help)\n";
     return kExitUsage;
   }
+  if (*terrain_option) {
+    coupled.config = options.config;
+    coupled.out_dir = options.out_dir;
+    if (*end_option) coupled.end_time = end_time;
+    if (*step_option) coupled.step = step;
+    if (quiet) coupled.progress_seconds = 0;
+    try {
+      const vehicle::CoupledSummary s = vehicle::run_coupled(coupled, std::cerr);
+      const double wall = s.wall_seconds > 0 ? s.wall_seconds : 1;
+      std::printf("vehicle cosim steps=%zu shoes=%zu particles=%llu distance_m=%.4f sinkage_m=%.4f step_ms=%.3f "
+                  "wait_share=%.4f\n",
+                  s.coupling_steps, s.shoes, static_cast<unsigned long long>(s.particles), s.distance_m, s.sinkage_m,
+                  s.coupling_steps > 0 ? 1e3 * wall / double(s.coupling_steps) : 0.0, s.wait_seconds / wall);
+      return 0;
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "vehicle_node: error: " << e.what() << " (see vehicle_node --help)\n";
+      return comm::abort_all_or_return(kExitUsage);
+    } catch (const std::exception& e) {
+      std::fflush(stdout);
+      std::cerr << "vehicle_node: error: " << e.what() << "\n";
+      return comm::abort_all_or_return(kExitError);
+    }
+  }
   if (ground.empty()) {
-    std::cerr << "vehicle_node: error: co-simulation with a terrain node is not built yet; run standalone with "
-                 "--ground rigid (see vehicle_node --help)\n";
+    std::cerr << "vehicle_node: error: choose --ground rigid (standalone) or --terrain mpi|tcp (co-simulation with "
+                 "terrain_node) (see vehicle_node --help)\n";
     return kExitUsage;
   }
   if (*profile_option) options.ground_profile = vehicle::parse_ground_profile(profile);

@@ -238,4 +238,8 @@ void TrackedVehicle::apply_travel_stops(MultibodySystem& system, double h) const
   system.set_external_force(chassis_, on_chassis * axis, {0, 0, 0});
 }
 
+std::vector<LocalSphere> TrackedVehicle::shoe_spheres(Side side) const {
+  return mirrored_for(side, model_.track.shoes.spheres);
+}
+
 }  // namespace trackcosim::vehicle

@@ -1,0 +1,79 @@
+#include "terrain_node/cosim_command.h"
+
+#include <omp.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "comm/mpi_channel.h"
+#include "comm/mpi_session.h"
+#include "comm/role_split.h"
+#include "comm/tcp_channel.h"
+#include "cosim/output_file.h"
+#include "cosim/run_json.h"
+#include "cosim/terrain_config.h"
+#include "terrain_node/coupling_session.h"
+
+namespace trackcosim::terrain {
+
+void run_cosim_command(const CosimOptions& options) {
+  comm::ensure_mpi();
+  comm::RoleLayout roles = comm::split_by_role(MPI_COMM_WORLD, comm::Role::Terrain);
+  struct Release {
+    comm::RoleLayout& r;
+    ~Release() { comm::release_role_layout(r); }
+  } release{roles};
+  const cosim::TerrainConfig config = cosim::load_terrain_config(options.config);
+  const cosim::CosimSettings& c = config.scene.cosim;
+  if (options.threads > 0) omp_set_num_threads(options.threads);
+  const std::filesystem::path folder =
+      options.out_dir.empty() ? std::filesystem::path("output") / options.config.stem() : options.out_dir;
+  const bool leader = roles.role_rank == 0;
+  if (leader) cosim::create_output_folder(folder);
+
+  // The channel first: over MPI its creation is collective with the vehicle's ranks; over TCP
+  // the vehicle may connect (and wait) while the bed settles.
+  std::unique_ptr<comm::Channel> mpi_channel;
+  std::unique_ptr<comm::TcpListener> listener;
+  if (c.transport == "mpi") {
+    mpi_channel = std::make_unique<comm::MpiChannel>(roles);
+  } else if (leader) {
+    listener = std::make_unique<comm::TcpListener>(c.host, static_cast<int>(c.port));
+    std::printf("cosim      listening on %s:%d for the vehicle\n", c.host.c_str(), listener->port());
+    std::fflush(stdout);
+  }
+
+  DistributedTerrain terrain(config, roles.role_comm, options.layout);
+  const auto settle_steps = static_cast<std::uint64_t>(c.settle_time / config.scene.step.step_size + 0.5);
+  if (leader)
+    std::printf("settle     %llu steps (%g s) on %d terrain ranks, layout %s\n",
+                static_cast<unsigned long long>(settle_steps), c.settle_time, terrain.ranks(),
+                terrain.layout_name().c_str());
+  for (std::uint64_t k = 0; k < settle_steps; ++k) terrain.step();
+
+  std::unique_ptr<cosim::TerrainCoupler> coupler;
+  if (leader) {
+    std::unique_ptr<comm::Channel> channel = mpi_channel ? std::move(mpi_channel) : listener->accept(c.timeout);
+    std::printf("cosim      vehicle: %s\n", channel->peer().c_str());
+    coupler = std::make_unique<cosim::TerrainCoupler>(std::move(channel), c.timeout);
+  }
+  const std::filesystem::path timing = folder / "timing.csv";
+  const CouplingSummary s = run_coupling(terrain, config, coupler.get(), leader ? &timing : nullptr);
+  if (!leader) return;
+  nlohmann::ordered_json run = cosim::run_json_header("terrain_node --cosim", omp_get_max_threads());
+  run["config_file"] = config.source;
+  run["ranks"] = terrain.ranks();
+  run["layout"] = terrain.layout_name();
+  run["settle_steps"] = settle_steps;
+  run["coupling_steps"] = s.coupling_steps;
+  run["shoes"] = s.shoes;
+  run["wall_seconds"] = s.wall_seconds;
+  run["config"] = cosim::resolved_config_json(config.scene);
+  cosim::write_json_file(folder / "run.json", run);
+  const double wall = s.wall_seconds > 0 ? s.wall_seconds : 1;
+  std::printf("terrain cosim steps=%llu shoes=%zu ranks=%d wall_s=%.3f wait_share=%.4f exchange_share=%.4f\n",
+              static_cast<unsigned long long>(s.coupling_steps), s.shoes, terrain.ranks(), s.wall_seconds,
+              s.wait_seconds / wall, s.exchange_seconds / wall);
+}
+
+}  // namespace trackcosim::terrain

@@ -1,0 +1,23 @@
+#pragma once
+// terrain_node --config X --cosim: the terrain of a co-simulation. Loads the terrain config,
+// settles the bed for cosim.settle_time, then serves one vehicle (vehicle_node in the same MPI
+// job, or an external model over TCP, per cosim.transport) until it finishes: coupling_session.h.
+// Writes run.json and timing.csv (per coupling step: wait, terrain, exchange seconds) into the
+// output folder and prints a summary ending with
+//   terrain cosim steps=<n> shoes=<s> ranks=<r> wall_s=<t> wait_share=<w> exchange_share=<x>
+
+#include <filesystem>
+#include <string>
+
+namespace trackcosim::terrain {
+
+struct CosimOptions {
+  std::filesystem::path config;
+  std::filesystem::path out_dir;  ///< empty: output/<config stem>
+  int threads = 0;
+  std::string layout;
+};
+
+void run_cosim_command(const CosimOptions& options);
+
+}  // namespace trackcosim::terrain

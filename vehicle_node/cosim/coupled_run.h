@@ -1,0 +1,40 @@
+#pragma once
+// vehicle_node --terrain mpi|tcp: the vehicle of a config file driven on the granular terrain of
+// a terrain_node, through the coupler every external model uses (cosim/coupler.h). Each
+// coupling step k: send the shoe states at t_k; advance the vehicle over [t_k, t_k + H] with
+// the terrain forces of the previous interval applied to the shoes; receive the forces of
+// interval k. The vehicle is placed on the terrain's surface height from the handshake.
+// Outputs as standalone (vehicle.csv, shoes.csv, run.json) plus timing.csv (per coupling step:
+// vehicle compute and wait seconds, and the terrain's total vertical force on the shoes, N).
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace trackcosim::vehicle {
+
+struct CoupledOptions {
+  std::filesystem::path config;
+  std::filesystem::path out_dir = "output/vehicle";
+  std::optional<double> end_time, step;
+  std::string transport = "mpi";  ///< "mpi": one MPI job with terrain_node; "tcp": connect to host:port
+  std::string host = "127.0.0.1";
+  int port = 47000;
+  double timeout = 600;           ///< s: the longest wait for the terrain (it settles first)
+  double coupling_step = 0;       ///< s; 0 = the vehicle step
+  double progress_seconds = 5.0;
+};
+
+struct CoupledSummary {
+  std::size_t coupling_steps = 0;
+  std::size_t shoes = 0;
+  std::uint64_t particles = 0;
+  double simulated_seconds = 0, wall_seconds = 0, wait_seconds = 0;
+  double distance_m = 0;      ///< chassis travel along x
+  double sinkage_m = 0;       ///< mean depth of the loaded shoes' lowest points below the surface
+};
+
+CoupledSummary run_coupled(const CoupledOptions& options, std::ostream& progress);
+
+}  // namespace trackcosim::vehicle
