@@ -21,6 +21,13 @@ void ensure_mpi() {
   std::atexit(finalize_at_exit);
 }
 
+RoleScope::RoleScope(Role role) {
+  ensure_mpi();
+  layout_ = split_by_role(MPI_COMM_WORLD, role);
+}
+
+RoleScope::~RoleScope() { release_role_layout(layout_); }
+
 int abort_all_or_return(int code) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);

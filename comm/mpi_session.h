@@ -2,10 +2,26 @@
 // MPI for programs and tests that may run without mpiexec: initialises MPI once (a singleton
 // run is one rank) and finalises it at exit.
 
+#include "comm/role_split.h"
+
 namespace trackcosim::comm {
 
 /// Initialises MPI unless it already is; registers MPI_Finalize at exit when it initialised it.
 void ensure_mpi();
+
+/// This program's role communicator for the lifetime of the object: initialises MPI when
+/// needed, splits MPI_COMM_WORLD by `role` (collective) and frees the split at the end.
+class RoleScope {
+ public:
+  explicit RoleScope(Role role);
+  ~RoleScope();
+  RoleScope(const RoleScope&) = delete;
+  RoleScope& operator=(const RoleScope&) = delete;
+  const RoleLayout& layout() const { return layout_; }
+
+ private:
+  RoleLayout layout_;
+};
 
 /// Stops every rank of MPI_COMM_WORLD with `code` when more than one runs, else returns `code`.
 int abort_all_or_return(int code);

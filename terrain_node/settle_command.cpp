@@ -79,12 +79,8 @@ std::filesystem::path settle_output_folder(const SettleOptions& options) {
 }
 
 void run_settle_command(const SettleOptions& options) {
-  comm::ensure_mpi();
-  comm::RoleLayout roles = comm::split_by_role(MPI_COMM_WORLD, comm::Role::Terrain);
-  struct Release {
-    comm::RoleLayout& r;
-    ~Release() { comm::release_role_layout(r); }
-  } release{roles};
+  const comm::RoleScope scope(comm::Role::Terrain);
+  const comm::RoleLayout& roles = scope.layout();
 
   const cosim::TerrainConfig config = cosim::load_terrain_config(options.config);
   if (options.threads > 0) omp_set_num_threads(options.threads);
