@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# External vehicle models against terrain_node --cosim over TCP (configs/cosim_tcp_example.json):
+#  - the C example (examples/prescribed_track.c, through cosim/coupler_c.h) and the Python one
+#    (examples/python_client.py, standard library only) complete 150 coupling steps, the terrain
+#    pushes on their shoes (mean vertical force > 0), and both report the same forces: they drive
+#    the same prescribed motion, so the terrain computes the same thing;
+#  - a client speaking protocol version 7 is refused: both sides exit non-zero naming version 7;
+#  - a client killed in the middle of the run ends the terrain with an error within 30 s.
+# Usage: external_clients_test.sh TERRAIN_NODE PRESCRIBED_TRACK SOURCE_DIR
+set -euo pipefail
+terrain=$1 c_client=$2 src=$3
+work=$(mktemp -d)
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; [[ -n ${KEEP_WORK:-} ]] || rm -rf "$work"' EXIT
+export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
+
+port=""
+start_terrain() {  # name: starts terrain_node (a child of this shell), sets $port once it listens
+  "$terrain" --config "$src/configs/cosim_tcp_example.json" --cosim --out "$work/$1" >"$work/$1.log" 2>&1 &
+  pids+=($!)
+  echo $! >"$work/$1.pid"
+  for _ in $(seq 100); do
+    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$1.log")
+    [[ -n $port ]] && return
+    sleep 0.1
+  done
+  echo "terrain_node did not start listening" >&2; cat "$work/$1.log" >&2; exit 1
+}
+status=0
+wait_terrain() {  # name: sets $status to its exit status
+  status=0
+  wait "$(cat "$work/$1.pid")" || status=$?
+}
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" "$2"; }
+
+start_terrain c
+"$c_client" 127.0.0.1 "$port" 150 >"$work/c_client.log"
+wait_terrain c
+[[ $status == 0 ]] || { cat "$work/c.log"; exit 1; }
+start_terrain py
+python3 "$src/examples/python_client.py" 127.0.0.1 "$port" 150 >"$work/py_client.log"
+wait_terrain py
+[[ $status == 0 ]] || { cat "$work/py.log"; exit 1; }
+tail -n 1 "$work/c_client.log" "$work/py_client.log"
+c_fz=$(field mean_fz "$work/c_client.log"); py_fz=$(field mean_fz "$work/py_client.log")
+c_fx=$(field mean_fx "$work/c_client.log"); py_fx=$(field mean_fx "$work/py_client.log")
+[[ $c_fz == "$py_fz" && $c_fx == "$py_fx" ]] || { echo "FAIL: C and Python saw different forces"; exit 1; }
+awk -v f="$c_fz" 'BEGIN{exit !(f > 0)}' || { echo "FAIL: no vertical force on the shoes"; exit 1; }
+grep -q "terrain cosim steps=150 shoes=8" "$work/c.log"
+
+start_terrain version
+if python3 "$src/examples/python_client.py" 127.0.0.1 "$port" 10 --version 7 2>"$work/version_client.err"; then
+  echo "FAIL: a version-7 client was accepted"; exit 1
+fi
+wait_terrain version
+[[ $status != 0 ]] || { echo "FAIL: the terrain did not stop on a version mismatch"; exit 1; }
+grep -q "version 7" "$work/version_client.err"
+grep -q "version 7" "$work/version.log"
+
+start_terrain killed
+python3 "$src/examples/python_client.py" 127.0.0.1 "$port" 100000 >/dev/null 2>&1 &
+client=$!
+sleep 1
+kill -9 "$client"
+start=$SECONDS
+wait_terrain killed
+[[ $status != 0 ]] || { echo "FAIL: the terrain ended normally after its vehicle died"; exit 1; }
+(( SECONDS - start <= 30 )) || { echo "FAIL: the terrain took $((SECONDS - start)) s to notice"; exit 1; }
+grep -q "terrain_node: error: .*tcp 127.0.0.1" "$work/killed.log"  # closed, reset or broken pipe: named
+echo "C and Python clients agree; a wrong version and a killed client stop the terrain with a reason"
