@@ -5,7 +5,9 @@
 #    its 122 shoes reaches at least its weight (472 kg x 9.81 = 4630 N) and the chassis stays
 #    above the floor;
 #  - the robot's outputs (vehicle.csv, shoes.csv, the force column of timing.csv) are byte for
-#    byte the same with 1 and 2 terrain ranks: the shoe forces do not depend on the rank count.
+#    byte the same with 1 and 2 terrain ranks: the shoe forces do not depend on the rank count;
+#  - the 2-rank run goes through the launcher (tools/trackcosim run), which writes the merged
+#    timing.csv and run.json and ends with the parseable `cosim steps=...` line.
 # Not checked yet: that the force settles to the weight within 5%. With 0.34 kg shoes the
 # explicit coupling oscillates (docs/protocol.md, "Known limits").
 # Usage: cosim_robot_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
@@ -22,8 +24,17 @@ run() {  # terrain ranks, out
     >"$work/$2.log" 2>&1 || { cat "$work/$2.log"; exit 1; }
 }
 run 1 one
-run 2 two
-grep "cosim steps" "$work/two.log"
+# The same with 2 terrain ranks through the launcher, which must write its folder and summary.
+cat > "$work/run.json" <<JSON
+{"vehicle": {"config": "$src/configs/vehicles/ndia_light_robot.json", "end_time": 0.25},
+ "terrain": {"config": "$src/configs/cosim_robot_terrain.json", "ranks": 2}, "output": "$work/two"}
+JSON
+TRACKCOSIM_BUILD=$(dirname "$(dirname "$vehicle")") "$src/tools/trackcosim" run "$work/run.json" >"$work/two.log" 2>&1 ||
+  { cat "$work/two.log"; exit 1; }
+tail -n 1 "$work/two.log"
+grep -Eq "^cosim steps=250 terrain_ranks=2 particles=3100 distance_m=[-0-9.]+ sinkage_m=[-0-9.]+ step_ms=[0-9.]+ exchange_share=[0-9.]+$" "$work/two.log"
+[[ -f $work/two/timing.csv && -f $work/two/run.json && -f $work/two/terrain/timing.csv ]]
+[[ $(wc -l < "$work/two/timing.csv") == 251 ]]
 
 weight=$(awk 'BEGIN{printf "%.1f", 472.0 * 9.81}')
 peak=$(awk -F, 'NR > 1 && $5 > m {m = $5} END {printf "%.1f", m}' "$work/two/vehicle/timing.csv")

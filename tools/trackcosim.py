@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--dry-run]
+
+Runs a co-simulation described by a small JSON file: which vehicle config, which terrain config,
+how many terrain ranks, how long. It builds the MPMD mpirun line (one vehicle_node rank, N
+terrain_node ranks), runs it with the progress of both programs on the terminal, writes the run
+folder, and prints a summary ending with one parseable line:
+
+  cosim steps=<n> terrain_ranks=<r> particles=<p> distance_m=<d> sinkage_m=<s> step_ms=<t> exchange_share=<x>
+
+Run config (paths relative to the current folder):
+  {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 1.0},
+   "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 2},
+   "output": "output/cosim_robot"}
+
+Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (run.json,
+timing.csv), timing.csv (per coupling step and node: vehicle compute and wait, terrain wait,
+compute and exchange, seconds), run.json (the run config, the command line, the summary)."""
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def fail(message):
+    print("trackcosim: error: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def find_program(name):
+    for folder in (os.environ.get("TRACKCOSIM_BUILD", ""), os.path.join(ROOT, "build")):
+        path = os.path.join(folder, name, name)
+        if folder and os.access(path, os.X_OK):
+            return path
+    found = shutil.which(name)
+    if not found:
+        fail("cannot find %s: build it (cmake --build build) or set TRACKCOSIM_BUILD" % name)
+    return found
+
+
+def parse_line(prefix, text):
+    for line in text.splitlines():
+        if line.startswith(prefix):
+            return dict(re.findall(r"(\w+)=([^ ]+)", line))
+    return None
+
+
+def merge_timing(folder):
+    rows = {}
+    with open(os.path.join(folder, "vehicle", "timing.csv")) as f:
+        for r in csv.DictReader(f):
+            rows[int(r["step"])] = {"step": r["step"], "t": r["t"], "vehicle_compute": r["vehicle"],
+                                    "vehicle_wait": r["wait"]}
+    with open(os.path.join(folder, "terrain", "timing.csv")) as f:
+        for r in csv.DictReader(f):
+            row = rows.setdefault(int(r["step"]), {"step": r["step"], "t": r["t"]})
+            row.update({"terrain_wait": r["wait"], "terrain_compute": r["terrain"], "terrain_exchange": r["exchange"]})
+    columns = ["step", "t", "vehicle_compute", "vehicle_wait", "terrain_wait", "terrain_compute", "terrain_exchange"]
+    with open(os.path.join(folder, "timing.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, columns, restval="")
+        w.writeheader()
+        for k in sorted(rows):
+            w.writerow(rows[k])
+
+
+def main(argv):
+    args = argv[1:]
+    if not args or args[0] != "run" or len(args) < 2:
+        print(__doc__)
+        return 2
+    config_file = args[1]
+    options = {"--terrain-ranks": None, "--out": None}
+    dry = "--dry-run" in args
+    for key in options:
+        if key in args:
+            options[key] = args[args.index(key) + 1]
+    try:
+        with open(config_file) as f:
+            run = json.load(f)
+    except (OSError, ValueError) as e:
+        fail("%s: %s" % (config_file, e))
+    for key in run:
+        if key not in ("vehicle", "terrain", "output"):
+            fail("%s: %s: unknown key (expected one of: vehicle, terrain, output)" % (config_file, key))
+    vehicle, terrain = run.get("vehicle", {}), run.get("terrain", {})
+    if "config" not in vehicle or "config" not in terrain:
+        fail("%s: vehicle.config and terrain.config are required" % config_file)
+    ranks = int(options["--terrain-ranks"] or terrain.get("ranks", 1))
+    if ranks < 1:
+        fail("--terrain-ranks must be >= 1, got %d" % ranks)
+    folder = options["--out"] or run.get("output", os.path.join("output", os.path.splitext(os.path.basename(config_file))[0]))
+    os.makedirs(folder, exist_ok=True)
+
+    vehicle_cmd = [find_program("vehicle_node"), "--config", vehicle["config"], "--terrain", "mpi",
+                   "--out", os.path.join(folder, "vehicle")]
+    if "end_time" in vehicle:
+        vehicle_cmd += ["--end-time", str(vehicle["end_time"])]
+    if "coupling_step" in vehicle:
+        vehicle_cmd += ["--coupling-step", str(vehicle["coupling_step"])]
+    terrain_cmd = [find_program("terrain_node"), "--config", terrain["config"], "--cosim",
+                   "--out", os.path.join(folder, "terrain")]
+    mpirun = [shutil.which("mpirun") or "mpirun", "--oversubscribe", "-np", "1"] + vehicle_cmd + \
+             [":", "-np", str(ranks)] + terrain_cmd
+    print("trackcosim: " + " ".join(mpirun), flush=True)
+    if dry:
+        return 0
+    env = dict(os.environ)
+    env.setdefault("OMP_WAIT_POLICY", "passive")
+    if os.geteuid() == 0:
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    process = subprocess.Popen(mpirun, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    output = []
+    for line in process.stdout:
+        output.append(line)
+        sys.stdout.write(line)
+        sys.stdout.flush()
+    if process.wait() != 0:
+        fail("the co-simulation failed (exit status %d); see the messages above" % process.returncode)
+    text = "".join(output)
+    v, t = parse_line("vehicle cosim", text), parse_line("terrain cosim", text)
+    if not v or not t:
+        fail("the programs ended without their summary lines")
+    merge_timing(folder)
+    steps = int(v["steps"])
+    summary = {"steps": steps, "terrain_ranks": ranks, "particles": int(v["particles"]),
+               "distance_m": float(v["distance_m"]), "sinkage_m": float(v["sinkage_m"]),
+               "step_ms": float(v["step_ms"]), "exchange_share": float(t["exchange_share"]),
+               "vehicle_wait_share": float(v["wait_share"]), "terrain_wait_share": float(t["wait_share"])}
+    with open(os.path.join(folder, "run.json"), "w") as f:
+        json.dump({"program": "trackcosim run", "config": run, "command": mpirun, "summary": summary}, f, indent=2)
+    print("distance travelled %.3f m, mean sinkage %.4f m, %.2f ms per coupling step; the vehicle waited %.0f%% of "
+          "its time, the terrain %.1f%%; outputs in %s" % (summary["distance_m"], summary["sinkage_m"],
+                                                           summary["step_ms"], 100 * summary["vehicle_wait_share"],
+                                                           100 * summary["terrain_wait_share"], folder))
+    print("cosim steps=%d terrain_ranks=%d particles=%d distance_m=%.4f sinkage_m=%.4f step_ms=%.3f exchange_share=%.4f"
+          % (steps, ranks, summary["particles"], summary["distance_m"], summary["sinkage_m"], summary["step_ms"],
+             summary["exchange_share"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
