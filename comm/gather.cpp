@@ -20,23 +20,23 @@ void ExactSums::add(std::size_t i, double x) {
     high += 1;
     low = 0;
   }
-  units_[i] += (static_cast<__int128>(static_cast<long long>(high)) << 64) +
-               static_cast<__int128>(static_cast<unsigned long long>(low));
+  units_[i] += (static_cast<Int128>(static_cast<long long>(high)) << 64) +
+               static_cast<Int128>(static_cast<unsigned long long>(low));
 }
 
 std::vector<double> ExactSums::totals(MPI_Comm comm) const {
   int size = 1;
   MPI_Comm_size(comm, &size);
   const std::size_t n = units_.size();
-  std::vector<__int128> all(n * static_cast<std::size_t>(size));
-  MPI_Allgather(units_.data(), static_cast<int>(n * sizeof(__int128)), MPI_BYTE, all.data(),
-                static_cast<int>(n * sizeof(__int128)), MPI_BYTE, comm);
+  std::vector<Int128> all(n * static_cast<std::size_t>(size));
+  MPI_Allgather(units_.data(), static_cast<int>(n * sizeof(Int128)), MPI_BYTE, all.data(),
+                static_cast<int>(n * sizeof(Int128)), MPI_BYTE, comm);
   std::vector<double> out(n);
   for (std::size_t i = 0; i < n; ++i) {
-    __int128 sum = 0;
+    Int128 sum = 0;
     for (int r = 0; r < size; ++r) sum += all[static_cast<std::size_t>(r) * n + i];  // integers: any order
     const bool negative = sum < 0;
-    const unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(sum) : sum;
+    const UInt128 magnitude = negative ? -static_cast<UInt128>(sum) : sum;
     const double value =
         std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude >> 64)), 64 - kFractionBits) +
         std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude)), -kFractionBits);

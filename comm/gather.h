@@ -72,6 +72,10 @@ std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& out)
 /// as integers in units of 2^-80 (about 8e-25) into 128-bit accumulators; values must stay
 /// below 2^46 (7e13) in magnitude. Used for the totals in stats.csv and the loads on the shoes,
 /// which must be the same on any number of ranks.
+// GCC's 128-bit integers; __extension__ keeps -Wpedantic quiet about them.
+__extension__ typedef __int128 Int128;
+__extension__ typedef unsigned __int128 UInt128;
+
 class ExactSums {
  public:
   explicit ExactSums(std::size_t count = 0) : units_(count, 0) {}
@@ -82,7 +86,7 @@ class ExactSums {
   void reset() { std::fill(units_.begin(), units_.end(), 0); }
 
  private:
-  std::vector<__int128> units_;
+  std::vector<Int128> units_;
 };
 
 /// One exact sum (ExactSums of size 1).
