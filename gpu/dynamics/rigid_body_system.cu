@@ -214,14 +214,9 @@ void RigidBodySystem::replace_bodies(const BodySet& bodies) {
 }
 
 std::vector<WarmStartImpulse> RigidBodySystem::warm_start() const {
-  const detail::WarmStartStore& w = impl_->warm;
-  const std::vector<detail::ContactKey> keys(w.keys.begin(), w.keys.end());
-  const std::vector<real> x(w.impulse.x.begin(), w.impulse.x.end()), y(w.impulse.y.begin(), w.impulse.y.end()),
-      z(w.impulse.z.begin(), w.impulse.z.end());
-  std::vector<WarmStartImpulse> out(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    out[i] = {keys[i].gid_a, keys[i].gid_b, keys[i].shape_a, keys[i].shape_b, {x[i], y[i], z[i]}};
-  return out;
+  std::vector<std::uint32_t> all(impl_->warm.keys.size());
+  for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  return warm_start(all);
 }
 
 std::vector<WarmStartImpulse> RigidBodySystem::warm_start(const std::vector<std::uint32_t>& contacts) const {
