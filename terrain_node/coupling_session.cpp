@@ -1,6 +1,7 @@
 #include "terrain_node/coupling_session.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -117,7 +118,11 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
   std::ofstream timing;
   if (leader && timing_csv != nullptr) {
     timing.open(*timing_csv);
-    timing << "step,t,wait,terrain,exchange\n";
+    // Per coupling step: the leader's wait for the vehicle, the sub-steps (and the leader's own
+    // phases of them, from gpu::StepPhase, plus its ghost/migration messages), and the exchange.
+    timing << "step,t,wait,terrain";
+    for (const std::string_view name : gpu::kStepPhaseNames) timing << ',' << name;
+    timing << ",halo,exchange\n";
   }
   CouplingSummary summary;
   summary.shoes = shoes;
@@ -149,7 +154,13 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
     for (std::size_t i = 0; i < shoes; ++i) terrain.set_kinematic_state(body_state(proxies[i], message.data() + 2 + 13 * i));
     double exchange = since(t0);
     t0 = Clock::now();
-    for (std::uint64_t s = 0; s < substeps; ++s) terrain.step();
+    std::array<double, gpu::kStepPhaseCount> phases{};
+    double halo = 0;
+    for (std::uint64_t s = 0; s < substeps; ++s) {
+      terrain.step();
+      for (std::size_t p = 0; p < phases.size(); ++p) phases[p] += terrain.local_stats().phase_seconds[p];
+      halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
+    }
     const double compute = since(t0);
     t0 = Clock::now();
     const std::vector<std::array<double, 6>> loads = terrain.take_loads();
@@ -163,8 +174,11 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
       coupler->send_forces(forces);
     }
     exchange += since(t0);
-    if (timing.is_open())
-      timing << summary.coupling_steps << ',' << message[1] << ',' << wait << ',' << compute << ',' << exchange << '\n';
+    if (timing.is_open()) {
+      timing << summary.coupling_steps << ',' << message[1] << ',' << wait << ',' << compute;
+      for (const double p : phases) timing << ',' << p;
+      timing << ',' << halo << ',' << exchange << '\n';
+    }
     ++summary.coupling_steps;
     summary.wait_seconds += wait;
     summary.terrain_seconds += compute;

@@ -27,7 +27,10 @@ struct CouplingSummary {
 };
 
 /// Runs until the vehicle finishes. `coupler` is the leader's (null on the other ranks).
-/// `timing_csv`, when given, gets one row per coupling step (written by the leader).
+/// `timing_csv`, when given, gets one row per coupling step (written by the leader): step, t,
+/// wait (for the vehicle), terrain (the sub-steps), the leader's collision, prepare, solve and
+/// integrate seconds within them, halo (its ghost and solver messages within them, waiting
+/// included) and exchange (broadcasts, load reduction, sending the forces).
 CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainConfig& config,
                              cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv = nullptr);
 

@@ -14,8 +14,10 @@ Run config (paths relative to the current folder):
    "output": "output/cosim_robot"}
 
 Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (run.json,
-timing.csv), timing.csv (per coupling step and node: vehicle compute and wait, terrain wait,
-compute and exchange, seconds), run.json (the run config, the command line, the summary)."""
+timing.csv), timing.csv (per coupling step and node, seconds: vehicle compute and wait; terrain
+wait, compute and, within it, the terrain leader's collision, prepare, solve, integrate and halo
+messages; terrain exchange with the vehicle), run.json (the run config, the command line, the
+summary)."""
 import csv
 import json
 import os
@@ -60,8 +62,12 @@ def merge_timing(folder):
     with open(os.path.join(folder, "terrain", "timing.csv")) as f:
         for r in csv.DictReader(f):
             row = rows.setdefault(int(r["step"]), {"step": r["step"], "t": r["t"]})
-            row.update({"terrain_wait": r["wait"], "terrain_compute": r["terrain"], "terrain_exchange": r["exchange"]})
-    columns = ["step", "t", "vehicle_compute", "vehicle_wait", "terrain_wait", "terrain_compute", "terrain_exchange"]
+            row.update({"terrain_wait": r["wait"], "terrain_compute": r["terrain"], "terrain_collision": r["collision"],
+                        "terrain_prepare": r["prepare"], "terrain_solve": r["solve"],
+                        "terrain_integrate": r["integrate"], "terrain_halo": r["halo"],
+                        "terrain_exchange": r["exchange"]})
+    columns = ["step", "t", "vehicle_compute", "vehicle_wait", "terrain_wait", "terrain_compute", "terrain_collision",
+               "terrain_prepare", "terrain_solve", "terrain_integrate", "terrain_halo", "terrain_exchange"]
     with open(os.path.join(folder, "timing.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, columns, restval="")
         w.writeheader()
