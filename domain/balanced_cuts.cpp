@@ -11,8 +11,9 @@ AxisHistogram axis_histogram(std::span<const real> coordinates, real lo, real hi
   AxisHistogram h{lo, hi, std::vector<std::uint64_t>(bins, 0)};
   const real scale = real(bins) / (hi - lo);
   for (const real x : coordinates) {
+    // Compare before converting: a far-away (or NaN) coordinate must not overflow the cast.
     const real f = (x - lo) * scale;
-    const std::size_t b = f <= 0 ? 0 : std::min(static_cast<std::size_t>(f), bins - 1);
+    const std::size_t b = !(f > 0) ? 0 : f >= real(bins) ? bins - 1 : static_cast<std::size_t>(f);
     ++h.counts[b];
   }
   return h;
@@ -39,12 +40,16 @@ std::vector<real> balanced_cuts(const AxisHistogram& h, int parts, real min_widt
     const real inside = b < h.counts.size() && h.counts[b] > 0 ? (target - real(below)) / real(h.counts[b]) : 0;
     cuts.push_back(h.lo + (real(b) + inside) * width);
   }
-  // Keep parts at least min_width wide where the range allows: forwards, then backwards.
-  if (real(parts) * min_width <= h.hi - h.lo) {
+  // Keep parts at least min_width wide: forwards, then backwards (the backward pass only lowers
+  // cuts, and each stays above lo + k min_width, so both bounds hold at the end). Where the range
+  // is too short for that, the widest spacing it allows (range / parts) gives uniform cuts, still
+  // strictly increasing so that the Decomposition accepts them.
+  const real spacing = std::min(min_width, (h.hi - h.lo) / real(parts));
+  if (spacing > 0) {
     real previous = h.lo;
-    for (real& c : cuts) previous = c = std::max(c, previous + min_width);
+    for (real& c : cuts) previous = c = std::max(c, previous + spacing);
     real next = h.hi;
-    for (auto it = cuts.rbegin(); it != cuts.rend(); ++it) next = *it = std::min(*it, next - min_width);
+    for (auto it = cuts.rbegin(); it != cuts.rend(); ++it) next = *it = std::min(*it, next - spacing);
   }
   return cuts;
 }

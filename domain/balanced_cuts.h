@@ -18,8 +18,10 @@ struct AxisHistogram {
 };
 AxisHistogram axis_histogram(std::span<const real> coordinates, real lo, real hi, std::size_t bins);
 
-/// parts - 1 increasing interior cuts at the count quantiles (linear inside a bin), each kept at
-/// least min_width from its neighbours and from lo and hi when the range allows it.
+/// parts - 1 increasing interior cuts at the count quantiles (linear inside a bin), so each part
+/// holds about total / parts particles. Each cut is kept at least min_width (the ghost width: a
+/// subdomain thinner than that breaks the neighbour assumption) from its neighbours and from lo
+/// and hi when the range allows it; when it does not, the cuts are uniform. No particles: uniform.
 std::vector<real> balanced_cuts(const AxisHistogram& h, int parts, real min_width);
 /// parts - 1 interior cuts splitting [lo, hi] into equal widths.
 std::vector<real> uniform_cuts(real lo, real hi, int parts);

@@ -11,9 +11,9 @@ void ranks_needing_ghost(const Decomposition& d, int owner, Vec3 p, real width, 
 BodyRole classify(const Decomposition& d, int rank, Vec3 p, real width) {
   const int owner = d.owner_of(p);
   if (owner != rank) return d.distance_to_box(p, rank) <= width ? BodyRole::Ghost : BodyRole::Outside;
-  std::vector<int> needing;
-  ranks_needing_ghost(d, owner, p, width, needing);
-  return needing.empty() ? BodyRole::Owned : BodyRole::Shared;
+  for (int r = 0; r < d.rank_count(); ++r)
+    if (r != rank && d.distance_to_box(p, r) <= width) return BodyRole::Shared;
+  return BodyRole::Owned;
 }
 
 }  // namespace trackcosim::domain

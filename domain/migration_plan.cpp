@@ -3,13 +3,23 @@
 #include <algorithm>
 
 namespace trackcosim::domain {
+namespace {
+
+/// A cheap, exact pre-test for distance_to(b, p) <= w: the distance is at least the gap along any
+/// one axis (sqrt of the rounded square of a number gives the number back), so a single gap
+/// beyond w rules the box out without the sum of squares and the root.
+bool within_on_each_axis(const Aabb& b, Vec3 p, real w) {
+  return b.lo.x - p.x <= w && p.x - b.hi.x <= w && b.lo.y - p.y <= w && p.y - b.hi.y <= w && b.lo.z - p.z <= w &&
+         p.z - b.hi.z <= w;
+}
+
+}  // namespace
 
 std::vector<Migration> plan_migration(const Decomposition& d, int rank, std::span<const Vec3> positions) {
   std::vector<Migration> out;
-  for (std::uint32_t i = 0; i < positions.size(); ++i) {
-    const int owner = d.owner_of(positions[i]);
-    if (owner != rank) out.push_back({i, owner});
-  }
+  const Aabb mine = d.box(rank);  // contains() is owner_of() == rank, with six comparisons
+  for (std::uint32_t i = 0; i < positions.size(); ++i)
+    if (!mine.contains(positions[i])) out.push_back({i, d.owner_of(positions[i])});
   return out;
 }
 
@@ -27,7 +37,7 @@ GhostPlan plan_ghosts(const Decomposition& d, int rank, std::span<const Vec3> ow
                                   p.z - mine.lo.z, mine.hi.z - p.z});
     if (inside > width) continue;
     for (std::size_t k = 0; k < boxes.size(); ++k)
-      if (distance_to(boxes[k], p) <= width) plan.send[k].push_back(i);
+      if (within_on_each_axis(boxes[k], p, width) && distance_to(boxes[k], p) <= width) plan.send[k].push_back(i);
   }
   return plan;
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 namespace trackcosim::domain {
@@ -43,6 +44,41 @@ TEST(Decomposition, NeighboursAreTheBoxesWithinTheWidth) {
   EXPECT_EQ(slab.neighbours(0, 0.3), (std::vector<int>{1, 2}));  // wider than a slab: two away
   const Decomposition grid = Decomposition::uniform({2, 2, 1}, {{0, 0, 0}, {1, 1, 1}});
   EXPECT_EQ(grid.neighbours(0, 0.01), (std::vector<int>{1, 2, 3}));  // 3 across the corner
+}
+
+TEST(Decomposition, BoxesAreTheCutsWithInfiniteOuterFaces) {
+  const Decomposition d({2, 2, 1}, {0.3}, {0.6}, {});
+  const Aabb b = d.box(rank_of(d.grid(), 1, 0, 0));
+  EXPECT_EQ(b.lo.x, 0.3);
+  EXPECT_TRUE(std::isinf(b.hi.x) && b.hi.x > 0);
+  EXPECT_TRUE(std::isinf(b.lo.y) && b.lo.y < 0);
+  EXPECT_EQ(b.hi.y, 0.6);
+  EXPECT_TRUE(std::isinf(b.lo.z) && std::isinf(b.hi.z));
+  EXPECT_EQ(d.cuts(0), (std::vector<real>{0.3}));
+  EXPECT_TRUE(d.cuts(2).empty());
+  const Decomposition single;
+  EXPECT_EQ(single.rank_count(), 1);
+  EXPECT_EQ(single.owner_of({1e9, -1e9, 3}), 0);
+  EXPECT_TRUE(single.neighbours(0, 1e9).empty());
+}
+
+TEST(Decomposition, NeighboursAcrossFacesEdgesAndCorners) {
+  const Decomposition d = Decomposition::uniform({3, 3, 3}, {{0, 0, 0}, {3, 3, 3}});
+  EXPECT_EQ(d.neighbours(rank_of(d.grid(), 1, 1, 1), 0.01).size(), 26u);
+  EXPECT_EQ(d.neighbours(rank_of(d.grid(), 0, 0, 0), 0.01), (std::vector<int>{1, 3, 4, 9, 10, 12, 13}));
+  // From the corner box, a box with n of its indices at 2 is sqrt(n) away (unit cells).
+  EXPECT_EQ(d.neighbours(0, 0.999).size(), 7u);
+  EXPECT_EQ(d.neighbours(0, 1.001).size(), 7u + 12u);
+  EXPECT_EQ(d.neighbours(0, 1.5).size(), 7u + 12u + 6u);
+  EXPECT_EQ(d.neighbours(0, 1.8).size(), 26u);
+}
+
+TEST(Decomposition, DistanceToABoxIsEuclidean) {
+  const Aabb b{{0, 0, 0}, {1, 1, 1}};
+  EXPECT_EQ(distance_to(b, {0.5, 0.5, 0.5}), 0);
+  EXPECT_DOUBLE_EQ(distance_to(b, {2, 0.5, 0.5}), 1.0);
+  EXPECT_DOUBLE_EQ(distance_to(b, {4, 5, 0.5}), 5.0);  // 3-4-5 off an edge
+  EXPECT_DOUBLE_EQ(distance_to(b, {-1, -2, 3}), 3.0);  // off a corner: sqrt(1 + 4 + 4)
 }
 
 TEST(Decomposition, OuterFacesAreInfinite) {
