@@ -129,6 +129,10 @@ struct CosimSettings {
   real timeout = 120;             ///< s: the longest wait for the vehicle's next message
   real coupling_step = 0;         ///< s: the step the vehicle must use; 0 = whatever it announces
   real settle_time = 0;           ///< s of terrain settling before the handshake
+  /// The shoe proxies' contact law (docs/protocol.md, "Shoe contact law"): a spring-damper per
+  /// contact, N/m and N s/m; 0 = derived from the shoe's mass and the coupling step.
+  real shoe_stiffness = 0;
+  real shoe_damping = 0;
 };
 
 /// What the file says, defaults filled in.

@@ -122,7 +122,8 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
   out["domain"] = domain_json(scene.domain);
   out["cosim"] = {{"transport", scene.cosim.transport}, {"host", scene.cosim.host},
                   {"port", scene.cosim.port},           {"timeout", scene.cosim.timeout},
-                  {"coupling_step", scene.cosim.coupling_step}, {"settle_time", scene.cosim.settle_time}};
+                  {"coupling_step", scene.cosim.coupling_step}, {"settle_time", scene.cosim.settle_time},
+                  {"shoe_stiffness", scene.cosim.shoe_stiffness}, {"shoe_damping", scene.cosim.shoe_damping}};
   return out;
 }
 

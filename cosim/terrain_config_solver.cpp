@@ -73,7 +73,8 @@ DomainSettings read_domain_settings(const JsonField& f) {
 }
 
 CosimSettings read_cosim_settings(const JsonField& f) {
-  f.expect_object({"transport", "host", "port", "timeout", "coupling_step", "settle_time"});
+  f.expect_object({"transport", "host", "port", "timeout", "coupling_step", "settle_time", "shoe_stiffness",
+                   "shoe_damping"});
   CosimSettings s;
   if (const auto v = f.optional_member("transport")) s.transport = v->one_of({"mpi", "tcp"});
   if (const auto v = f.optional_member("host")) s.host = v->string();
@@ -84,6 +85,8 @@ CosimSettings read_cosim_settings(const JsonField& f) {
   if (const auto v = f.optional_member("timeout")) s.timeout = v->positive_number();
   if (const auto v = f.optional_member("coupling_step")) s.coupling_step = v->non_negative_number();
   if (const auto v = f.optional_member("settle_time")) s.settle_time = v->non_negative_number();
+  if (const auto v = f.optional_member("shoe_stiffness")) s.shoe_stiffness = v->non_negative_number();
+  if (const auto v = f.optional_member("shoe_damping")) s.shoe_damping = v->non_negative_number();
   return s;
 }
 

@@ -76,6 +76,24 @@ gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_
   return set;
 }
 
+/// The shoe proxies' spring-dampers (docs/protocol.md, "Shoe contact law"). The coupling is
+/// explicit: over the next interval the vehicle applies the force the terrain found for the
+/// shoe's state at the interval's start. For a shoe alone (mass m, the track's fastest mode)
+/// with spring K and damper C over the coupling step H, and a = K H^2 / m, b = C H / m, that
+/// update is stable for a + b < 2 and 3a + 2b < 4 (the proxy's implicit spring adds K H to the
+/// damping). The default takes a = 2/3, b = 1/3 for the whole shoe and shares it among the
+/// shoe's spheres, so it holds however many of them touch grains. A kinematic proxy
+/// (K infinite) breaks the bound by any margin: the force then swings between 0 and several
+/// times the weight from one interval to the next.
+gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& shoe, double coupling_step,
+                               const cosim::CosimSettings& settings) {
+  const double spheres = static_cast<double>(std::max<std::size_t>(1, shoe.spheres.size()));
+  gpu::CompliantBody c{gid, settings.shoe_stiffness, settings.shoe_damping};
+  if (c.stiffness <= 0) c.stiffness = 2.0 / 3.0 * shoe.mass / (coupling_step * coupling_step * spheres);
+  if (c.damping <= 0) c.damping = 1.0 / 3.0 * shoe.mass / (coupling_step * spheres);
+  return c;
+}
+
 gpu::BodyState body_state(gpu::GlobalId gid, const double* s) {
   return {gid, {s[0], s[1], s[2]}, {s[3], s[4], s[5], s[6]}, {s[7], s[8], s[9]}, {s[10], s[11], s[12]}};
 }
@@ -112,7 +130,12 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
   const gpu::GlobalId first_proxy = config.bodies.size() > 0 ? config.bodies.gid.back() + 1 : 0;
   terrain.add_everywhere_bodies(shoe_proxies(hello, first_proxy, config.scene.material.friction));
   std::vector<gpu::GlobalId> proxies(shoes);
-  for (std::size_t i = 0; i < shoes; ++i) proxies[i] = first_proxy + i;
+  std::vector<gpu::CompliantBody> springs(shoes);
+  for (std::size_t i = 0; i < shoes; ++i) {
+    proxies[i] = first_proxy + i;
+    springs[i] = shoe_spring(proxies[i], hello.shoes[i], coupling_step, config.scene.cosim);
+  }
+  terrain.set_compliant_bodies(springs);
   terrain.watch_loads(proxies);
 
   std::ofstream timing;

@@ -81,6 +81,9 @@ class DistributedTerrain {
   /// Collective. Adds bodies that every rank holds (shoe proxies: kinematic sphere sets); their
   /// gids must be above every gid of the terrain.
   void add_everywhere_bodies(const gpu::BodySet& extra);
+  /// Contacts with these bodies become spring-dampers (gpu/dynamics/contact_compliance.h); every
+  /// rank must call it with the same list.
+  void set_compliant_bodies(std::vector<gpu::CompliantBody> bodies);
   /// Moves a kinematic body every rank holds; every rank must call it with the same values.
   void set_kinematic_state(const gpu::BodyState& state);
   /// Accumulates, from now on, the contact impulse and angular impulse (about the body's

@@ -33,6 +33,10 @@ void DistributedTerrain::add_everywhere_bodies(const gpu::BodySet& extra) {
   held_->local.holder.resize(held_->set.size(), kOnEveryRank);
 }
 
+void DistributedTerrain::set_compliant_bodies(std::vector<gpu::CompliantBody> bodies) {
+  system_->set_compliant_bodies(std::move(bodies));
+}
+
 void DistributedTerrain::set_kinematic_state(const gpu::BodyState& state) {
   gpu::BodySet& s = held_->set;
   const std::uint32_t i = index_of(s.gid, state.gid);

@@ -9,6 +9,8 @@
 //   theta' = (-theta^2 + theta sqrt(theta^2 + 4)) / 2,  beta = theta (1 - theta) / (theta^2 + theta'),
 //   y <- next + beta (next - gamma);  restart (beta = 0, theta' = 1) when grad.(next - gamma) > 0;
 //   L <- 0.9 L after each accepted step.
+// Compliant contacts (contact_compliance.h) add E = diag(eps) to N: grad f = D^T v + b + E y,
+// and their share of the curvature, d_n^T E d_n, is summed by the gradient pass.
 // Two things keep an iteration near two Jacobi sweeps and the line search exact. Since f is
 // quadratic, f(next) - f(y) - grad.(next - y) = 1/2 (next - y)^T N (next - y) = 1/2 d^T M d with
 // d = v(next) - v(y) per body, so the sufficient-decrease test is  d^T M d <= L |next - y|^2,
@@ -96,7 +98,8 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
                                              ws.row_impulse.next.view(), t, ws.partials);
       for (int k = 0; k < kSumSlots; ++k) step.s[k] = c.s[k] + r.s[k];
       step = global_sums(ws, step);
-      const real curvature = reduce_velocities(bodies, ws, at_y_velocities).s[0];
+      // d^T (N + E) d: the bodies' part from the velocity change, the compliant contacts' from s2.
+      const real curvature = reduce_velocities(bodies, ws, at_y_velocities).s[0] + step.s[2];
       if (curvature <= lipschitz * step.s[0]) break;
       lipschitz *= 2;
     }

@@ -2,6 +2,8 @@
 // centres, eta_i = 3 / trace(D_i^T M^-1 D_i), the stabilisation term b_i = (Phi_i / h, 0, 0)
 // (optionally clamped so that penetration is removed no faster than max_recovery_speed), the
 // friction coefficient, and the warm-start impulse of the same contact key in the last step.
+// A contact with a compliant body (contact_compliance.h) gets b_i = k Phi_i / (h k + c), its
+// compliance eps_i = 1 / (h (h k + c)), and eta_i = 3 / (trace + 3 eps_i).
 
 #include "gpu/dynamics/detail/contact_preparation.h"
 
@@ -25,10 +27,38 @@ TRACKCOSIM_HD inline real side_trace(const BodyView& b, std::uint32_t j, Vec3 r,
          dot(cw, b.apply_inv_inertia(j, cw));
 }
 
+/// Index of gid in the sorted list, or n.
+TRACKCOSIM_HD inline std::size_t find_gid(const GlobalId* sorted, std::size_t n, GlobalId gid) {
+  std::size_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (sorted[mid] < gid) lo = mid + 1; else hi = mid;
+  }
+  return lo < n && sorted[lo] == gid ? lo : n;
+}
+
+/// Spring and damper of a contact: a compliant body's own, or both in series.
+struct ContactSpring {
+  real stiffness = 0, damping = 0;
+};
+struct ComplianceTable {
+  const GlobalId* gid;
+  const real *stiffness, *damping;
+  std::size_t count;
+  TRACKCOSIM_HD ContactSpring spring(GlobalId a, GlobalId b) const {
+    const std::size_t ia = find_gid(gid, count, a), ib = find_gid(gid, count, b);
+    if (ia == count && ib == count) return {};
+    if (ib == count) return {stiffness[ia], damping[ia]};
+    if (ia == count) return {stiffness[ib], damping[ib]};
+    return {in_series(stiffness[ia], stiffness[ib]), in_series(damping[ia], damping[ib])};
+  }
+};
+
 }  // namespace
 
 void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const SolverSettings& settings,
-                      const WarmStartStore& warm, ContactUpload& up, SolverWorkspace& ws) {
+                      const DeviceCompliance& compliant, const WarmStartStore& warm, ContactUpload& up,
+                      SolverWorkspace& ws) {
   const std::size_t n = c.size();
   upload_vector(up.gid_a, c.gid_a);
   upload_vector(up.gid_b, c.gid_b);
@@ -39,6 +69,7 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
   up.point_a.assign(c.ax, c.ay, c.az);
   up.point_b.assign(c.bx, c.by, c.bz);
   ws.contacts.resize(n);
+  ws.contacts.compliance.resize(compliant.empty() ? 0 : n);
   ws.contact_impulse.resize(n);
   up.keys.resize(n);
   up.match.resize(n);
@@ -72,6 +103,10 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
   const std::uint32_t* match = raw(up.match);
   const Vec3View old_impulse = warm.impulse.view();
   const real max_recovery = settings.max_recovery_speed;
+  const ComplianceTable table{raw(compliant.gid), raw(compliant.stiffness), raw(compliant.damping),
+                              compliant.gid.size()};
+  real* compliance = compliant.empty() ? nullptr : raw(ws.contacts.compliance);
+  const GlobalId *gid_a = raw(up.gid_a), *gid_b = raw(up.gid_b);
   thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const std::uint32_t A = blk.body_a[i], B = blk.body_b[i];
@@ -83,8 +118,17 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
                      blk.arm_b.set(i, rb);
                      Vec3 u, w;
                      tangent_basis(nrm, u, w);
-                     eta[i] = 3 / (side_trace(b, A, ra, nrm, u, w) + side_trace(b, B, rb, nrm, u, w));
-                     real stabilisation = distance[i] / h;
+                     const real trace = side_trace(b, A, ra, nrm, u, w) + side_trace(b, B, rb, nrm, u, w);
+                     real stabilisation = distance[i] / h, eps = 0;
+                     if (compliance != nullptr) {
+                       const ContactSpring s = table.spring(gid_a[i], gid_b[i]);
+                       if (s.stiffness > 0) {
+                         stabilisation = s.stiffness * distance[i] / (h * s.stiffness + s.damping);
+                         eps = 1 / (h * (h * s.stiffness + s.damping));
+                       }
+                       compliance[i] = eps;
+                     }
+                     eta[i] = 3 / (trace + 3 * eps);
                      if (max_recovery > 0 && stabilisation < -max_recovery) stabilisation = -max_recovery;
                      bias[i] = stabilisation;
                      mu[i] = friction[A] < friction[B] ? friction[A] : friction[B];

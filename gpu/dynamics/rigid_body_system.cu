@@ -4,7 +4,10 @@
 #include "gpu/dynamics/rigid_body_system.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include <thrust/binary_search.h>
 #include <thrust/gather.h>
@@ -36,8 +39,11 @@ struct RigidBodySystem::Impl {
   detail::SolverWorkspace ws;
   detail::ContactUpload upload;
   detail::WarmStartStore warm;
+  detail::DeviceCompliance compliant;
+  std::vector<GlobalId> compliant_gids;  ///< host copy, sorted
 
-  /// Drops contacts the solver cannot act on (both bodies fixed or kinematic).
+  /// Drops contacts the solver cannot act on: both bodies fixed or kinematic, unless one is
+  /// compliant (a shoe proxy on the container floor: the spring gives the force directly).
   void keep_solvable(ContactList&& all);
   void find_immovable() {
     immovable_gids.clear();
@@ -80,8 +86,13 @@ void RigidBodySystem::Impl::keep_solvable(ContactList&& all) {
   };
   std::vector<std::size_t> kept;
   kept.reserve(contacts.size());
-  for (std::size_t i = 0; i < contacts.size(); ++i)
-    if (!immovable(contacts.gid_b[i]) || !immovable(contacts.gid_a[i])) kept.push_back(i);
+  auto compliant = [this](GlobalId gid) {
+    return std::binary_search(compliant_gids.begin(), compliant_gids.end(), gid);
+  };
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const GlobalId a = contacts.gid_a[i], b = contacts.gid_b[i];
+    if (!immovable(b) || !immovable(a) || compliant(a) || compliant(b)) kept.push_back(i);
+  }
   keep_contact_entries(contacts, kept);
 }
 
@@ -160,7 +171,7 @@ void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchang
 
   clock.run(StepPhase::Prepare, [&] {
     detail::compute_free_velocities(m.bodies, h, settings_.gravity);
-    detail::prepare_contacts(m.contacts, m.bodies, h, settings_.solver, m.warm, m.upload, m.ws);
+    detail::prepare_contacts(m.contacts, m.bodies, h, settings_.solver, m.compliant, m.warm, m.upload, m.ws);
     detail::prepare_rows(m.bodies, m.ws);
     m.ws.slots.resize(2 * (m.ws.contacts.size() + m.ws.rows.size()));
     m.ws.slot_lists.build(m.ws.contacts, m.ws.rows, m.bodies.size());
@@ -324,6 +335,27 @@ void RigidBodySystem::set_applied_force(std::uint32_t i, Vec3 f, Vec3 t) {
   if (i >= b.size()) throw std::out_of_range("set_applied_force: body index " + std::to_string(i) + " out of range");
   b.force.put(i, f);
   b.torque.put(i, t);
+}
+
+void RigidBodySystem::set_compliant_bodies(std::vector<CompliantBody> bodies) {
+  std::sort(bodies.begin(), bodies.end(), [](const CompliantBody& a, const CompliantBody& b) { return a.gid < b.gid; });
+  std::vector<GlobalId> gid;
+  std::vector<real> stiffness, damping;
+  for (const CompliantBody& c : bodies) {
+    const std::string who = "compliant body gid " + std::to_string(c.gid);
+    if (!(c.stiffness > 0) || !std::isfinite(c.stiffness))
+      throw std::invalid_argument(who + ": stiffness must be > 0 N/m, got " + std::to_string(c.stiffness));
+    if (!(c.damping >= 0) || !std::isfinite(c.damping))
+      throw std::invalid_argument(who + ": damping must be >= 0 N s/m, got " + std::to_string(c.damping));
+    if (!gid.empty() && gid.back() == c.gid) throw std::invalid_argument(who + " is listed twice");
+    gid.push_back(c.gid);
+    stiffness.push_back(c.stiffness);
+    damping.push_back(c.damping);
+  }
+  impl_->compliant.gid.assign(gid.begin(), gid.end());
+  impl_->compliant_gids = gid;
+  impl_->compliant.stiffness.assign(stiffness.begin(), stiffness.end());
+  impl_->compliant.damping.assign(damping.begin(), damping.end());
 }
 
 void RigidBodySystem::set_bilateral_rows(std::vector<BilateralRow> rows) {

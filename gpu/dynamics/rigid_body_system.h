@@ -18,6 +18,7 @@
 
 #include "gpu/collision/contact_list.h"
 #include "gpu/dynamics/body_set.h"
+#include "gpu/dynamics/contact_compliance.h"
 #include "gpu/dynamics/solver_exchange.h"
 #include "gpu/dynamics/step_settings.h"
 #include "gpu/dynamics/step_stats.h"
@@ -94,6 +95,12 @@ class RigidBodySystem {
   void set_applied_force(std::uint32_t index, Vec3 force, Vec3 torque);
   /// Moves a kinematic body (a shoe proxy) to a pose; fixed bodies refuse (std::logic_error).
   void set_pose(std::uint32_t index, Vec3 position, Quat orientation);
+  /// Bodies whose contacts are spring-dampers (contact_compliance.h), by gid, from the next step
+  /// on; replaces the previous list and survives replace_bodies (a gid need not be held now).
+  /// Contacts of a compliant fixed or kinematic body with another such body are kept too (the
+  /// spring alone gives their force). Throws std::invalid_argument for a stiffness <= 0, a
+  /// damping < 0 or a gid listed twice.
+  void set_compliant_bodies(std::vector<CompliantBody> bodies);
   /// Rows solved with the contacts from the next step on; replaces the previous rows.
   void set_bilateral_rows(std::vector<BilateralRow> rows);
   /// Impulses of the bilateral rows in the last step, in row order.

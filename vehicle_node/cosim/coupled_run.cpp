@@ -56,7 +56,7 @@ cosim::VehicleHello make_hello(const TrackedVehicle& v, const MultibodySystem& s
   for (const Side s : kSides) {
     cosim::ShoeGeometry g;
     g.mass = v.model().track.shoes.mass;
-    for (const LocalSphere& sp : v.shoe_spheres(s)) g.spheres.push_back({sp.offset, sp.radius});
+    for (const LocalSphere& sp : v.terrain_shoe_spheres(s)) g.spheres.push_back({sp.offset, sp.radius});
     for (const BodyId b : v.track(s).shoes) {
       h.shoes.push_back(g);
       h.initial.push_back(shoe_state(system, b));
@@ -113,8 +113,8 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   MultibodySystem system;
   const TrackedVehicle vehicle(config.vehicle, system, *make_ground(surface));
   const std::vector<BodyId> shoes = all_shoes(vehicle);
-  const std::vector<LocalSphere> left_spheres = vehicle.shoe_spheres(Side::kLeft),
-                                 right_spheres = vehicle.shoe_spheres(Side::kRight);
+  const std::vector<LocalSphere> left_spheres = vehicle.terrain_shoe_spheres(Side::kLeft),
+                                 right_spheres = vehicle.terrain_shoe_spheres(Side::kRight);
   const std::size_t left_count = vehicle.track(Side::kLeft).shoes.size();
 
   const auto coupling_steps = static_cast<std::size_t>(std::llround(config.simulation.end_time / coupling_step));

@@ -47,22 +47,27 @@ ShoeTemplate read_shoe_template(const JsonField& shoes) {
 
   std::optional<double> pad_offset;
   if (const auto pad = shoes.optional_member("pad")) {
-    pad->expect_object({"length", "width", "thickness", "spheres_along", "spheres_across"});
+    pad->expect_object({"length", "width", "thickness", "spheres_along", "spheres_across", "terrain_spheres_along",
+                        "terrain_spheres_across"});
     const double length = pad->member("length").positive_number();
     const double width = pad->member("width").positive_number();
     const JsonField thickness_field = pad->member("thickness");
     const double thickness = thickness_field.positive_number();
     if (thickness > length || thickness > width)
       thickness_field.fail("must not exceed the pad's length and width (the spheres' diameter is the thickness)");
-    const auto sp = pad_spheres(length, width, thickness, read_count(*pad, "spheres_along", 2),
-                                read_count(*pad, "spheres_across", 3));
+    const std::uint32_t along = read_count(*pad, "spheres_along", 2), across = read_count(*pad, "spheres_across", 3);
+    const auto sp = pad_spheres(length, width, thickness, along, across);
     s.spheres.insert(s.spheres.end(), sp.begin(), sp.end());
+    const auto tp = pad_spheres(length, width, thickness, read_count(*pad, "terrain_spheres_along", along),
+                                read_count(*pad, "terrain_spheres_across", across));
+    s.terrain_spheres.insert(s.terrain_spheres.end(), tp.begin(), tp.end());
     pad_offset = 0.5 * thickness;
   }
   if (const auto list = shoes.optional_member("spheres")) {
     for (const JsonField& item : list->elements()) {
       item.expect_object({"offset", "radius"});
       s.spheres.push_back({item.member("offset").vec3(), item.member("radius").positive_number()});
+      s.terrain_spheres.push_back(s.spheres.back());
     }
   }
   if (s.spheres.empty()) shoes.fail("needs contact geometry: a \"pad\", a list of \"spheres\", or both");

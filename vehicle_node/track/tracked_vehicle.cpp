@@ -242,4 +242,9 @@ std::vector<LocalSphere> TrackedVehicle::shoe_spheres(Side side) const {
   return mirrored_for(side, model_.track.shoes.spheres);
 }
 
+std::vector<LocalSphere> TrackedVehicle::terrain_shoe_spheres(Side side) const {
+  const ShoeTemplate& shoes = model_.track.shoes;
+  return mirrored_for(side, shoes.terrain_spheres.empty() ? shoes.spheres : shoes.terrain_spheres);
+}
+
 }  // namespace trackcosim::vehicle

@@ -58,8 +58,10 @@ class TrackedVehicle {
   BodyId chassis() const { return chassis_; }
   const TrackAssembly& track(Side s) const { return tracks_[static_cast<int>(s)]; }
   std::size_t shoe_count() const { return 2 * wrap_.pins.size(); }
-  /// The contact spheres of one side's shoes, in the shoe's body frame (the terrain's geometry).
+  /// The contact spheres of one side's shoes, in the shoe's body frame (rigid ground and wheels).
   std::vector<LocalSphere> shoe_spheres(Side side) const;
+  /// The same for a granular terrain (ShoeTemplate::terrain_spheres): what the co-simulation sends.
+  std::vector<LocalSphere> terrain_shoe_spheres(Side side) const;
 
   /// Idler position along its tensioner axis from the nominal position (m): the wrap's travel
   /// plus the slider's displacement since assembly.

@@ -96,6 +96,10 @@ struct ShoeTemplate {
   double mass = 0.0;                 ///< kg
   Vec3 inertia{0.0, 0.0, 0.0};       ///< principal moments, kg m^2
   std::vector<LocalSphere> spheres;  ///< contact geometry in the shoe frame
+  /// The geometry a granular terrain gets (co-simulation): the pad covered more densely, so that
+  /// grains neither pass between its spheres nor its spheres between grains; = spheres unless
+  /// the pad gives terrain_spheres_along/across.
+  std::vector<LocalSphere> terrain_spheres;
   /// Distance from the pin axis to the face that rolls on the wheels (m): the wheels' circles
   /// are grown by this much to give the path of the pins.
   double pin_offset = 0.0;

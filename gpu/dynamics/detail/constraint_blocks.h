@@ -9,7 +9,8 @@
 //     component of the same triplet type so one solver vector type serves both.
 //
 // Per contact we stream n, r_A, r_B (the tangents are rebuilt from n), eta, b, mu and the body
-// indices: 12 reals + 2 indices. The impulse D_i gamma_i goes into two reduction slots, 2i for
+// indices: 12 reals + 2 indices, and one more real (eps, contact_compliance.h) only in scenes
+// with compliant bodies. The impulse D_i gamma_i goes into two reduction slots, 2i for
 // body A and 2i + 1 for body B (fig. 8 of the paper); bilateral rows use the slots after the
 // contacts'. Only .cu files include this header.
 
@@ -43,6 +44,8 @@ struct ContactBlockView {
   const real* jacobi_step;  ///< omega eta_i, divided by the bodies' constraint count if asked
   SlotView slots;
   std::size_t first_slot;
+  /// eps_i of compliant contacts (0 for rigid ones); nullptr when the scene has none.
+  const real* compliance = nullptr;
   /// Distributed solves: contacts with 0 are solved by another rank (their slots arrive by
   /// message); nullptr on a single rank.
   const std::uint8_t* solve_here = nullptr;
@@ -60,12 +63,18 @@ struct ContactBlockView {
     return f;
   }
 
-  /// D_i^T v + b_i with the bodies' current solver velocities.
-  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const Frame& f, const BodyView& b) const {
+  /// D_i^T v + b_i + eps_i gamma_i with the bodies' current solver velocities: the gradient
+  /// of the CCP at the constraint's impulse gamma (eps only for compliant contacts).
+  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const Frame& f, const BodyView& b, ConeImpulse gamma) const {
     const Vec3 va = b.velocity.get(f.a) + cross(b.angular_velocity.get(f.a), f.arm_a);
     const Vec3 vb = b.velocity.get(f.b) + cross(b.angular_velocity.get(f.b), f.arm_b);
     const Vec3 rel = vb - va;
-    return {dot(f.n, rel) + bias[i], dot(f.u, rel), dot(f.w, rel)};
+    const real soft = compliance != nullptr ? compliance[i] * gamma.n : real(0);
+    return {dot(f.n, rel) + bias[i] + soft, dot(f.u, rel), dot(f.w, rel)};
+  }
+  /// eps_i |d_n|^2: the compliance's share of d^T (N + E) d in the APGD line search.
+  TRACKCOSIM_HD real compliance_curvature(std::size_t i, ConeImpulse d) const {
+    return compliance != nullptr ? compliance[i] * d.n * d.n : real(0);
   }
   TRACKCOSIM_HD ConeImpulse project(std::size_t i, ConeImpulse g) const { return project_on_cone(g, mu[i]); }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
@@ -95,12 +104,13 @@ struct RowBlockView {
   TRACKCOSIM_HD Frame frame(std::size_t i) const { return {body_a[i], body_b[i]}; }
   TRACKCOSIM_HD const std::uint8_t* solve_mask() const { return nullptr; }  // rows are never split over ranks
 
-  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const Frame& f, const BodyView& b) const {
+  TRACKCOSIM_HD ConeImpulse velocity(std::size_t i, const Frame& f, const BodyView& b, ConeImpulse) const {
     const real jv = dot(linear_a.get(i), b.velocity.get(f.a)) + dot(angular_a.get(i), b.angular_velocity.get(f.a)) +
                     dot(linear_b.get(i), b.velocity.get(f.b)) + dot(angular_b.get(i), b.angular_velocity.get(f.b));
     return {jv + bias[i], 0, 0};
   }
   TRACKCOSIM_HD ConeImpulse project(std::size_t, ConeImpulse g) const { return {g.n, 0, 0}; }
+  TRACKCOSIM_HD real compliance_curvature(std::size_t, ConeImpulse) const { return 0; }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
   TRACKCOSIM_HD void scatter(std::size_t i, const Frame&, ConeImpulse g) const {
     slots.write(first_slot + 2 * i, g.n * linear_a.get(i), g.n * angular_a.get(i));
@@ -113,6 +123,7 @@ struct DeviceContactBlock {
   thrust::device_vector<std::uint32_t> body_a, body_b;
   DeviceVec3 normal, arm_a, arm_b;
   thrust::device_vector<real> eta, bias, mu, jacobi_step;
+  thrust::device_vector<real> compliance;          ///< empty unless the scene has compliant bodies
   thrust::device_vector<std::uint8_t> solve_here;  ///< empty unless the solve is distributed
 
   std::size_t size() const { return eta.size(); }
@@ -130,6 +141,7 @@ struct DeviceContactBlock {
   ContactBlockView view(SlotView slots, std::size_t first_slot) {
     return {size(),        raw(body_a), raw(body_b), normal.view(), arm_a.view(), arm_b.view(),
             raw(eta),      raw(bias),   raw(mu),     raw(jacobi_step), slots, first_slot,
+            compliance.empty() ? nullptr : raw(compliance),
             solve_here.empty() ? nullptr : raw(solve_here)};
   }
 };

@@ -7,6 +7,7 @@
 
 #include "gpu/collision/contact_list.h"
 #include "gpu/collision/detail/contact_ordering.h"
+#include "gpu/dynamics/contact_compliance.h"
 #include "gpu/dynamics/detail/ccp_solver.h"
 
 namespace trackcosim::gpu::detail {
@@ -27,11 +28,18 @@ struct ContactUpload {
   thrust::device_vector<std::uint32_t> match;
 };
 
+/// The compliant bodies (contact_compliance.h), sorted by gid; usually a few shoe proxies.
+struct DeviceCompliance {
+  thrust::device_vector<GlobalId> gid;
+  thrust::device_vector<real> stiffness, damping;
+  bool empty() const { return gid.empty(); }
+};
+
 /// Fills ws.contacts and ws.contact_impulse.gamma (warm start, projected on the cones) from
 /// `contacts`, which must only hold contacts with at least one dynamic body.
 void prepare_contacts(const ContactList& contacts, DeviceBodies& bodies, real step_size,
-                      const SolverSettings& settings, const WarmStartStore& warm, ContactUpload& upload,
-                      SolverWorkspace& ws);
+                      const SolverSettings& settings, const DeviceCompliance& compliant, const WarmStartStore& warm,
+                      ContactUpload& upload, SolverWorkspace& ws);
 
 /// eta of the bilateral rows, 1 / (J M^-1 J^T), and zero starting impulses.
 void prepare_rows(DeviceBodies& bodies, SolverWorkspace& ws);

@@ -58,8 +58,10 @@ ChunkSums residual_pass(const Block& blk, const BodyView& bodies, Vec3View gamma
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i)
-          if (!skipped(mask, i))
-            sums.s[0] += residual_term(blk, i, as_impulse(gamma.get(i)), blk.velocity(i, blk.frame(i), bodies));
+          if (!skipped(mask, i)) {
+            const ConeImpulse g = as_impulse(gamma.get(i));
+            sums.s[0] += residual_term(blk, i, g, blk.velocity(i, blk.frame(i), bodies, g));
+          }
       },
       partials);
 }
@@ -80,7 +82,7 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
           if (skipped(mask, i)) continue;
           const auto f = blk.frame(i);
           const ConeImpulse old = as_impulse(gamma.get(i));
-          const ConeImpulse g = blk.velocity(i, f, bodies);
+          const ConeImpulse g = blk.velocity(i, f, bodies, old);
           if (kResidual) sums.s[0] += residual_term(blk, i, old, g);
           const ConeImpulse step = blk.project(i, axpy(-blk.jacobi_step[i], g, old));
           const ConeImpulse next = axpy(lambda, minus(step, old), old);
@@ -92,7 +94,8 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
 }
 
 /// APGD gradient step from y (bodies hold v(y)): next = Pi(y - t g(y)), scattered. Sums:
-/// s0 = |next - y|^2, s1 = g.(next - gamma) (the restart test).
+/// s0 = |next - y|^2, s1 = g.(next - gamma) (the restart test), s2 = (next - y)^T E (next - y)
+/// (compliant contacts' part of the curvature).
 template <class Block>
 ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, Vec3View y, Vec3View gamma, Vec3View next,
                              real t, thrust::device_vector<ChunkSums>& partials) {
@@ -104,13 +107,14 @@ ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, Vec3
           if (skipped(mask, i)) continue;
           const auto f = blk.frame(i);
           const ConeImpulse yi = as_impulse(y.get(i));
-          const ConeImpulse g = blk.velocity(i, f, bodies_at_y);
+          const ConeImpulse g = blk.velocity(i, f, bodies_at_y, yi);
           const ConeImpulse n = blk.project(i, axpy(-t, g, yi));
           next.set(i, as_vec(n));
           blk.scatter(i, f, n);
           const ConeImpulse d = minus(n, yi);
           sums.s[0] += dot(d, d);
           sums.s[1] += dot(g, minus(n, as_impulse(gamma.get(i))));
+          sums.s[2] += blk.compliance_curvature(i, d);
         }
       },
       partials);
@@ -128,7 +132,7 @@ ChunkSums apgd_residual_and_extrapolate(const Block& blk, const BodyView& bodies
         for (std::size_t i = first; i < last; ++i) {
           if (skipped(mask, i)) continue;
           const ConeImpulse n = as_impulse(next.get(i));
-          sums.s[0] += residual_term(blk, i, n, blk.velocity(i, blk.frame(i), bodies));
+          sums.s[0] += residual_term(blk, i, n, blk.velocity(i, blk.frame(i), bodies, n));
           y.set(i, as_vec(axpy(beta, minus(n, as_impulse(gamma.get(i))), n)));
         }
       },
