@@ -163,8 +163,9 @@ void DistributedTerrain::classify_and_refresh_ghosts() {
     const Vec3 v{cur.vx[i], cur.vy[i], cur.vz[i]};
     const real moved = std::sqrt(dot(v, v)) * h;
     if (moved > max_displacement_)
-      throw std::runtime_error("body gid " + std::to_string(cur.gid[i]) + " moved " + std::to_string(moved) +
-                               " m in one step, more than domain.max_displacement = " +
+      throw std::runtime_error("body gid " + std::to_string(cur.gid[i]) + " at (" + std::to_string(cur.px[i]) + ", " +
+                               std::to_string(cur.py[i]) + ", " + std::to_string(cur.pz[i]) + ") moved " +
+                               std::to_string(moved) + " m in one step, more than domain.max_displacement = " +
                                std::to_string(max_displacement_) +
                                " m: raise domain.max_displacement or lower step_size");
     if (decomposition_.owner_of(position(cur, i)) != rank_) continue;

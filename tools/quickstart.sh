@@ -23,13 +23,11 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 if [[ "$mode" == run ]]; then
   cmake --build "$build_dir" -j "$jobs" --target terrain_node vehicle_node
-  # The default job, until the co-simulation lands: the two programs standalone. A granular bed
-  # settling in a box, then the M113 driving over a bumpy rigid ground. Passive OpenMP waiting
-  # keeps shared or oversubscribed cores usable (results are the same either way).
+  # The default job: the NDIA light robot driving on a settled patch of 53,312 gravel spheres,
+  # 1 vehicle rank + 2 terrain ranks (configs/cosim_gravel.json; about 5 minutes here). Passive
+  # OpenMP waiting keeps shared or oversubscribed cores usable (results are the same either way).
   export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-  "$build_dir/terrain_node/terrain_node" --config configs/settle_small.json --out output/settle_small
-  "$build_dir/vehicle_node/vehicle_node" --config configs/vehicles/m113.json --ground rigid \
-    --ground-profile bumpy --end-time 3 --out output/m113
+  TRACKCOSIM_BUILD="$build_dir" python3 tools/trackcosim.py run configs/cosim_gravel.json
 else
   cmake --build "$build_dir" -j "$jobs"
   ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"

@@ -73,6 +73,20 @@ def merge_timing(folder):
         w.writeheader()
         for k in sorted(rows):
             w.writerow(rows[k])
+    return {c: 1000 * mean([float(r[c]) for r in rows.values() if r.get(c, "") != ""])
+            for c in columns[2:]}
+
+
+def mean(values):
+    return sum(values) / len(values) if values else 0.0
+
+
+def sprocket_torques(folder):
+    """Mean motor torque on the left and right sprockets over the run (N m), from vehicle.csv."""
+    with open(os.path.join(folder, "vehicle", "vehicle.csv")) as f:
+        rows = list(csv.DictReader(f))
+    return (mean([float(r["sprocket_torque_left"]) for r in rows]),
+            mean([float(r["sprocket_torque_right"]) for r in rows]))
 
 
 def main(argv):
@@ -133,18 +147,29 @@ def main(argv):
     v, t = parse_line("vehicle cosim", text), parse_line("terrain cosim", text)
     if not v or not t:
         fail("the programs ended without their summary lines")
-    merge_timing(folder)
+    ms = merge_timing(folder)
+    left, right = sprocket_torques(folder)
     steps = int(v["steps"])
     summary = {"steps": steps, "terrain_ranks": ranks, "particles": int(v["particles"]),
                "distance_m": float(v["distance_m"]), "sinkage_m": float(v["sinkage_m"]),
                "step_ms": float(v["step_ms"]), "exchange_share": float(t["exchange_share"]),
-               "vehicle_wait_share": float(v["wait_share"]), "terrain_wait_share": float(t["wait_share"])}
+               "vehicle_wait_share": float(v["wait_share"]), "terrain_wait_share": float(t["wait_share"]),
+               "sprocket_torque_nm": {"left": left, "right": right, "mean": (left + right) / 2},
+               "ms_per_coupling_step": ms}
     with open(os.path.join(folder, "run.json"), "w") as f:
         json.dump({"program": "trackcosim run", "config": run, "command": mpirun, "summary": summary}, f, indent=2)
-    print("distance travelled %.3f m, mean sinkage %.4f m, %.2f ms per coupling step; the vehicle waited %.0f%% of "
-          "its time, the terrain %.1f%%; outputs in %s" % (summary["distance_m"], summary["sinkage_m"],
-                                                           summary["step_ms"], 100 * summary["vehicle_wait_share"],
-                                                           100 * summary["terrain_wait_share"], folder))
+    print("summary of %d coupling steps on %d terrain ranks, %d particles (outputs in %s):" % (
+        steps, ranks, summary["particles"], folder))
+    print("  distance travelled    %.3f m" % summary["distance_m"])
+    print("  mean sinkage          %.4f m" % summary["sinkage_m"])
+    print("  mean sprocket torque  %.0f N m (left %.0f, right %.0f)" % ((left + right) / 2, left, right))
+    print("  per coupling step     %.2f ms; vehicle %.2f ms computing; terrain %.2f ms computing (collision %.2f, "
+          "prepare %.2f, solve %.2f, integrate %.2f, halo %.2f), %.2f ms exchanging" % (
+              summary["step_ms"], ms["vehicle_compute"], ms["terrain_compute"], ms["terrain_collision"],
+              ms["terrain_prepare"], ms["terrain_solve"], ms["terrain_integrate"], ms["terrain_halo"],
+              ms["terrain_exchange"]))
+    print("  waiting               the vehicle %.1f%% of its time, the terrain %.1f%%; exchange %.1f%% of the step" % (
+        100 * summary["vehicle_wait_share"], 100 * summary["terrain_wait_share"], 100 * summary["exchange_share"]))
     print("cosim steps=%d terrain_ranks=%d particles=%d distance_m=%.4f sinkage_m=%.4f step_ms=%.3f exchange_share=%.4f"
           % (steps, ranks, summary["particles"], summary["distance_m"], summary["sinkage_m"], summary["step_ms"],
              summary["exchange_share"]))
