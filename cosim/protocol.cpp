@@ -139,18 +139,20 @@ comm::Frame encode_hello(const VehicleHello& h) {
                                           {"units", h.units},
                                           {"coupling_step", h.coupling_step},
                                           {"end_time", h.end_time},
+                                          {"scheme", h.scheme},
                                           {"shoes", shoes}});
 }
 
 VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer) {
   expect_kind(frame, MessageKind::Hello, peer);
   return read_json(frame, "hello from " + peer, [](const JsonField& f) {
-    f.expect_object({"protocol", "version", "units", "coupling_step", "end_time", "shoes"});
+    f.expect_object({"protocol", "version", "units", "coupling_step", "end_time", "scheme", "shoes"});
     check_version(f, "vehicle");
     VehicleHello h;
     h.units = f.member("units").one_of({"SI"});
     h.coupling_step = f.member("coupling_step").positive_number();
     h.end_time = f.member("end_time").non_negative_number();
+    if (const auto scheme = f.optional_member("scheme")) h.scheme = scheme->one_of({"concurrent", "sequential"});
     for (const JsonField& shoe : f.member("shoes").elements()) {
       shoe.expect_object({"mass", "spheres", "state"});
       ShoeGeometry g;

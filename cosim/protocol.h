@@ -35,6 +35,10 @@ struct VehicleHello {
   std::string units = "SI";
   double coupling_step = 0;  ///< s
   double end_time = 0;       ///< s
+  /// When the vehicle applies a step's forces (docs/protocol.md, "Coupling schemes"):
+  /// "concurrent" (over the next interval, both sides computing at once) or "sequential" (over
+  /// the same interval, after waiting for them). Optional in the hello; absent = concurrent.
+  std::string scheme = "concurrent";
   std::vector<ShoeGeometry> shoes;
   std::vector<ShoeState> initial;  ///< one per shoe, at t = 0
 };

@@ -77,20 +77,24 @@ gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_
 }
 
 /// The shoe proxies' spring-dampers (docs/protocol.md, "Shoe contact law"). The coupling is
-/// explicit: over the next interval the vehicle applies the force the terrain found for the
-/// shoe's state at the interval's start. For a shoe alone (mass m, the track's fastest mode)
-/// with spring K and damper C over the coupling step H, and a = K H^2 / m, b = C H / m, that
-/// update is stable for a + b < 2 and 3a + 2b < 4 (the proxy's implicit spring adds K H to the
-/// damping). The default takes a = 2/3, b = 1/3 for the whole shoe and shares it among the
-/// shoe's spheres, so it holds however many of them touch grains. A kinematic proxy
-/// (K infinite) breaks the bound by any margin: the force then swings between 0 and several
-/// times the weight from one interval to the next.
-gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& shoe, double coupling_step,
+/// explicit. Take one shoe alone (mass m, the track's fastest mode) with spring K and damper C,
+/// a = K H^2 / m and b = C H / m over the coupling step H; the proxy's implicit spring adds K H
+/// to the damping. A sequential vehicle applies the force of the state at the interval's start:
+/// stable for a + b < 2 and 3a + 2b < 4, default a = 2/3, b = 1/3. A concurrent one applies it
+/// one interval later: stable only up to a = 0.24 (at b = 0.25), default a = 0.15, b = 0.3
+/// (errors shrink by 0.88 per step; tools/coupling_stability.py prints both maps). The default
+/// is for the whole shoe and shared by its spheres, so it holds however many of them touch.
+/// A kinematic proxy (K infinite) breaks either bound by any margin: the force then swung
+/// between 0 and several times the weight from one interval to the next.
+gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& shoe, const cosim::VehicleHello& hello,
                                const cosim::CosimSettings& settings) {
+  const bool sequential = hello.scheme == "sequential";
+  const double a = sequential ? 2.0 / 3.0 : 0.15, b = sequential ? 1.0 / 3.0 : 0.3;
+  const double H = hello.coupling_step;
   const double spheres = static_cast<double>(std::max<std::size_t>(1, shoe.spheres.size()));
   gpu::CompliantBody c{gid, settings.shoe_stiffness, settings.shoe_damping};
-  if (c.stiffness <= 0) c.stiffness = 2.0 / 3.0 * shoe.mass / (coupling_step * coupling_step * spheres);
-  if (c.damping <= 0) c.damping = 1.0 / 3.0 * shoe.mass / (coupling_step * spheres);
+  if (c.stiffness <= 0) c.stiffness = a * shoe.mass / (H * H * spheres);
+  if (c.damping <= 0) c.damping = b * shoe.mass / (H * spheres);
   return c;
 }
 
@@ -133,7 +137,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
   std::vector<gpu::CompliantBody> springs(shoes);
   for (std::size_t i = 0; i < shoes; ++i) {
     proxies[i] = first_proxy + i;
-    springs[i] = shoe_spring(proxies[i], hello.shoes[i], coupling_step, config.scene.cosim);
+    springs[i] = shoe_spring(proxies[i], hello.shoes[i], hello, config.scene.cosim);
   }
   terrain.set_compliant_bodies(springs);
   terrain.watch_loads(proxies);
@@ -142,7 +146,8 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
   if (leader && timing_csv != nullptr) {
     timing.open(*timing_csv);
     // Per coupling step: the leader's wait for the vehicle, the sub-steps (and the leader's own
-    // phases of them, from gpu::StepPhase, plus its ghost/migration messages), and the exchange.
+    // phases of them, from gpu::StepPhase, plus its ghost/migration messages and its wait for
+    // the slowest terrain rank at the end), and the exchange.
     timing << "step,t,wait,terrain";
     for (const std::string_view name : gpu::kStepPhaseNames) timing << ',' << name;
     timing << ",halo,exchange\n";
@@ -184,6 +189,11 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
       for (std::size_t p = 0; p < phases.size(); ++p) phases[p] += terrain.local_stats().phase_seconds[p];
       halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
     }
+    // Waiting here for the slowest terrain rank is load imbalance of the sub-steps, not coupling
+    // exchange: it is timed apart and reported with the halo messages.
+    const Clock::time_point barrier = Clock::now();
+    MPI_Barrier(comm);
+    halo += since(barrier);
     const double compute = since(t0);
     t0 = Clock::now();
     const std::vector<std::array<double, 6>> loads = terrain.take_loads();

@@ -12,6 +12,7 @@ Run config (paths relative to the current folder):
   {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 1.0},
    "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 2},
    "output": "output/cosim_robot"}
+  vehicle may also give "coupling_step" (s) and "coupling_scheme" ("sequential" or "concurrent").
 
 Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (run.json,
 timing.csv), timing.csv (per coupling step and node, seconds: vehicle compute and wait; terrain
@@ -123,6 +124,8 @@ def main(argv):
         vehicle_cmd += ["--end-time", str(vehicle["end_time"])]
     if "coupling_step" in vehicle:
         vehicle_cmd += ["--coupling-step", str(vehicle["coupling_step"])]
+    if "coupling_scheme" in vehicle:
+        vehicle_cmd += ["--coupling-scheme", str(vehicle["coupling_scheme"])]
     terrain_cmd = [find_program("terrain_node"), "--config", terrain["config"], "--cosim",
                    "--out", os.path.join(folder, "terrain")]
     mpirun = [shutil.which("mpirun") or "mpirun", "--oversubscribe", "-np", "1"] + vehicle_cmd + \

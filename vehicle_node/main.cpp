@@ -84,6 +84,12 @@ int main(int argc, char** argv) {
   app.add_option("--coupling-step", coupled.coupling_step, "Coupling step, s (default: the vehicle step)")
       ->check(CLI::PositiveNumber);
   app.add_option("--timeout", coupled.timeout, "Longest wait for the terrain, s")->capture_default_str();
+  app.add_option("--coupling-scheme", coupled.scheme,
+                 "sequential: the vehicle waits for each interval's forces; concurrent: both sides compute "
+                 "at once and the forces act one interval late, which allows 4x softer shoe springs only "
+                 "(docs/protocol.md)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"concurrent", "sequential"}));
 
   try {
     app.parse(argc, argv);

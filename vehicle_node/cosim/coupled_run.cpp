@@ -49,10 +49,11 @@ std::vector<cosim::ShoeState> shoe_states(const MultibodySystem& system, const s
 }
 
 cosim::VehicleHello make_hello(const TrackedVehicle& v, const MultibodySystem& system, double coupling_step,
-                               double end_time) {
+                               double end_time, const std::string& scheme) {
   cosim::VehicleHello h;
   h.coupling_step = coupling_step;
   h.end_time = end_time;
+  h.scheme = scheme;
   for (const Side s : kSides) {
     cosim::ShoeGeometry g;
     g.mass = v.model().track.shoes.mass;
@@ -106,7 +107,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   MultibodySystem sketch;
   const TrackedVehicle sketch_vehicle(config.vehicle, sketch, *make_ground(provisional));
   const cosim::TerrainWelcome w =
-      coupler.handshake(make_hello(sketch_vehicle, sketch, coupling_step, config.simulation.end_time));
+      coupler.handshake(make_hello(sketch_vehicle, sketch, coupling_step, config.simulation.end_time, o.scheme));
 
   GroundSettings surface = provisional;
   surface.height = w.surface_height;
@@ -128,12 +129,23 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   summary.particles = w.particles;
   const double x0 = system.state(vehicle.chassis()).position.x;
   std::vector<cosim::ShoeForce> forces(shoes.size(), cosim::ShoeForce{{0, 0, 0}, {0, 0, 0}});
+  if (o.scheme != "concurrent" && o.scheme != "sequential")
+    throw std::invalid_argument("--coupling-scheme must be concurrent or sequential, got " + o.scheme);
+  const bool sequential = o.scheme == "sequential";
   const Clock::time_point start = Clock::now();
   Clock::time_point last_progress = start;
   try {
     for (std::size_t k = 0; k < coupling_steps; ++k) {
+      // Concurrent: this interval runs on the forces of the last one while the terrain computes
+      // this one's. Sequential: wait for this interval's forces first (docs/protocol.md).
       Clock::time_point t0 = Clock::now();
+      double wait = 0;
       coupler.send_states(system.time(), shoe_states(system, shoes));
+      if (sequential) {
+        forces = coupler.receive_forces();
+        wait = since(t0);
+        t0 = Clock::now();
+      }
       for (std::size_t i = 0; i < shoes.size(); ++i)
         system.set_external_force(shoes[i], {forces[i].force[0], forces[i].force[1], forces[i].force[2]},
                                   {forces[i].torque[0], forces[i].torque[1], forces[i].torque[2]});
@@ -143,9 +155,11 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
         system.step(h);
       }
       const double compute = since(t0);
-      t0 = Clock::now();
-      forces = coupler.receive_forces();
-      const double wait = since(t0);
+      if (!sequential) {
+        t0 = Clock::now();
+        forces = coupler.receive_forces();
+        wait = since(t0);
+      }
       summary.wait_seconds += wait;
       double fz = 0;  // the terrain's vertical force on all shoes: the vehicle's weight once settled
       for (const cosim::ShoeForce& f : forces) fz += f.force[2];
@@ -189,6 +203,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   run["transport"] = o.transport;
   run["config_file"] = config.source;
   run["coupling_step"] = coupling_step;
+  run["coupling_scheme"] = o.scheme;
   run["terrain"] = {{"particles", w.particles}, {"surface_height", w.surface_height}, {"terrain_step", w.terrain_step}};
   run["result"] = {{"coupling_steps", summary.coupling_steps},
                    {"simulated_s", summary.simulated_seconds},
