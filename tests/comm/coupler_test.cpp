@@ -139,6 +139,29 @@ TEST(Protocol, VersionMismatchNamesBothVersions) {
   EXPECT_NE(e.find("the vehicle speaks version 7, this side speaks version 1"), std::string::npos) << e;
 }
 
+// The coupling scheme travels in the hello; a hello without it (an older or minimal client)
+// means concurrent, and an unknown scheme is refused with the allowed values named.
+TEST(Protocol, HelloCarriesTheCouplingSchemeAbsentMeansConcurrent) {
+  VehicleHello h = hello(2);
+  h.scheme = "sequential";
+  EXPECT_EQ(decode_hello(encode_hello(h), "test").scheme, "sequential");
+
+  comm::Frame f = encode_hello(h);
+  std::string text(f.payload.begin(), f.payload.end());
+  const std::string key = "\"scheme\":\"sequential\",";
+  ASSERT_NE(text.find(key), std::string::npos) << text;
+  text.replace(text.find(key), key.size(), "");
+  f.payload.assign(text.begin(), text.end());
+  EXPECT_EQ(decode_hello(f, "test").scheme, "concurrent");
+
+  text = std::string(encode_hello(h).payload.begin(), encode_hello(h).payload.end());
+  text.replace(text.find("sequential"), 10, "staggered");
+  f.payload.assign(text.begin(), text.end());
+  const std::string e = protocol_error([&] { decode_hello(f, "test"); });
+  EXPECT_NE(e.find("staggered"), std::string::npos) << e;
+  EXPECT_NE(e.find("concurrent"), std::string::npos) << e;
+}
+
 TEST(Protocol, StatesAndForcesRoundTripAndCheckTheStepAndCount) {
   std::vector<ShoeState> s(2);
   for (int i = 0; i < 2; ++i)
