@@ -154,7 +154,8 @@ TEST(Protocol, HelloCarriesTheCouplingSchemeAbsentMeansConcurrent) {
   f.payload.assign(text.begin(), text.end());
   EXPECT_EQ(decode_hello(f, "test").scheme, "concurrent");
 
-  text = std::string(encode_hello(h).payload.begin(), encode_hello(h).payload.end());
+  f = encode_hello(h);
+  text.assign(f.payload.begin(), f.payload.end());
   text.replace(text.find("sequential"), 10, "staggered");
   f.payload.assign(text.begin(), text.end());
   const std::string e = protocol_error([&] { decode_hello(f, "test"); });
