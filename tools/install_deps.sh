@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages trackcosim needs to build, test and run. Idempotent: when
 # everything is present it prints nothing and exits 0. Needs root (or sudo) only to install.
+#   tools/install_deps.sh               build and run
+#   tools/install_deps.sh --with-slurm  also Slurm, munge and PMIx, for the local-cluster tests
+#                                       (tests/slurm/) and for trying the job scripts by hand
 set -euo pipefail
 
 packages=(
@@ -13,6 +16,12 @@ packages=(
   nlohmann-json3-dev libcli11-dev       # configs, command lines
   python3                               # examples and output tools
 )
+if [[ "${1:-}" == --with-slurm ]]; then
+  packages+=(slurm-wlm munge libpmix-dev)  # one-node cluster on localhost, srun --mpi=pmix
+elif [[ -n "${1:-}" ]]; then
+  echo "usage: tools/install_deps.sh [--with-slurm]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -16,7 +16,11 @@ case "$mode" in
   *) echo "usage: tools/quickstart.sh run|test" >&2; exit 2 ;;
 esac
 
-bash tools/install_deps.sh
+if [[ "$mode" == test ]]; then
+  bash tools/install_deps.sh --with-slurm  # the tests include a local Slurm cluster (tests/slurm/)
+else
+  bash tools/install_deps.sh
+fi
 # Open MPI refuses root unless told; CI and containers run as root.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
