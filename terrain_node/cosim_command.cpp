@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <cstdio>
+#include <iostream>
 #include <memory>
 
 #include "comm/mpi_channel.h"
@@ -10,6 +11,7 @@
 #include "comm/role_split.h"
 #include "comm/tcp_channel.h"
 #include "cosim/output_file.h"
+#include "cosim/progress_meter.h"
 #include "cosim/run_json.h"
 #include "cosim/terrain_config.h"
 #include "terrain_node/coupling_session.h"
@@ -45,7 +47,14 @@ void run_cosim_command(const CosimOptions& options) {
     std::printf("settle     %llu steps (%g s) on %d terrain ranks, layout %s\n",
                 static_cast<unsigned long long>(settle_steps), c.settle_time, terrain.ranks(),
                 terrain.layout_name().c_str());
-  for (std::uint64_t k = 0; k < settle_steps; ++k) terrain.step();
+  // Settling a large bed takes minutes: the same progress line as a standalone run.
+  cosim::ProgressMeter progress(std::cout, leader ? config.scene.output.progress_interval : 0,
+                                cosim::stdout_is_terminal());
+  for (std::uint64_t k = 0; k < settle_steps; ++k) {
+    terrain.step();
+    progress.update({terrain.time(), c.settle_time, k + 1, terrain.local_stats().contacts});
+  }
+  progress.finish();
 
   std::unique_ptr<cosim::TerrainCoupler> coupler;
   if (leader) {
