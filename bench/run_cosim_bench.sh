@@ -5,7 +5,8 @@
 #   ranks  vehicle  terrain (collision prepare solve integrate halo)  exchange  vehicle_wait  terrain_wait
 #   and the share of the step that is exchange + waiting on the terrain side.
 # Usage: bench/run_cosim_bench.sh [BUILD_DIR]   Environment: RANKS (default "1 2"), END_TIME (0.5),
-#   TERRAIN (configs/cosim_gravel_terrain.json), COUPLING_STEP (1e-3; must match the terrain's).
+#   TERRAIN (configs/cosim_gravel_terrain.json), COUPLING_STEP (1e-3; must match the terrain's),
+#   COUPLING_SCHEME (sequential, as the default run).
 set -euo pipefail
 build=${1:-build}
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,7 +18,7 @@ printf '%5s %8s %8s %9s %8s %8s %9s %7s %9s %9s %9s %10s\n' ranks vehicle terrai
 for n in ${RANKS:-1 2}; do
   cat > "$work/run.json" <<JSON
 {"vehicle": {"config": "$src/configs/vehicles/ndia_light_robot.json", "end_time": ${END_TIME:-0.5},
-             "coupling_step": ${COUPLING_STEP:-1e-3}},
+             "coupling_step": ${COUPLING_STEP:-1e-3}, "coupling_scheme": "${COUPLING_SCHEME:-sequential}"},
  "terrain": {"config": "$src/${TERRAIN:-configs/cosim_gravel_terrain.json}", "ranks": $n}, "output": "$work/np$n"}
 JSON
   "$src/tools/trackcosim" run "$work/run.json" >"$work/np$n.log" 2>&1 || { cat "$work/np$n.log"; exit 1; }

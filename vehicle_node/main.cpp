@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--timeout", coupled.timeout, "Longest wait for the terrain, s")->capture_default_str();
   app.add_option("--coupling-scheme", coupled.scheme,
-                 "sequential: the vehicle waits for each interval's forces; concurrent: both sides compute "
-                 "at once and the forces act one interval late, which allows 4x softer shoe springs only "
+                 "concurrent: both sides compute at once, the forces act one interval late; sequential: "
+                 "the vehicle waits for each interval's forces, which allows 4.4x stiffer shoe springs "
                  "(docs/protocol.md)")
       ->capture_default_str()
       ->check(CLI::IsMember({"concurrent", "sequential"}));

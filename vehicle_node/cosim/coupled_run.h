@@ -23,7 +23,7 @@ struct CoupledOptions {
   int port = 47000;
   double timeout = 600;           ///< s: the longest wait for the terrain (it settles first)
   double coupling_step = 0;       ///< s; 0 = the vehicle step
-  std::string scheme = "sequential";  ///< or "concurrent" (docs/protocol.md, "Coupling schemes")
+  std::string scheme = "concurrent";  ///< or "sequential" (docs/protocol.md, "Coupling schemes")
   double progress_seconds = 5.0;
 };
 
