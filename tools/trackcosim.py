@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--dry-run]
+"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun] [--grow-with-ranks] [--dry-run]
 
 Runs a co-simulation described by a small JSON file: which vehicle config, which terrain config,
 how many terrain ranks, how long. It builds the MPMD mpirun line (one vehicle_node rank, N
@@ -13,6 +13,12 @@ Run config (paths relative to the current folder):
    "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 2},
    "output": "output/cosim_robot"}
   vehicle may also give "coupling_step" (s) and "coupling_scheme" ("sequential" or "concurrent").
+
+--launcher srun starts the job step with `srun --mpi=pmix --multi-prog` (inside a Slurm
+allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`. --grow-with-ranks
+keeps the particles per rank of the config: the terrain patch is stretched along x by
+N / terrain.ranks (tools/terrain_grow.py) and written to the run folder. Under Slurm, run.json
+records the job id, node list and task layout.
 
 Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (run.json,
 timing.csv), timing.csv (per coupling step and node, seconds: vehicle compute and wait; terrain
@@ -90,17 +96,71 @@ def sprocket_torques(folder):
             mean([float(r["sprocket_torque_right"]) for r in rows]))
 
 
+def program_commands(vehicle, terrain_config, folder):
+    """The vehicle_node and terrain_node command lines of a run."""
+    vehicle_cmd = [find_program("vehicle_node"), "--config", vehicle["config"], "--terrain", "mpi",
+                   "--out", os.path.join(folder, "vehicle")]
+    for key, flag in (("end_time", "--end-time"), ("coupling_step", "--coupling-step"),
+                      ("coupling_scheme", "--coupling-scheme")):
+        if key in vehicle:
+            vehicle_cmd += [flag, str(vehicle[key])]
+    terrain_cmd = [find_program("terrain_node"), "--config", terrain_config, "--cosim",
+                   "--out", os.path.join(folder, "terrain")]
+    return vehicle_cmd, terrain_cmd
+
+
+def launch_command(launcher, vehicle_cmd, terrain_cmd, ranks, folder):
+    """mpirun MPMD, or srun with a multi-prog file written into the run folder (task 0: the
+    vehicle; tasks 1..N: the terrain). Both programs find each other by their role alone."""
+    if launcher == "mpirun":
+        return [shutil.which("mpirun") or "mpirun", "--oversubscribe", "-np", "1"] + vehicle_cmd + \
+               [":", "-np", str(ranks)] + terrain_cmd
+    for word in vehicle_cmd + terrain_cmd:
+        if any(c.isspace() for c in word):
+            fail("srun --multi-prog cannot pass an argument with spaces: %r" % word)
+    multi = os.path.join(folder, "multi-prog.conf")
+    with open(multi, "w") as f:
+        f.write("0 %s\n" % " ".join(vehicle_cmd))
+        f.write("1-%d %s\n" % (ranks, " ".join(terrain_cmd)) if ranks > 1 else "1 %s\n" % " ".join(terrain_cmd))
+    extra = os.environ.get("TRACKCOSIM_SRUN_ARGS", "").split()
+    return [shutil.which("srun") or "srun", "--mpi=pmix", "-n", str(ranks + 1)] + extra + ["--multi-prog", multi]
+
+
+def write_grown_terrain(terrain_config, factor, folder):
+    """The terrain config stretched along x by factor, written as folder/terrain_config.json."""
+    sys.path.insert(0, HERE)
+    from terrain_grow import grow_terrain_config
+    with open(terrain_config) as f:
+        grown = grow_terrain_config(f.read(), factor)
+    path = os.path.join(folder, "terrain_config.json")
+    with open(path, "w") as f:
+        json.dump(grown, f, indent=2)
+    return path
+
+
+def slurm_facts():
+    """Where the run ran, when inside a Slurm job: job id, node list, tasks and CPUs per task."""
+    keys = {"job_id": "SLURM_JOB_ID", "nodelist": "SLURM_JOB_NODELIST", "nodes": "SLURM_JOB_NUM_NODES",
+            "ntasks": "SLURM_NTASKS", "cpus_per_task": "SLURM_CPUS_PER_TASK", "partition": "SLURM_JOB_PARTITION",
+            "submit_dir": "SLURM_SUBMIT_DIR"}
+    facts = {k: os.environ[v] for k, v in keys.items() if v in os.environ}
+    return facts or None
+
+
 def main(argv):
     args = argv[1:]
     if not args or args[0] != "run" or len(args) < 2:
         print(__doc__)
         return 2
     config_file = args[1]
-    options = {"--terrain-ranks": None, "--out": None}
+    options = {"--terrain-ranks": None, "--out": None, "--launcher": "mpirun"}
     dry = "--dry-run" in args
+    grow = "--grow-with-ranks" in args
     for key in options:
         if key in args:
             options[key] = args[args.index(key) + 1]
+    if options["--launcher"] not in ("mpirun", "srun"):
+        fail("--launcher must be mpirun or srun, got %s" % options["--launcher"])
     try:
         with open(config_file) as f:
             run = json.load(f)
@@ -112,25 +172,19 @@ def main(argv):
     vehicle, terrain = run.get("vehicle", {}), run.get("terrain", {})
     if "config" not in vehicle or "config" not in terrain:
         fail("%s: vehicle.config and terrain.config are required" % config_file)
-    ranks = int(options["--terrain-ranks"] or terrain.get("ranks", 1))
+    base_ranks = int(terrain.get("ranks", 1))
+    ranks = int(options["--terrain-ranks"] or base_ranks)
     if ranks < 1:
         fail("--terrain-ranks must be >= 1, got %d" % ranks)
     folder = options["--out"] or run.get("output", os.path.join("output", os.path.splitext(os.path.basename(config_file))[0]))
     os.makedirs(folder, exist_ok=True)
+    terrain_config = terrain["config"]
+    if grow:
+        terrain_config = write_grown_terrain(terrain_config, ranks / base_ranks, folder)
 
-    vehicle_cmd = [find_program("vehicle_node"), "--config", vehicle["config"], "--terrain", "mpi",
-                   "--out", os.path.join(folder, "vehicle")]
-    if "end_time" in vehicle:
-        vehicle_cmd += ["--end-time", str(vehicle["end_time"])]
-    if "coupling_step" in vehicle:
-        vehicle_cmd += ["--coupling-step", str(vehicle["coupling_step"])]
-    if "coupling_scheme" in vehicle:
-        vehicle_cmd += ["--coupling-scheme", str(vehicle["coupling_scheme"])]
-    terrain_cmd = [find_program("terrain_node"), "--config", terrain["config"], "--cosim",
-                   "--out", os.path.join(folder, "terrain")]
-    mpirun = [shutil.which("mpirun") or "mpirun", "--oversubscribe", "-np", "1"] + vehicle_cmd + \
-             [":", "-np", str(ranks)] + terrain_cmd
-    print("trackcosim: " + " ".join(mpirun), flush=True)
+    vehicle_cmd, terrain_cmd = program_commands(vehicle, terrain_config, folder)
+    command = launch_command(options["--launcher"], vehicle_cmd, terrain_cmd, ranks, folder)
+    print("trackcosim: " + " ".join(command), flush=True)
     if dry:
         return 0
     env = dict(os.environ)
@@ -138,7 +192,7 @@ def main(argv):
     if os.geteuid() == 0:
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-    process = subprocess.Popen(mpirun, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     output = []
     for line in process.stdout:
         output.append(line)
@@ -160,7 +214,9 @@ def main(argv):
                "sprocket_torque_nm": {"left": left, "right": right, "mean": (left + right) / 2},
                "ms_per_coupling_step": ms}
     with open(os.path.join(folder, "run.json"), "w") as f:
-        json.dump({"program": "trackcosim run", "config": run, "command": mpirun, "summary": summary}, f, indent=2)
+        json.dump({"program": "trackcosim run", "config": run, "command": command, "launcher": options["--launcher"],
+                   "terrain_config": terrain_config, "ranks": {"vehicle": [0], "terrain": list(range(1, ranks + 1))},
+                   "slurm": slurm_facts(), "summary": summary}, f, indent=2)
     print("summary of %d coupling steps on %d terrain ranks, %d particles (outputs in %s):" % (
         steps, ranks, summary["particles"], folder))
     print("  distance travelled    %.3f m" % summary["distance_m"])
