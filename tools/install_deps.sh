@@ -17,7 +17,8 @@ packages=(
   python3                               # examples and output tools
 )
 if [[ "${1:-}" == --with-slurm ]]; then
-  packages+=(slurm-wlm munge libpmix-dev)  # one-node cluster on localhost, srun --mpi=pmix
+  packages+=(slurm-wlm munge libpmix-dev  # one-node cluster on localhost, srun --mpi=pmix
+             python3-matplotlib)         # the scaling driver's plot (jobs/scaling.py)
 elif [[ -n "${1:-}" ]]; then
   echo "usage: tools/install_deps.sh [--with-slurm]" >&2
   exit 2
