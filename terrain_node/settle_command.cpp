@@ -10,6 +10,7 @@
 
 #include "comm/mpi_session.h"
 #include "comm/role_split.h"
+#include "comm/stop_signal.h"
 #include "cosim/progress_meter.h"
 #include "cosim/terrain_checkpoint.h"
 #include "cosim/terrain_config.h"
@@ -99,7 +100,21 @@ void run_settle_command(const SettleOptions& options) {
   const std::uint64_t first = terrain.step_count();
   // Global statistics cost three reductions: only when stats.csv wants them or at the end.
   gpu::StepStats stats;
+  // Walltime safety: a batch system's warning signal ends the run at a step boundary with a
+  // checkpoint that a resubmitted job continues from (--restart; jobs/README.md).
+  const comm::StopSignal stop;
   for (std::uint64_t k = first; k < steps; ++k) {
+    if (const int signal = stop.caught_anywhere(terrain.comm())) {
+      write_checkpoint_file(terrain, folder.folder());
+      progress.finish();
+      folder.finish(terrain, seconds_since(start));
+      if (terrain.leader())
+        std::printf("stopped    by SIG%s at step %llu (t = %g s): %s written; continue with --restart %s\n",
+                    comm::signal_name(signal), static_cast<unsigned long long>(terrain.step_count()),
+                    static_cast<double>(terrain.time()), (folder.folder() / "checkpoint.bin").string().c_str(),
+                    (folder.folder() / "checkpoint.bin").string().c_str());
+      return;
+    }
     const Clock::time_point step_start = Clock::now();
     terrain.step();
     const double step_seconds = seconds_since(step_start);

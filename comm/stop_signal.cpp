@@ -1,0 +1,46 @@
+#include "comm/stop_signal.h"
+
+#include <csignal>
+
+namespace trackcosim::comm {
+namespace {
+
+volatile std::sig_atomic_t g_caught = 0;
+struct sigaction g_previous_usr1, g_previous_term;
+
+extern "C" void remember_signal(int signal) { g_caught = signal; }
+
+}  // namespace
+
+StopSignal::StopSignal() {
+  g_caught = 0;
+  struct sigaction action {};
+  action.sa_handler = remember_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // a blocking MPI or socket call resumes instead of failing
+  sigaction(SIGUSR1, &action, &g_previous_usr1);
+  sigaction(SIGTERM, &action, &g_previous_term);
+}
+
+StopSignal::~StopSignal() {
+  sigaction(SIGUSR1, &g_previous_usr1, nullptr);
+  sigaction(SIGTERM, &g_previous_term, nullptr);
+}
+
+int StopSignal::caught() const { return static_cast<int>(g_caught); }
+
+int StopSignal::caught_anywhere(MPI_Comm comm) const {
+  int signal = caught();
+  MPI_Allreduce(MPI_IN_PLACE, &signal, 1, MPI_INT, MPI_MAX, comm);
+  return signal;
+}
+
+const char* signal_name(int signal) {
+  switch (signal) {
+    case SIGUSR1: return "USR1";
+    case SIGTERM: return "TERM";
+    default: return "a signal";
+  }
+}
+
+}  // namespace trackcosim::comm
