@@ -97,6 +97,9 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   if (substeps < 1 || std::fabs(double(substeps) * h - coupling_step) > 1e-9 * coupling_step)
     throw std::invalid_argument("--coupling-step " + std::to_string(coupling_step) +
                                 " must be a whole number of vehicle steps of " + std::to_string(h) + " s");
+  // Refused before connecting: the hello would otherwise carry it to the terrain first.
+  if (o.scheme != "concurrent" && o.scheme != "sequential")
+    throw std::invalid_argument("--coupling-scheme must be concurrent or sequential, got " + o.scheme);
   cosim::create_output_folder(o.out_dir);
 
   cosim::VehicleCoupler coupler(open_channel(o), o.timeout);
@@ -129,8 +132,6 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   summary.particles = w.particles;
   const double x0 = system.state(vehicle.chassis()).position.x;
   std::vector<cosim::ShoeForce> forces(shoes.size(), cosim::ShoeForce{{0, 0, 0}, {0, 0, 0}});
-  if (o.scheme != "concurrent" && o.scheme != "sequential")
-    throw std::invalid_argument("--coupling-scheme must be concurrent or sequential, got " + o.scheme);
   const bool sequential = o.scheme == "sequential";
   const Clock::time_point start = Clock::now();
   Clock::time_point last_progress = start;
