@@ -16,6 +16,8 @@ export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 
 port=""
 start_terrain() {  # name: starts terrain_node (a child of this shell), sets $port once it listens
+  # The log exists before the first look at it: the background redirection may not have run yet.
+  : >"$work/$1.log"
   "$terrain" --config "$src/configs/cosim_tcp_example.json" --cosim --out "$work/$1" >"$work/$1.log" 2>&1 &
   pids+=($!)
   echo $! >"$work/$1.pid"
