@@ -96,6 +96,7 @@ CONF
     echo "SlurmctldPort=6827"
     echo "TmpFS=$dir/tmp-%n"
     echo "FirstJobId=1000000"
+    echo "SchedulerParameters=bf_interval=1"  # heterogeneous jobs started in the backfill pass (default: every 30 s)
     for i in "${!names[@]}"; do
       echo "NodeName=${names[i]} NodeHostname=localhost NodeAddr=127.0.0.1 Port=$(( 6831 + i )) CPUs=$cpus RealMemory=$memory State=UNKNOWN"
     done
