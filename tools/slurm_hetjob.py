@@ -30,13 +30,12 @@ def hetjob_command(vehicle_cmd, terrain_cmd, ranks):
            [":", "--het-group=1", "-n", str(ranks)] + extra + _threads(1) + terrain_cmd
 
 
-def het_groups():
-    """Per component (index = het group): node list, nodes, tasks, CPUs per task and its role;
-    None outside a heterogeneous job."""
+def het_groups(keys):
+    """Per component (index = het group): the facts of keys ({name: Slurm variable}) that Slurm
+    gives per component (<variable>_HET_GROUP_<k>) and the component's role; None outside a
+    heterogeneous job."""
     if not in_hetjob():
         return None
-    keys = {"nodelist": "SLURM_JOB_NODELIST", "nodes": "SLURM_JOB_NUM_NODES", "ntasks": "SLURM_NTASKS",
-            "cpus_per_task": "SLURM_CPUS_PER_TASK"}
     groups = []
     for group in range(int(os.environ["SLURM_HET_SIZE"])):
         facts = {k: os.environ[v + "_HET_GROUP_%d" % group] for k, v in keys.items()

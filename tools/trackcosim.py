@@ -150,7 +150,7 @@ def slurm_facts():
             "submit_dir": "SLURM_SUBMIT_DIR"}
     facts = {k: os.environ[v] for k, v in keys.items() if v in os.environ}
     if in_hetjob():
-        facts["het_groups"] = het_groups()
+        facts["het_groups"] = het_groups(keys)
     return facts or None
 
 
