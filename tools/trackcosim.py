@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun] [--grow-with-ranks] [--dry-run]
+"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--dry-run]
 
 Runs a co-simulation described by a small JSON file: which vehicle config, which terrain config,
 how many terrain ranks, how long. It builds the MPMD mpirun line (one vehicle_node rank, N
@@ -15,10 +15,12 @@ Run config (paths relative to the current folder):
   vehicle may also give "coupling_step" (s) and "coupling_scheme" ("sequential" or "concurrent").
 
 --launcher srun starts the job step with `srun --mpi=pmix --multi-prog` (inside a Slurm
-allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`. --grow-with-ranks
+allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`; --launcher hetjob
+with `srun --het-group=0 vehicle : --het-group=1 terrain` inside a heterogeneous job
+(tools/slurm_hetjob.py). --grow-with-ranks
 keeps the particles per rank of the config: the terrain patch is stretched along x by
 N / terrain.ranks (tools/terrain_grow.py) and written to the run folder. Under Slurm, run.json
-records the job id, node list and task layout.
+records the job id, node list and task layout (in a heterogeneous job, per component).
 
 Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (run.json,
 timing.csv), timing.csv (per coupling step and node, seconds: vehicle compute and wait; terrain
@@ -35,6 +37,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from slurm_hetjob import het_groups, hetjob_command, in_hetjob  # noqa: E402
 
 
 def fail(message):
@@ -115,6 +119,8 @@ def launch_command(launcher, vehicle_cmd, terrain_cmd, ranks, folder):
     if launcher == "mpirun":
         return [shutil.which("mpirun") or "mpirun", "--oversubscribe", "-np", "1"] + vehicle_cmd + \
                [":", "-np", str(ranks)] + terrain_cmd
+    if launcher == "hetjob":
+        return hetjob_command(vehicle_cmd, terrain_cmd, ranks)
     for word in vehicle_cmd + terrain_cmd:
         if any(c.isspace() for c in word):
             fail("srun --multi-prog cannot pass an argument with spaces: %r" % word)
@@ -128,7 +134,6 @@ def launch_command(launcher, vehicle_cmd, terrain_cmd, ranks, folder):
 
 def write_grown_terrain(terrain_config, factor, folder):
     """The terrain config stretched along x by factor, written as folder/terrain_config.json."""
-    sys.path.insert(0, HERE)
     from terrain_grow import grow_terrain_config
     with open(terrain_config) as f:
         grown = grow_terrain_config(f.read(), factor)
@@ -144,6 +149,8 @@ def slurm_facts():
             "ntasks": "SLURM_NTASKS", "cpus_per_task": "SLURM_CPUS_PER_TASK", "partition": "SLURM_JOB_PARTITION",
             "submit_dir": "SLURM_SUBMIT_DIR"}
     facts = {k: os.environ[v] for k, v in keys.items() if v in os.environ}
+    if in_hetjob():
+        facts["het_groups"] = het_groups(keys)
     return facts or None
 
 
@@ -159,8 +166,11 @@ def main(argv):
     for key in options:
         if key in args:
             options[key] = args[args.index(key) + 1]
-    if options["--launcher"] not in ("mpirun", "srun"):
-        fail("--launcher must be mpirun or srun, got %s" % options["--launcher"])
+    if options["--launcher"] not in ("mpirun", "srun", "hetjob"):
+        fail("--launcher must be mpirun, srun or hetjob, got %s" % options["--launcher"])
+    if options["--launcher"] == "hetjob" and not in_hetjob():
+        fail("--launcher hetjob runs inside a heterogeneous Slurm job (sbatch -n 1 : -n N script); "
+             "SLURM_HET_SIZE is %s" % os.environ.get("SLURM_HET_SIZE", "unset"))
     try:
         with open(config_file) as f:
             run = json.load(f)

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# A one-node Slurm cluster on localhost, for tests and for trying the job scripts by hand.
-#   tests/slurm/local_cluster.sh start DIR   start munge (if not running), slurmctld and slurmd
-#                                            with DIR/slurm.conf; waits until the node is idle
+# A Slurm cluster on localhost, for tests and for trying the job scripts by hand.
+#   tests/slurm/local_cluster.sh start DIR [--nodes N]
+#       start munge (if not running), slurmctld and slurmd with DIR/slurm.conf; waits until the
+#       nodes are idle. One node (default): NodeName=localhost on Slurm's default ports.
+#       N >= 2: N slurmd on this host as nodes n1..nN, for heterogeneous jobs (Slurm gives each
+#       component its own node); see "Several nodes on one host" below.
 #   tests/slurm/local_cluster.sh stop DIR    stop the daemons started by `start`
 # Then: export SLURM_CONF=DIR/slurm.conf and use sbatch / srun / squeue as on a real cluster.
-# Runs as root (no systemd needed). The daemons' logs are DIR/slurmctld.log and DIR/slurmd.log.
+# Runs as root (no systemd needed). The daemons' logs are DIR/slurmctld.log and DIR/slurmd.log
+# (DIR/slurmd-n1.log ... with several nodes).
 # Facts this relies on are in ../shared/NOTES.md ("Slurm"): munged as the munge user, the
 # linuxproc tracker, no task plugin, one partition that may be oversubscribed.
 set -euo pipefail
-action=${1:-} dir=${2:-}
-[[ ( "$action" == start || "$action" == stop ) && -n "$dir" ]] || {
-  echo "usage: local_cluster.sh start|stop DIR" >&2
+action=${1:-} dir=${2:-} nodes=1
+if [[ "${3:-}" == --nodes ]]; then nodes=${4:-}; fi
+[[ ( "$action" == start || "$action" == stop ) && -n "$dir" && "$nodes" =~ ^[1-9]$ ]] || {
+  echo "usage: local_cluster.sh start|stop DIR [--nodes N]   (N: 1 to 9 nodes, default 1)" >&2
   exit 2
 }
 mkdir -p "$dir"
@@ -29,7 +34,7 @@ stop_daemon() {  # pid file
 }
 
 if [[ "$action" == stop ]]; then
-  stop_daemon "$dir/slurmd.pid"
+  for pid_file in "$dir"/slurmd*.pid; do stop_daemon "$pid_file"; done
   stop_daemon "$dir/slurmctld.pid"
   echo "local_cluster: stopped"
   exit 0
@@ -49,9 +54,23 @@ if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
 fi
 
 cpus=$(nproc)
-memory=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 / 2 ))
-mkdir -p "$dir/state" "$dir/spool"
-cat > "$conf" <<CONF
+memory=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 / 2 / nodes ))
+# Several nodes on one host (N >= 2): each slurmd gets its own port, spool, pid and log file
+# (%n: the node name) and its own TmpFS. The PMIx plugin makes each step's client directory
+# <TmpFS>/spmix_appdir_<uid>_<job>.<step>, with the same (leader's) job id in every component of
+# a heterogeneous job; with the default TmpFS=/tmp the second component's slurmstepd on this
+# host fails ("Cannot create client cli tmpdir ... File exists"), with TmpFS per node both start.
+# Other ports and job ids than the one-node cluster's (job ids name the PMIx namespaces,
+# slurm.pmix.<job>.<step>) let both clusters run at the same time.
+if (( nodes == 1 )); then
+  names=(localhost) spool=$dir/spool slurmd_file=$dir/slurmd
+else
+  mapfile -t names < <(seq -f 'n%g' "$nodes")
+  spool=$dir/spool-%n slurmd_file=$dir/slurmd-%n
+fi
+mkdir -p "$dir/state"
+{
+  cat <<CONF
 ClusterName=trackcosim-local
 SlurmctldHost=localhost
 SlurmUser=root
@@ -64,23 +83,38 @@ SelectTypeParameters=CR_Core
 ReturnToService=2
 MpiDefault=none
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$spool
 SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
+SlurmdPidFile=$slurmd_file.pid
 SlurmctldLogFile=$dir/slurmctld.log
-SlurmdLogFile=$dir/slurmd.log
+SlurmdLogFile=$slurmd_file.log
 SchedulerType=sched/backfill
-NodeName=localhost CPUs=$cpus RealMemory=$memory State=UNKNOWN
-PartitionName=local Nodes=localhost Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE
 CONF
+  if (( nodes == 1 )); then
+    echo "NodeName=localhost CPUs=$cpus RealMemory=$memory State=UNKNOWN"
+  else
+    echo "SlurmctldPort=6827"
+    echo "TmpFS=$dir/tmp-%n"
+    echo "FirstJobId=1000000"
+    echo "SchedulerParameters=bf_interval=1"  # heterogeneous jobs started in the backfill pass (default: every 30 s)
+    for i in "${!names[@]}"; do
+      echo "NodeName=${names[i]} NodeHostname=localhost NodeAddr=127.0.0.1 Port=$(( 6831 + i )) CPUs=$cpus RealMemory=$memory State=UNKNOWN"
+    done
+  fi
+  echo "PartitionName=local Nodes=$(IFS=,; echo "${names[*]}") Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE"
+} > "$conf"
+for name in "${names[@]}"; do
+  mkdir -p "${spool//%n/$name}"
+  (( nodes == 1 )) || mkdir -p "$dir/tmp-$name"
+done
 
 slurmctld -f "$conf"
-slurmd -f "$conf" -N localhost
+for name in "${names[@]}"; do slurmd -f "$conf" -N "$name"; done
 for _ in $(seq 100); do
-  state=$(sinfo -h -N -o %T 2>/dev/null | head -n 1 || true)
-  [[ "$state" == idle* ]] && { echo "local_cluster: node localhost idle ($cpus CPUs), SLURM_CONF=$conf"; exit 0; }
+  idle=$(sinfo -h -N -o %T 2>/dev/null | grep -c '^idle' || true)
+  (( idle == nodes )) && { echo "local_cluster: $nodes node(s) idle (${names[*]}; $cpus CPUs each), SLURM_CONF=$conf"; exit 0; }
   sleep 0.2
 done
-echo "local_cluster: the node did not become idle (state '${state:-none}'); logs in $dir" >&2
-tail -n 20 "$dir/slurmctld.log" "$dir/slurmd.log" >&2 || true
+echo "local_cluster: $nodes node(s) did not become idle ($(sinfo -h -N -o '%N %T' 2>/dev/null | tr '\n' ' ')); logs in $dir" >&2
+tail -n 20 "$dir/slurmctld.log" "$dir"/slurmd*.log >&2 || true
 exit 1
