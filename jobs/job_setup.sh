@@ -29,17 +29,16 @@ launch_args=(run "$CONFIG" --terrain-ranks "$TERRAIN_RANKS" --out "$OUT")
 [[ -n "${RESUME:-}" ]] && launch_args+=(--resume "$RESUME")
 mkdir -p "$OUT"
 # Where the job ran, before anything can fail (the launcher's run.json repeats it at the end).
-# A resumed run adds its job below the first one's.
-job_facts() {
-  [[ -z "${RESUME:-}" ]] || echo "resumed_by_job=${SLURM_JOB_ID:-none}"
+{
   echo "job_id=${SLURM_JOB_ID:-none}"
   echo "job_name=${SLURM_JOB_NAME:-none}"
   echo "nodelist=${SLURM_JOB_NODELIST:-$(hostname)}"
   echo "nodes=${SLURM_JOB_NUM_NODES:-1} tasks=${SLURM_NTASKS:-?} cpus_per_task=${SLURM_CPUS_PER_TASK:-1}"
   echo "ranks: vehicle 0, terrain 1-$TERRAIN_RANKS; OMP_NUM_THREADS=$OMP_NUM_THREADS"
   echo "config=$CONFIG grow=${GROW:-0}"
-}
-if [[ -n "${RESUME:-}" ]]; then job_facts >> "$OUT/job.txt"; else job_facts > "$OUT/job.txt"; fi
+} > "$OUT/job.txt"
+# Every job that worked on this run folder, one line each (a resumed run adds its own).
+echo "${SLURM_JOB_ID:-none} ${RESUME:+resumed}" >> "$OUT/jobs.txt"
 
 # run_cosim LAUNCHER_ARGS...: the launcher in the background, so that this batch shell can pass it
 # the time-limit warning (--signal=B:USR1@T reaches only the batch shell) or a SIGTERM (scancel);

@@ -28,6 +28,8 @@ Outputs in DIR (written at the end of the run, or when it stops on an error):
                vertical force of the track on each road wheel
   shoes.csv    one row per shoe per output interval: t, shoe, side, pose, velocity, ground force
   run.json     the resolved config, the derived track layout and a run summary
+With --terrain also timing.csv, and, when SIGUSR1 or SIGTERM stopped the co-simulation (a batch
+system's time-limit warning), checkpoint.bin: continue with --restart DIR/checkpoint.bin.
 
 Example:
   vehicle_node --config configs/vehicles/m113.json --ground rigid --ground-profile bumpy \

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 
 #include "comm/mpi_channel.h"
@@ -14,7 +13,7 @@
 #include "comm/tcp_channel.h"
 #include "cosim/coupler.h"
 #include "cosim/output_file.h"
-#include "cosim/version.h"
+#include "vehicle_node/cosim/coupled_outputs.h"
 #include "vehicle_node/cosim/shoe_messages.h"
 #include "vehicle_node/cosim/vehicle_checkpoint.h"
 #include "vehicle_node/driver/driver.h"
@@ -58,12 +57,6 @@ void check_resume(const VehicleCheckpoint& c, double coupling_step, const std::s
   if (c.scheme != scheme)
     throw std::invalid_argument("--restart " + file.string() + ": the checkpoint's coupling scheme is " + c.scheme +
                                 ", this run's " + scheme + " (--coupling-scheme)");
-}
-
-std::string timing_row(std::size_t k, double t, double compute, double wait, double fz) {
-  std::ostringstream row;
-  row << k << ',' << t << ',' << compute << ',' << wait << ',' << fz << '\n';
-  return row.str();
 }
 
 }  // namespace
@@ -230,27 +223,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   summary.distance_m = system.state(vehicle->chassis()).position.x - x0;
   summary.sinkage_m = mean_sinkage(*vehicle, system, shoes, forces, surface_height);
   write_outputs();
-  nlohmann::json run;
-  run["program"] = "vehicle_node";
-  run["version"] = std::string(cosim::kTrackcosimVersion);
-  run["mode"] = "cosim";
-  run["transport"] = o.transport;
-  run["config_file"] = config.source;
-  run["coupling_step"] = coupling_step;
-  run["coupling_scheme"] = o.scheme;
-  run["terrain"] = {{"particles", summary.particles}, {"surface_height", surface_height}, {"terrain_step", w.terrain_step}};
-  run["result"] = {{"coupling_steps", summary.coupling_steps},
-                   {"simulated_s", summary.simulated_seconds},
-                   {"wall_s", summary.wall_seconds},
-                   {"wait_s", summary.wait_seconds},
-                   {"distance_m", summary.distance_m},
-                   {"sinkage_m", summary.sinkage_m}};
-  if (!o.restart.empty()) run["resumed_from"] = {{"checkpoint", o.restart.string()}, {"coupling_step", first}};
-  if (!summary.stopped_by.empty())
-    run["stopped"] = {{"by", summary.stopped_by}, {"coupling_step", summary.coupling_steps},
-                      {"checkpoint", summary.checkpoint.string()}};
-  run["config"] = config.document;
-  cosim::write_output_file(o.out_dir / "run.json", [&run](std::ostream& out) { out << run.dump(2) << '\n'; });
+  write_run_json(o, config, summary, coupling_step, surface_height, w.terrain_step, first);
   return summary;
 }
 
