@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Walltime safety under Slurm (jobs/README.md, "Walltime safety"): jobs/cosim_mpirun.sbatch runs
+# Walltime safety under Slurm (jobs/README.md, "Walltime safety"): a job script of jobs/
+# (cosim_mpirun.sbatch, or cosim_srun.sbatch: srun forwards the signal to its tasks) runs
 # the light robot on its small gravel patch (1 vehicle + 2 terrain tasks, 0.2 s, 200 coupling
 # steps). Mid-run the batch shell gets SIGUSR1, as `#SBATCH --signal=B:USR1@120` sends it before
 # the time limit (here simulated with `scancel --signal=USR1 --batch`). The job must end with
@@ -7,9 +8,10 @@
 # resubmit itself; the resubmitted job (RESUME) must complete the run in the same folder: all
 # 200 coupling steps in timing.csv and vehicle/timing.csv, in order, and the summary line;
 # jobs.txt names both jobs.
-# Usage: walltime_run.sh SOURCE_DIR BUILD_DIR CLUSTER_DIR
+# Usage: walltime_run.sh SOURCE_DIR BUILD_DIR CLUSTER_DIR JOB_SCRIPT
 set -euo pipefail
-src=$1 build=$2 cluster=$3
+src=$1 build=$2 cluster=$3 script=$4
+name=$(basename "$script" .sbatch)
 export SLURM_CONF="$cluster/slurm.conf" TRACKCOSIM_BUILD="$build"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -28,8 +30,8 @@ wait_gone() {  # job id, seconds
 
 # --overcommit: 3 tasks on this 2-CPU node, for the job, its srun steps and the resubmitted job.
 first=$(cd "$work" && sbatch --parsable --overcommit -n 3 -c 1 -t 00:10:00 \
-  --export="ALL,TRACKCOSIM_ROOT=$src,CONFIG=$work/run.json,OUT=$out,RESUBMIT=1,RESUBMIT_ARGS=--overcommit" \
-  "$src/jobs/cosim_mpirun.sbatch")
+  --export="ALL,TRACKCOSIM_ROOT=$src,CONFIG=$work/run.json,OUT=$out,RESUBMIT=1,RESUBMIT_ARGS=--overcommit,TRACKCOSIM_SRUN_ARGS=--overcommit" \
+  "$src/jobs/$script")
 for _ in $(seq 600); do
   [[ -f "$out/terrain/timing.csv" && $(wc -l <"$out/terrain/timing.csv") -gt 45 ]] && break
   gone "$first" && { cat "$work"/*.out; echo "FAIL: the job ended before it was signalled"; exit 1; }
@@ -37,7 +39,7 @@ for _ in $(seq 600); do
 done
 scancel --signal=USR1 --batch "$first"
 wait_gone "$first" 300
-log="$work/trackcosim-mpirun-$first.out"
+log="$work/trackcosim-${name#cosim_}-$first.out"
 line=$(grep "^trackcosim: stopped by SIGUSR1 at coupling step " "$log") || { cat "$log"; echo "FAIL: no stop"; exit 1; }
 k=$(sed 's/.* coupling step \([0-9]*\);.*/\1/' <<<"$line")
 (( k > 0 && k < 200 )) || { echo "FAIL: stopped at coupling step $k"; exit 1; }
@@ -46,10 +48,10 @@ grep -q "^vehicle stopped by=USR1 step=$k " "$log" && grep -q "^terrain stopped 
 [[ -f "$out/vehicle/checkpoint.bin" && -f "$out/terrain/checkpoint.bin" ]] || { echo "FAIL: checkpoints"; exit 1; }
 second=$(sed -n 's/^job: the run stopped early; resubmitted as job \([0-9]*\) .*/\1/p' "$log")
 [[ -n "$second" ]] || { cat "$log"; echo "FAIL: the job did not resubmit itself"; exit 1; }
-echo "job $first: SIGUSR1 to the batch shell stopped both programs at coupling step $k; resubmitted as job $second"
+echo "$script: job $first: SIGUSR1 to the batch shell stopped both programs at coupling step $k; resubmitted as job $second"
 
 wait_gone "$second" 400
-log2="$work/trackcosim-mpirun-$second.out"
+log2="$work/trackcosim-${name#cosim_}-$second.out"
 grep -Eq "^cosim steps=200 terrain_ranks=2 particles=3100 " "$log2" || { cat "$log2"; echo "FAIL: no summary"; exit 1; }
 grep -q "^restart    coupling step $k " "$log2" || { cat "$log2"; echo "FAIL: not resumed at step $k"; exit 1; }
 [[ ! -f "$out/stopped.txt" ]] || { echo "FAIL: stopped.txt left behind"; exit 1; }
