@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -56,8 +58,11 @@ std::ofstream open_timing(const std::filesystem::path& path, bool resume, std::u
   if (resume) {
     std::ifstream old(path);
     std::string line;
-    for (bool header = true; std::getline(old, line); header = false)
-      if (header || std::stoull(line.substr(0, line.find(','))) < first_step) kept += line + '\n';
+    for (bool header = true; std::getline(old, line); header = false) {
+      std::uint64_t step = 0;
+      const bool row = std::sscanf(line.c_str(), "%" SCNu64, &step) == 1;
+      if (header || (row && step < first_step)) kept += line + '\n';
+    }
   }
   std::ofstream timing(path);
   if (!kept.empty()) {
