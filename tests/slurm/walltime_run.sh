@@ -10,15 +10,8 @@
 # jobs.txt names both jobs.
 # Usage: walltime_run.sh SOURCE_DIR BUILD_DIR CLUSTER_DIR JOB_SCRIPT
 set -euo pipefail
-src=$1 build=$2 cluster=$3 script=$4
-name=$(basename "$script" .sbatch)
-export SLURM_CONF="$cluster/slurm.conf" TRACKCOSIM_BUILD="$build"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cat > "$work/run.json" <<JSON
-{"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 0.2, "coupling_scheme": "sequential"},
- "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 1}}
-JSON
+source "$(dirname "$0")/robot_job_setup.sh" "$1" "$2" "$3" 0.2
+script=$4 name=$(basename "$4" .sbatch)
 out="$work/run"
 
 gone() { [[ -z $(squeue -h -j "$1" -o %T 2>/dev/null) ]]; }
