@@ -75,10 +75,22 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   // Refused before connecting: the hello would otherwise carry it to the terrain first.
   if (o.scheme != "concurrent" && o.scheme != "sequential")
     throw std::invalid_argument("--coupling-scheme must be concurrent or sequential, got " + o.scheme);
+  // A resumed run rebuilds the model exactly as the first run built it and puts the saved state
+  // on top of it, before connecting: a checkpoint of another model fails here, not mid-handshake.
   std::optional<VehicleCheckpoint> resume;
+  MultibodySystem system;
+  std::unique_ptr<TrackedVehicle> vehicle;
+  double surface_height = 0;
   if (!o.restart.empty()) {
     resume = read_vehicle_checkpoint(o.restart);
     check_resume(*resume, coupling_step, o.scheme, o.restart);
+    surface_height = resume->surface_height;
+    vehicle = place_vehicle(config, system, surface_height);
+    system.restore_state(resume->system);
+    if (resume->forces.size() != vehicle->shoe_count())
+      throw std::invalid_argument("--restart " + o.restart.string() + ": the checkpoint has forces for " +
+                                  std::to_string(resume->forces.size()) + " shoes, this vehicle has " +
+                                  std::to_string(vehicle->shoe_count()));
   }
   cosim::create_output_folder(o.out_dir);
   // Installed before connecting: a signal while the terrain still settles stops the run at its
@@ -86,15 +98,8 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   const comm::StopSignal stop;
 
   cosim::VehicleCoupler coupler(open_channel(o), o.timeout);
-  MultibodySystem system;
-  std::unique_ptr<TrackedVehicle> vehicle;
   cosim::TerrainWelcome w;
-  double surface_height = 0;
   if (resume) {
-    // The model exactly as the first run built it, then the saved state on top of it.
-    surface_height = resume->surface_height;
-    vehicle = place_vehicle(config, system, surface_height);
-    system.restore_state(resume->system);
     cosim::VehicleHello hello =
         make_hello(*vehicle, system, coupling_step, config.simulation.end_time, o.scheme);
     hello.start_step = resume->coupling_step_index;
@@ -123,10 +128,6 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   std::vector<cosim::ShoeForce> forces(shoes.size(), cosim::ShoeForce{{0, 0, 0}, {0, 0, 0}});
   std::size_t first = 0;
   if (resume) {
-    if (resume->forces.size() != shoes.size())
-      throw std::invalid_argument("--restart " + o.restart.string() + ": the checkpoint has forces for " +
-                                  std::to_string(resume->forces.size()) + " shoes, this vehicle has " +
-                                  std::to_string(shoes.size()));
     recorder.restore(resume->recorder_frames, std::move(resume->vehicle_csv), std::move(resume->shoes_csv));
     timing = std::move(resume->timing_csv);
     forces = resume->forces;
