@@ -11,8 +11,11 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
+#include "comm/tcp_channel.h"
 #include "cosim/coupler.h"
+#include "cosim/coupler_c.h"
 
 namespace trackcosim::cosim {
 namespace {
@@ -179,6 +182,45 @@ TEST(CheckpointFrames, ResumedTerrainAcceptsOnlyItsStartStep) {
   p.vehicle.send_states(0.005, hello(true).initial);
   EXPECT_TRUE(p.terrain.receive_states(t));
   EXPECT_EQ(p.terrain.step(), 6u) << "the resumed coupling counts on from step 5";
+}
+
+TEST(CheckpointFrames, CApiOffersTheCapabilityAndSendsTheCheckpoint) {
+  comm::TcpListener listener("127.0.0.1", 0);
+  VehicleHello received;
+  std::optional<CheckpointRequest> request;
+  std::string error;
+  std::thread terrain([&] {
+    try {
+      TerrainCoupler t(listener.accept(5), 5);
+      received = t.accept({0, 0, 0, 7}, welcome());
+      double time = 0;
+      while (t.receive_states(time)) t.send_forces(kForces, true);
+      request = t.checkpoint_request();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  tcs_coupler* c = tcs_connect_tcp("127.0.0.1", listener.port(), 5);
+  const double masses[2] = {0.5, 0.5}, spheres[8] = {0, 0, -0.01, 0.005, 0, 0, -0.01, 0.005};
+  const int counts[2] = {1, 1};
+  double states[26] = {}, forces[12] = {};
+  states[3] = states[16] = 1;
+  ASSERT_EQ(tcs_offer_checkpoint(c, 7, 0.007), 0) << tcs_last_error(c);
+  ASSERT_EQ(tcs_handshake(c, 1e-3, 0.01, 2, masses, counts, spheres, states, nullptr), 0) << tcs_last_error(c);
+  EXPECT_EQ(tcs_terrain_asks_to_stop(c), 0);
+  ASSERT_EQ(tcs_send_states(c, 0.007, states), 0) << tcs_last_error(c);
+  ASSERT_EQ(tcs_receive_forces(c, forces), 0) << tcs_last_error(c);
+  EXPECT_EQ(forces[8], 200.0);
+  EXPECT_EQ(tcs_terrain_asks_to_stop(c), 1);
+  ASSERT_EQ(tcs_checkpoint(c, 0.008, "SIGUSR1 on the terrain"), 0) << tcs_last_error(c);
+  terrain.join();
+  tcs_free(c);
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(received.checkpoint);
+  EXPECT_EQ(received.start_step, 7u);
+  ASSERT_TRUE(request);
+  EXPECT_EQ(request->step, 8u);
+  EXPECT_EQ(request->time, 0.008);
 }
 
 }  // namespace
