@@ -136,7 +136,7 @@ comm::Frame encode_hello(const VehicleHello& h) {
                        {"velocity", numbers(st.velocity)},
                        {"angular_velocity", numbers(st.angular_velocity)}}}});
   }
-  Json doc = {{"protocol", kProtocolName}, {"version", h.version},         {"units", h.units},
+  Json doc = {{"protocol", kProtocolName},        {"version", h.version},   {"units", h.units},
               {"coupling_step", h.coupling_step}, {"end_time", h.end_time}, {"scheme", h.scheme}};
   // Optional keys only when they say something, so a plain hello stays what it always was.
   if (h.checkpoint) doc["checkpoint"] = true;
@@ -191,12 +191,12 @@ VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer) {
 
 comm::Frame encode_welcome(const TerrainWelcome& w) {
   Json doc = {{"protocol", kProtocolName},
-                     {"version", w.version},
-                     {"patch", {{"min", vec(w.patch_min)}, {"max", vec(w.patch_max)}}},
-                     {"surface_height", w.surface_height},
-                     {"particles", w.particles},
-                     {"material", {{"friction", w.friction}, {"density", w.density}}},
-                     {"terrain_step", w.terrain_step}};
+              {"version", w.version},
+              {"patch", {{"min", vec(w.patch_min)}, {"max", vec(w.patch_max)}}},
+              {"surface_height", w.surface_height},
+              {"particles", w.particles},
+              {"material", {{"friction", w.friction}, {"density", w.density}}},
+              {"terrain_step", w.terrain_step}};
   if (w.checkpoint) doc["checkpoint"] = true;
   return json_frame(MessageKind::Welcome, doc);
 }
