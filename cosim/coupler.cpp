@@ -1,6 +1,7 @@
 #include "cosim/coupler.h"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "comm/tcp_channel.h"
 #include "cosim/number_text.h"
@@ -21,6 +22,8 @@ const TerrainWelcome& VehicleCoupler::handshake(const VehicleHello& hello) {
   channel_->send(encode_hello(hello));
   welcome_ = decode_welcome(channel_->receive(timeout_), channel_->peer());
   shoes_ = hello.shoes.size();
+  step_ = hello.start_step;
+  can_checkpoint_ = hello.checkpoint;
   return welcome_;
 }
 
@@ -35,13 +38,24 @@ void VehicleCoupler::send_states(double time, const std::vector<ShoeState>& stat
 
 std::vector<ShoeForce> VehicleCoupler::receive_forces() {
   if (!awaiting_forces_) throw std::logic_error("receive_forces before send_states");
-  std::vector<ShoeForce> f = decode_forces(channel_->receive(timeout_), step_, shoes_, channel_->peer());
+  bool stop = false;
+  std::vector<ShoeForce> f =
+      decode_forces(channel_->receive(timeout_), step_, shoes_, channel_->peer(), can_checkpoint_ ? &stop : nullptr);
+  terrain_stop_ = terrain_stop_ || stop;
   awaiting_forces_ = false;
   ++step_;
   return f;
 }
 
 void VehicleCoupler::finish() { channel_->send(finish_frame()); }
+
+void VehicleCoupler::checkpoint(double time, const std::string& reason) {
+  if (awaiting_forces_) throw std::logic_error("checkpoint between send_states and receive_forces");
+  if (!welcome_.checkpoint)
+    throw ProtocolError("the terrain at " + channel_->peer() +
+                        " cannot write a co-simulation checkpoint (its welcome has no \"checkpoint\": true)");
+  channel_->send(encode_checkpoint({step_, time, reason}));
+}
 
 void VehicleCoupler::abort(const std::string& reason) noexcept {
   try {
@@ -62,6 +76,17 @@ const VehicleHello& TerrainCoupler::accept(const TerrainExpectations& expect, co
     if (expect.shoes > 0 && hello_.shoes.size() != expect.shoes)
       throw ProtocolError("shoe count mismatch: the vehicle has " + std::to_string(hello_.shoes.size()) +
                           " shoes, the terrain expects " + std::to_string(expect.shoes));
+    if (hello_.start_step != expect.start_step) {
+      const std::string vehicle = "the vehicle resumes at coupling step " + std::to_string(hello_.start_step);
+      if (expect.start_step == 0)
+        throw ProtocolError(vehicle + ", but this terrain starts a new coupling at step 0 (resume it with "
+                                      "terrain_node --cosim --restart and the terrain checkpoint of step " +
+                            std::to_string(hello_.start_step) + ")");
+      throw ProtocolError("start step mismatch: " +
+                          (hello_.start_step == 0 ? std::string("the vehicle starts a new coupling at step 0")
+                                                  : vehicle) +
+                          ", the terrain checkpoint is at coupling step " + std::to_string(expect.start_step));
+    }
     if (expect.terrain_step > 0) {
       const double ratio = hello_.coupling_step / expect.terrain_step;
       if (ratio < 1 - 1e-9 || std::fabs(ratio - std::round(ratio)) > 1e-9 * ratio)
@@ -74,6 +99,7 @@ const VehicleHello& TerrainCoupler::accept(const TerrainExpectations& expect, co
     throw;
   }
   channel_->send(encode_welcome(welcome));
+  step_ = hello_.start_step;
   return hello_;
 }
 
@@ -81,6 +107,10 @@ std::optional<std::vector<ShoeState>> TerrainCoupler::receive_states(double& tim
   const comm::Frame f = channel_->receive(timeout_);
   if (f.kind == static_cast<std::uint32_t>(MessageKind::Finish)) return std::nullopt;
   try {
+    if (f.kind == static_cast<std::uint32_t>(MessageKind::Checkpoint)) {
+      checkpoint_ = decode_checkpoint(f, step_, channel_->peer());
+      return std::nullopt;
+    }
     std::vector<ShoeState> s = decode_states(f, step_, hello_.shoes.size(), time, channel_->peer());
     ++step_;
     return s;
@@ -90,8 +120,10 @@ std::optional<std::vector<ShoeState>> TerrainCoupler::receive_states(double& tim
   }
 }
 
-void TerrainCoupler::send_forces(const std::vector<ShoeForce>& forces) {
-  channel_->send(encode_forces(step_ - 1, forces));
+void TerrainCoupler::send_forces(const std::vector<ShoeForce>& forces, bool stop) {
+  if (stop && !hello_.checkpoint)
+    throw std::logic_error("forces_stop for a vehicle whose hello has no \"checkpoint\": true");
+  channel_->send(encode_forces(step_ - 1, forces, stop));
 }
 
 void TerrainCoupler::abort(const std::string& reason) noexcept {

@@ -11,6 +11,10 @@
 //     ... advance the vehicle over [t_k, t_k+1] with the forces of the previous interval ...
 //     forces = c.receive_forces();          // mean force/torque over [t_k, t_k+1]
 //   c.finish();
+// Walltime safety (docs/protocol.md, "Checkpoints"): a hello with `checkpoint = true` lets the
+// terrain answer forces_stop instead of forces (terrain_asks_to_stop() then turns true); at the
+// top of a later step, instead of send_states, the vehicle saves its own state and calls
+// checkpoint(t_k, reason), after which both sides end. A hello with start_step > 0 resumes.
 // Both sides advance concurrently between send_states and receive_forces (explicit
 // force-displacement scheme). Every wait has a timeout: a peer that stops answering ends in a
 // comm::ChannelError, a peer that disagrees in a ProtocolError naming both values.
@@ -34,11 +38,16 @@ class VehicleCoupler {
   void send_states(double time, const std::vector<ShoeState>& states);
   std::vector<ShoeForce> receive_forces();
   void finish();
+  /// Instead of send_states for step(): both sides save the state of `time` = t_k and end.
+  /// Throws ProtocolError when the terrain's welcome did not offer "checkpoint".
+  void checkpoint(double time, const std::string& reason);
   /// Tells the terrain to stop with `reason` (best effort, never throws).
   void abort(const std::string& reason) noexcept;
 
   std::uint64_t step() const { return step_; }
   std::size_t shoes() const { return shoes_; }
+  /// A forces_stop arrived: a terrain rank caught a stop signal and waits for a checkpoint frame.
+  bool terrain_asks_to_stop() const { return terrain_stop_; }
 
  private:
   std::unique_ptr<comm::Channel> channel_;
@@ -47,6 +56,8 @@ class VehicleCoupler {
   std::size_t shoes_ = 0;
   std::uint64_t step_ = 0;  ///< the step of the next send_states
   bool awaiting_forces_ = false;
+  bool can_checkpoint_ = false;  ///< the hello offered "checkpoint": forces_stop is accepted
+  bool terrain_stop_ = false;
 };
 
 /// What the terrain accepts from a vehicle; 0 means "any".
@@ -54,6 +65,9 @@ struct TerrainExpectations {
   double coupling_step = 0;
   std::size_t shoes = 0;
   double terrain_step = 0;  ///< the coupling step must be a whole number of these
+  /// The hello's start_step must be this: 0 for a new coupling, k for a terrain resumed from the
+  /// checkpoint of coupling step k.
+  std::uint64_t start_step = 0;
 };
 
 class TerrainCoupler {
@@ -63,18 +77,24 @@ class TerrainCoupler {
   /// Waits for the hello and answers it: with `welcome`, or with a refusal (and a ProtocolError
   /// here) when the hello does not meet `expect`.
   const VehicleHello& accept(const TerrainExpectations& expect, const TerrainWelcome& welcome);
-  /// The next step's states and their time; nullopt when the vehicle finished.
+  /// The next step's states and their time; nullopt when the vehicle finished or asked for a
+  /// checkpoint (then checkpoint_request() holds it).
   std::optional<std::vector<ShoeState>> receive_states(double& time);
-  void send_forces(const std::vector<ShoeForce>& forces);
+  /// `stop`: send forces_stop (kind 8), asking the vehicle for a checkpoint frame; only allowed
+  /// when the hello offered "checkpoint" (std::logic_error otherwise: kind 8 is never sent to a
+  /// vehicle that would not understand it).
+  void send_forces(const std::vector<ShoeForce>& forces, bool stop = false);
   void abort(const std::string& reason) noexcept;
 
   std::uint64_t step() const { return step_; }
+  const std::optional<CheckpointRequest>& checkpoint_request() const { return checkpoint_; }
 
  private:
   std::unique_ptr<comm::Channel> channel_;
   double timeout_;
   VehicleHello hello_;
   std::uint64_t step_ = 0;  ///< the step of the next receive_states
+  std::optional<CheckpointRequest> checkpoint_;
 };
 
 }  // namespace trackcosim::cosim

@@ -12,6 +12,9 @@ struct tcs_coupler {
   std::unique_ptr<trackcosim::cosim::VehicleCoupler> coupler;
   std::string error;
   bool failed = false;
+  bool offer_checkpoint = false;  ///< tcs_offer_checkpoint: the next hello's capability and start
+  unsigned long long start_step = 0;
+  double start_time = 0;
 };
 
 namespace {
@@ -64,6 +67,9 @@ int tcs_handshake(tcs_coupler* c, double coupling_step, double end_time, int sho
     trackcosim::cosim::VehicleHello h;
     h.coupling_step = coupling_step;
     h.end_time = end_time;
+    h.checkpoint = c->offer_checkpoint;
+    h.start_step = c->start_step;
+    h.start_time = c->start_time;
     const double* s = spheres;
     for (int i = 0; i < shoes; ++i) {
       trackcosim::cosim::ShoeGeometry g;
@@ -104,6 +110,25 @@ int tcs_receive_forces(tcs_coupler* c, double* forces) {
 
 int tcs_finish(tcs_coupler* c) {
   return guarded(c, [](trackcosim::cosim::VehicleCoupler& v) { v.finish(); });
+}
+
+int tcs_offer_checkpoint(tcs_coupler* c, unsigned long long start_step, double start_time) {
+  return guarded(c, [&](trackcosim::cosim::VehicleCoupler&) {
+    c->offer_checkpoint = true;
+    c->start_step = start_step;
+    c->start_time = start_time;
+  });
+}
+
+int tcs_terrain_asks_to_stop(const tcs_coupler* c) {
+  if (c == nullptr || !c->coupler) return -1;
+  return c->coupler->terrain_asks_to_stop() ? 1 : 0;
+}
+
+int tcs_checkpoint(tcs_coupler* c, double time, const char* reason) {
+  return guarded(c, [&](trackcosim::cosim::VehicleCoupler& v) {
+    v.checkpoint(time, reason != nullptr ? reason : "asked by the vehicle model");
+  });
 }
 
 void tcs_abort(tcs_coupler* c, const char* reason) {

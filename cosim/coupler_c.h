@@ -12,6 +12,11 @@
  *   }
  *   tcs_finish(c);
  *   tcs_free(c);
+ * Walltime safety (optional; docs/protocol.md, "Checkpoints"): call tcs_offer_checkpoint before
+ * tcs_handshake; after each tcs_receive_forces, when tcs_terrain_asks_to_stop(c) is 1 (a terrain
+ * rank caught the batch system's stop signal), finish that interval, save the model's state of
+ * t_k+1 and call tcs_checkpoint(c, t_k+1, reason) instead of the next tcs_send_states; the
+ * terrain then writes its checkpoint and both end. A resumed run offers the step it resumes at.
  */
 #ifndef TRACKCOSIM_COUPLER_C_H
 #define TRACKCOSIM_COUPLER_C_H
@@ -44,6 +49,15 @@ int tcs_handshake(tcs_coupler* c, double coupling_step, double end_time, int sho
 int tcs_send_states(tcs_coupler* c, double time, const double* states);
 int tcs_receive_forces(tcs_coupler* c, double* forces);
 int tcs_finish(tcs_coupler* c);
+/* Before tcs_handshake: offer the checkpoint capability; start_step > 0 resumes a coupling at
+ * that step and time (the terrain must then run from its checkpoint of that step). */
+int tcs_offer_checkpoint(tcs_coupler* c, unsigned long long start_step, double start_time);
+/* 1 when forces_stop arrived (the terrain waits for tcs_checkpoint), 0 when not, -1 on a NULL or
+ * unconnected handle. */
+int tcs_terrain_asks_to_stop(const tcs_coupler* c);
+/* Instead of tcs_send_states for the next step k: both sides save their state of `time` = t_k
+ * and end (no tcs_finish afterwards). */
+int tcs_checkpoint(tcs_coupler* c, double time, const char* reason);
 /* Tells the terrain to stop with a reason (best effort). */
 void tcs_abort(tcs_coupler* c, const char* reason);
 void tcs_free(tcs_coupler* c);

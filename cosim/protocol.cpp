@@ -115,6 +115,8 @@ const char* message_kind_name(std::uint32_t kind) {
     case 4: return "forces";
     case 5: return "finish";
     case 6: return "refusal";
+    case 7: return "checkpoint";
+    case 8: return "forces_stop";
     default: return "unknown";
   }
 }
@@ -134,21 +136,25 @@ comm::Frame encode_hello(const VehicleHello& h) {
                        {"velocity", numbers(st.velocity)},
                        {"angular_velocity", numbers(st.angular_velocity)}}}});
   }
-  return json_frame(MessageKind::Hello, {{"protocol", kProtocolName},
-                                          {"version", h.version},
-                                          {"units", h.units},
-                                          {"coupling_step", h.coupling_step},
-                                          {"end_time", h.end_time},
-                                          {"scheme", h.scheme},
-                                          {"shoes", shoes}});
+  Json doc = {{"protocol", kProtocolName},        {"version", h.version},   {"units", h.units},
+              {"coupling_step", h.coupling_step}, {"end_time", h.end_time}, {"scheme", h.scheme}};
+  // Optional keys only when they say something, so a plain hello stays what it always was.
+  if (h.checkpoint) doc["checkpoint"] = true;
+  if (h.start_step > 0) doc["start_step"] = h.start_step, doc["start_time"] = h.start_time;
+  doc["shoes"] = shoes;
+  return json_frame(MessageKind::Hello, doc);
 }
 
 VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer) {
   expect_kind(frame, MessageKind::Hello, peer);
   return read_json(frame, "hello from " + peer, [](const JsonField& f) {
-    f.expect_object({"protocol", "version", "units", "coupling_step", "end_time", "scheme", "shoes"});
+    f.expect_object({"protocol", "version", "units", "coupling_step", "end_time", "scheme", "shoes", "checkpoint",
+                     "start_step", "start_time"});
     check_version(f, "vehicle");
     VehicleHello h;
+    if (const auto c = f.optional_member("checkpoint")) h.checkpoint = c->boolean();
+    if (const auto s = f.optional_member("start_step")) h.start_step = s->unsigned_integer();
+    if (const auto t = f.optional_member("start_time")) h.start_time = t->number();
     h.units = f.member("units").one_of({"SI"});
     h.coupling_step = f.member("coupling_step").positive_number();
     h.end_time = f.member("end_time").non_negative_number();
@@ -184,22 +190,25 @@ VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer) {
 }
 
 comm::Frame encode_welcome(const TerrainWelcome& w) {
-  return json_frame(MessageKind::Welcome,
-                    {{"protocol", kProtocolName},
-                     {"version", w.version},
-                     {"patch", {{"min", vec(w.patch_min)}, {"max", vec(w.patch_max)}}},
-                     {"surface_height", w.surface_height},
-                     {"particles", w.particles},
-                     {"material", {{"friction", w.friction}, {"density", w.density}}},
-                     {"terrain_step", w.terrain_step}});
+  Json doc = {{"protocol", kProtocolName},
+              {"version", w.version},
+              {"patch", {{"min", vec(w.patch_min)}, {"max", vec(w.patch_max)}}},
+              {"surface_height", w.surface_height},
+              {"particles", w.particles},
+              {"material", {{"friction", w.friction}, {"density", w.density}}},
+              {"terrain_step", w.terrain_step}};
+  if (w.checkpoint) doc["checkpoint"] = true;
+  return json_frame(MessageKind::Welcome, doc);
 }
 
 TerrainWelcome decode_welcome(const comm::Frame& frame, const std::string& peer) {
   expect_kind(frame, MessageKind::Welcome, peer);
   return read_json(frame, "welcome from " + peer, [](const JsonField& f) {
-    f.expect_object({"protocol", "version", "patch", "surface_height", "particles", "material", "terrain_step"});
+    f.expect_object(
+        {"protocol", "version", "patch", "surface_height", "particles", "material", "terrain_step", "checkpoint"});
     check_version(f, "terrain");
     TerrainWelcome w;
+    if (const auto c = f.optional_member("checkpoint")) w.checkpoint = c->boolean();
     const JsonField patch = f.member("patch");
     patch.expect_object({"min", "max"});
     w.patch_min = patch.member("min").vec3();
@@ -242,17 +251,19 @@ std::vector<ShoeState> decode_states(const comm::Frame& frame, std::uint64_t exp
   return states;
 }
 
-comm::Frame encode_forces(std::uint64_t step, const std::vector<ShoeForce>& forces) {
+comm::Frame encode_forces(std::uint64_t step, const std::vector<ShoeForce>& forces, bool stop) {
   Writer w;
   w.put(step);
   w.put(static_cast<std::uint64_t>(forces.size()));
   w.put_all(forces);
-  return {static_cast<std::uint32_t>(MessageKind::Forces), std::move(w.bytes)};
+  return {static_cast<std::uint32_t>(stop ? MessageKind::ForcesStop : MessageKind::Forces), std::move(w.bytes)};
 }
 
 std::vector<ShoeForce> decode_forces(const comm::Frame& frame, std::uint64_t expected_step, std::size_t shoes,
-                                     const std::string& peer) {
-  expect_kind(frame, MessageKind::Forces, peer);
+                                     const std::string& peer, bool* stop) {
+  const bool is_stop = frame.kind == static_cast<std::uint32_t>(MessageKind::ForcesStop);
+  if (stop != nullptr) *stop = is_stop;
+  if (!is_stop || stop == nullptr) expect_kind(frame, MessageKind::Forces, peer);
   Reader r(frame.payload, "shoe forces from " + peer);
   const auto step = r.get<std::uint64_t>();
   const auto count = r.get<std::uint64_t>();
@@ -265,6 +276,26 @@ std::vector<ShoeForce> decode_forces(const comm::Frame& frame, std::uint64_t exp
   std::vector<ShoeForce> forces = r.get_all<ShoeForce>(count);
   r.done();
   return forces;
+}
+
+comm::Frame encode_checkpoint(const CheckpointRequest& c) {
+  return json_frame(MessageKind::Checkpoint, {{"step", c.step}, {"time", c.time}, {"reason", c.reason}});
+}
+
+CheckpointRequest decode_checkpoint(const comm::Frame& frame, std::uint64_t expected_step, const std::string& peer) {
+  expect_kind(frame, MessageKind::Checkpoint, peer);
+  const CheckpointRequest c = read_json(frame, "checkpoint request from " + peer, [](const JsonField& f) {
+    f.expect_object({"step", "time", "reason"});
+    CheckpointRequest r;
+    r.step = f.member("step").unsigned_integer();
+    r.time = f.member("time").number();
+    if (const auto reason = f.optional_member("reason")) r.reason = reason->string();
+    return r;
+  });
+  if (c.step != expected_step)
+    throw ProtocolError("checkpoint request from " + peer + " is for coupling step " + std::to_string(c.step) +
+                        ", this side is at step " + std::to_string(expected_step));
+  return c;
 }
 
 comm::Frame encode_refusal(const std::string& reason) {

@@ -11,6 +11,11 @@
 //   4 forces     terrain -> vehicle  binary: step k, shoe count, 6 doubles per shoe
 //   5 finish     either way          empty: the sender stops normally
 //   6 refusal    either way          JSON {"error": "..."}: the sender stops, and says why
+//   7 checkpoint vehicle -> terrain  JSON {"step": k, "time": t_k, "reason": "..."}: instead of
+//                                     states(k), both sides write their checkpoint of t_k and end
+//   8 forces_stop terrain -> vehicle the forces payload, instead of forces(k): a terrain rank
+//                                     caught a stop signal; the vehicle completes interval k and
+//                                     sends checkpoint(k + 1). Only to a hello with "checkpoint".
 //
 // A hello whose version, units or coupling step the terrain does not accept is answered with a
 // refusal naming both values; both sides then stop with that message.
@@ -27,7 +32,9 @@ namespace trackcosim::cosim {
 inline constexpr std::uint32_t kProtocolVersion = 1;
 inline constexpr const char* kProtocolName = "trackcosim-cosim";
 
-enum class MessageKind : std::uint32_t { Hello = 1, Welcome = 2, States = 3, Forces = 4, Finish = 5, Refusal = 6 };
+enum class MessageKind : std::uint32_t {
+  Hello = 1, Welcome = 2, States = 3, Forces = 4, Finish = 5, Refusal = 6, Checkpoint = 7, ForcesStop = 8
+};
 const char* message_kind_name(std::uint32_t kind);
 
 struct VehicleHello {
@@ -40,7 +47,14 @@ struct VehicleHello {
   /// the same interval, after waiting for them). Optional in the hello; absent = concurrent.
   std::string scheme = "concurrent";
   std::vector<ShoeGeometry> shoes;
-  std::vector<ShoeState> initial;  ///< one per shoe, at t = 0
+  std::vector<ShoeState> initial;  ///< one per shoe, at t = 0 (a resumed run: at start_time)
+  /// Walltime safety (docs/protocol.md, "Checkpoints"): this vehicle understands forces_stop and
+  /// sends checkpoint frames. Optional key "checkpoint", written only when true.
+  bool checkpoint = false;
+  /// A resumed run continues at coupling step start_step, time start_time (both from its
+  /// checkpoint); keys written only when start_step > 0.
+  std::uint64_t start_step = 0;
+  double start_time = 0;
 };
 
 struct TerrainWelcome {
@@ -50,6 +64,15 @@ struct TerrainWelcome {
   std::uint64_t particles = 0;
   double friction = 0, density = 0;  ///< the particles' material
   double terrain_step = 0;           ///< the terrain's internal step (s); sub-cycles the coupling step
+  /// The terrain writes a co-simulation checkpoint on a checkpoint frame (key written only when true).
+  bool checkpoint = false;
+};
+
+/// Payload of a checkpoint frame: both sides save the state of t_k, the start of coupling step k.
+struct CheckpointRequest {
+  std::uint64_t step = 0;
+  double time = 0;
+  std::string reason;  ///< e.g. "SIGUSR1 on the vehicle"
 };
 
 /// A peer spoke the protocol wrongly, or the two sides disagree: the message names both values.
@@ -68,9 +91,16 @@ comm::Frame encode_states(std::uint64_t step, double time, const std::vector<Sho
 /// Checks the step index and the shoe count against what the receiver expects.
 std::vector<ShoeState> decode_states(const comm::Frame& frame, std::uint64_t expected_step, std::size_t shoes,
                                      double& time, const std::string& peer);
-comm::Frame encode_forces(std::uint64_t step, const std::vector<ShoeForce>& forces);
+/// `stop`: a forces_stop frame (kind 8) instead of forces (kind 4), same payload.
+comm::Frame encode_forces(std::uint64_t step, const std::vector<ShoeForce>& forces, bool stop = false);
+/// Accepts a forces_stop frame only when `stop` is given (the receiver advertised "checkpoint"),
+/// and then tells which of the two it was.
 std::vector<ShoeForce> decode_forces(const comm::Frame& frame, std::uint64_t expected_step, std::size_t shoes,
-                                     const std::string& peer);
+                                     const std::string& peer, bool* stop = nullptr);
+
+comm::Frame encode_checkpoint(const CheckpointRequest& request);
+/// Checks the step index against what the receiver expects.
+CheckpointRequest decode_checkpoint(const comm::Frame& frame, std::uint64_t expected_step, const std::string& peer);
 
 comm::Frame encode_refusal(const std::string& reason);
 comm::Frame finish_frame();

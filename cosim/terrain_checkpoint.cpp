@@ -9,23 +9,18 @@
 
 #include "cosim/terrain_checkpoint.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cerrno>
 #include <cstddef>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
-#include <system_error>
 #include <type_traits>
 #include <utility>
 
 #include "cosim/body_set_copy.h"
+#include "cosim/checkpoint_file.h"
 #include "cosim/output_file.h"
 
 namespace trackcosim::cosim {
@@ -121,113 +116,16 @@ auto sphere_reals(Set& b) {
   return std::array{&b.sphere_ox, &b.sphere_oy, &b.sphere_oz, &b.sphere_radius};
 }
 
-class Fnv1a {
- public:
-  void add(const char* data, std::size_t n) {
-    std::uint64_t h = hash_;
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 1099511628211ull;
-    hash_ = h;
+/// Packs each record field by field (no padding bytes) into the checkpoint file.
+template <class Fields, std::size_t N, class Record>
+void put_records(AtomicCheckpointFile& file, const std::vector<Record>& records) {
+  for (const Record& r : records) {
+    std::array<char, N> bytes;
+    PackTo to{bytes.data()};
+    Fields::visit(to, r);
+    file.put(bytes.data(), N);
   }
-  std::uint64_t value() const { return hash_; }
-
- private:
-  std::uint64_t hash_ = 14695981039346656037ull;
-};
-
-std::string system_reason(int error) { return std::generic_category().message(error); }
-
-/// "<path>.tmp", open for writing; every byte passes through the checksum. The destructor removes
-/// the file again unless commit() renamed it into place.
-class TmpFile {
- public:
-  explicit TmpFile(const fs::path& path) : path_(path), tmp_(path.string() + ".tmp") {
-    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) {
-      const int error = errno;
-      if (!path_.parent_path().empty() && !fs::is_directory(path_.parent_path()))
-        throw OutputError("cannot write checkpoint " + path_.string() + ": folder " + path_.parent_path().string() +
-                          " does not exist");
-      fail("cannot create " + tmp_.string(), error);
-    }
-    buffer_.reserve(kBufferBytes);
-  }
-  TmpFile(const TmpFile&) = delete;
-  TmpFile& operator=(const TmpFile&) = delete;
-  ~TmpFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(tmp_.c_str());
-  }
-
-  void put(const char* data, std::size_t n) {
-    hash_.add(data, n);
-    if (n > kBufferBytes - buffer_.size()) flush();
-    if (n >= kBufferBytes) return write_all(data, n);
-    buffer_.insert(buffer_.end(), data, data + n);
-  }
-  template <class T>
-  void put_value(const T& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    put(reinterpret_cast<const char*>(&v), sizeof v);
-  }
-  template <class T>
-  void put_array(const std::vector<T>& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    put(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
-  }
-  template <class Fields, std::size_t N, class Record>
-  void put_records(const std::vector<Record>& records) {
-    for (const Record& r : records) {
-      std::array<char, N> bytes;
-      PackTo to{bytes.data()};
-      Fields::visit(to, r);
-      put(bytes.data(), N);
-    }
-  }
-
-  /// Appends the checksum, fsyncs and renames over the real name, then fsyncs the folder so the
-  /// rename itself survives a crash (best effort: some file systems refuse a folder fsync).
-  void commit() {
-    const std::uint64_t checksum = hash_.value();
-    buffer_.insert(buffer_.end(), reinterpret_cast<const char*>(&checksum),
-                   reinterpret_cast<const char*>(&checksum) + sizeof checksum);
-    flush();
-    if (::fsync(fd_) != 0) fail("fsync of " + tmp_.string() + " failed", errno);
-    const int fd = std::exchange(fd_, -1);
-    if (::close(fd) != 0) fail("closing " + tmp_.string() + " failed", errno);
-    if (::rename(tmp_.c_str(), path_.c_str()) != 0) fail("cannot rename " + tmp_.string() + " into place", errno);
-    committed_ = true;
-    const fs::path folder = path_.parent_path().empty() ? fs::path(".") : path_.parent_path();
-    if (const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir >= 0) {
-      ::fsync(dir);
-      ::close(dir);
-    }
-  }
-
- private:
-  static constexpr std::size_t kBufferBytes = std::size_t(1) << 20;
-
-  void flush() {
-    write_all(buffer_.data(), buffer_.size());
-    buffer_.clear();
-  }
-  void write_all(const char* data, std::size_t n) {
-    while (n > 0) {
-      const ssize_t written = ::write(fd_, data, n);
-      if (written < 0 && errno == EINTR) continue;
-      if (written <= 0) fail("writing " + tmp_.string() + " failed", written < 0 ? errno : ENOSPC);
-      data += written, n -= static_cast<std::size_t>(written);
-    }
-  }
-  [[noreturn]] void fail(const std::string& what, int error) const {
-    throw OutputError("cannot write checkpoint " + path_.string() + ": " + what + ": " + system_reason(error));
-  }
-
-  fs::path path_, tmp_;
-  int fd_ = -1;
-  bool committed_ = false;
-  std::vector<char> buffer_;
-  Fnv1a hash_;
-};
+}
 
 /// A BodySet whose vectors disagree in length would be written as a file no reader accepts.
 void check_lengths(const gpu::BodySet& b) {
@@ -248,28 +146,6 @@ void check_lengths(const gpu::BodySet& b) {
 
 [[noreturn]] void refuse(const fs::path& path, const std::string& problem) {
   throw std::runtime_error("checkpoint " + path.string() + ": " + problem);
-}
-
-std::string read_file(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) refuse(path, "cannot open: " + system_reason(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat info {};
-  if (::fstat(fd, &info) != 0) refuse(path, "cannot read: " + system_reason(errno));
-  std::string bytes(static_cast<std::size_t>(info.st_size), '\0');
-  std::size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) refuse(path, "cannot read: " + system_reason(errno));
-    if (n == 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  bytes.resize(got);
-  return bytes;
 }
 
 /// The file size the header's counts imply; UINT64_MAX when that would not fit in 64 bits.
@@ -375,7 +251,7 @@ gpu::BodySet rebuild(const gpu::BodySet& raw, const fs::path& path) {
 void write_checkpoint(const fs::path& path, const TerrainCheckpoint& c) {
   const gpu::BodySet& b = c.bodies;
   check_lengths(b);
-  TmpFile file(path);
+  AtomicCheckpointFile file(path);
   file.put_value(kMagic);
   file.put_value(kVersion);
   file.put_value(Header{sizeof(Header), sizeof(real), b.size(), b.sphere_body.size(), b.planes.size(),
@@ -387,16 +263,16 @@ void write_checkpoint(const fs::path& path, const TerrainCheckpoint& c) {
   for (const auto* v : sphere_reals(b)) file.put_array(*v);
   file.put_array(b.sphere_shape);
   file.put_array(b.plane_body);
-  file.put_records<PlaneFields, kPlaneBytes>(b.planes);
+  put_records<PlaneFields, kPlaneBytes>(file, b.planes);
   file.put_array(b.box_body);
-  file.put_records<BoxFields, kBoxBytes>(b.boxes);
-  file.put_records<WarmFields, kWarmBytes>(c.warm_start);
+  put_records<BoxFields, kBoxBytes>(file, b.boxes);
+  put_records<WarmFields, kWarmBytes>(file, c.warm_start);
   file.put(c.config_text.data(), c.config_text.size());
   file.commit();
 }
 
 TerrainCheckpoint read_checkpoint(const fs::path& path) {
-  const std::string bytes = read_file(path);
+  const std::string bytes = read_checkpoint_bytes(path);
   const std::size_t size = bytes.size();
   const std::size_t magic_bytes = std::min(size, sizeof kMagic);
   if (std::memcmp(bytes.data(), kMagic, magic_bytes) != 0)
@@ -417,14 +293,11 @@ TerrainCheckpoint read_checkpoint(const fs::path& path) {
 
   // Size and checksum first: a count is only believed once the bytes behind it are known good.
   const std::uint64_t expected = implied_size(h);
-  Fnv1a hash;
-  hash.add(bytes.data(), size - kChecksumBytes);
-  std::uint64_t stored = 0;
-  std::memcpy(&stored, bytes.data() + size - kChecksumBytes, sizeof stored);
-  if (hash.value() != stored) {
+  const Checksums sums = checkpoint_checksums(bytes);
+  if (!sums.match()) {
     if (size < expected) truncated(std::to_string(expected));
-    refuse(path, "checkpoint checksum mismatch: stored " + std::to_string(stored) + ", computed " +
-                     std::to_string(hash.value()) + " (the file is damaged)");
+    refuse(path, "checkpoint checksum mismatch: stored " + std::to_string(sums.stored) + ", computed " +
+                     std::to_string(sums.computed) + " (the file is damaged)");
   }
   if (h.header_bytes != sizeof(Header) || h.real_bytes != sizeof(real))
     refuse(path, "inconsistent checkpoint header: header size " + std::to_string(h.header_bytes) + " (expected " +

@@ -6,19 +6,28 @@
 #   GROW           1: keep the config's particles per rank, the patch growing along x with the
 #                  terrain ranks (weak scaling); default 0
 #   OUT            run folder (default output/<config name>-<job id>)
+#   RESUME         a run folder that a stop signal ended: continue it from its checkpoints
+#                  (OUT becomes RESUME; any terrain rank count)
+#   RESUBMIT       walltime safety: how many times a job stopped by the time-limit warning
+#                  resubmits itself to continue the run (default 3; 0: never)
+#   RESUBMIT_ARGS  extra sbatch options for a resubmitted job (its tasks, CPUs per task, nodes,
+#                  partition and time limit are carried over)
 #   TRACKCOSIM_ROOT  the source tree with a build/ (default: the folder sbatch was called from)
 # Nodes, tasks, CPUs per task (= OpenMP threads per rank), partition and time limit are sbatch's
 # own options: `sbatch -N 2 -n 9 -c 4 -p batch -t 01:00:00 jobs/cosim_mpirun.sbatch`.
+# Walltime safety (jobs/README.md): the scripts ask for `--signal=B:USR1@120`, and run_cosim
+# passes that warning to the launcher, which stops both programs with their checkpoints.
 set -euo pipefail
 cd "${TRACKCOSIM_ROOT:-${SLURM_SUBMIT_DIR:-.}}"
 [[ -x tools/trackcosim ]] || { echo "job: $(pwd) is not a trackcosim source tree (set TRACKCOSIM_ROOT)" >&2; exit 2; }
 CONFIG=${CONFIG:-configs/cosim_gravel.json}
 TERRAIN_RANKS=${TERRAIN_RANKS:-${SLURM_NTASKS_HET_GROUP_1:-$(( ${SLURM_NTASKS:-3} - 1 ))}}
 (( TERRAIN_RANKS >= 1 )) || { echo "job: needs at least 2 tasks (1 vehicle + 1 terrain), got ${SLURM_NTASKS:-?}" >&2; exit 2; }
-OUT=${OUT:-output/$(basename "$CONFIG" .json)-${SLURM_JOB_ID:-local}}
+OUT=${RESUME:-${OUT:-output/$(basename "$CONFIG" .json)-${SLURM_JOB_ID:-local}}}
 export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1} OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 launch_args=(run "$CONFIG" --terrain-ranks "$TERRAIN_RANKS" --out "$OUT")
 [[ "${GROW:-0}" == 1 ]] && launch_args+=(--grow-with-ranks)
+[[ -n "${RESUME:-}" ]] && launch_args+=(--resume "$RESUME")
 mkdir -p "$OUT"
 # Where the job ran, before anything can fail (the launcher's run.json repeats it at the end).
 {
@@ -37,3 +46,38 @@ mkdir -p "$OUT"
          "tasks=${!tasks:-?} cpus_per_task=${!cpus:-1}"
   done
 } > "$OUT/job.txt"
+# Every job that worked on this run folder, one line each (a resumed run adds its own).
+echo "${SLURM_JOB_ID:-none} ${RESUME:+resumed}" >> "$OUT/jobs.txt"
+
+# run_cosim LAUNCHER_ARGS...: the launcher in the background, so that this batch shell can pass it
+# the time-limit warning (--signal=B:USR1@T reaches only the batch shell) or a SIGTERM (scancel);
+# the launcher stops both programs at one coupling step with their checkpoints (exit 0). A run
+# that stopped that way (RUN_DIR/stopped.txt) is then resubmitted to continue after this job.
+run_cosim() {
+  local launcher status=0
+  tools/trackcosim "${launch_args[@]}" "$@" &
+  launcher=$!
+  trap 'kill -USR1 "$launcher" 2>/dev/null || true' USR1 TERM
+  # `wait` returns early when a trapped signal arrives: wait again until the launcher has ended.
+  while :; do
+    status=0
+    wait "$launcher" || status=$?
+    kill -0 "$launcher" 2>/dev/null || break
+  done
+  trap - USR1 TERM
+  (( status == 0 )) || return "$status"
+  [[ -f "$OUT/stopped.txt" ]] || return 0
+  if (( ${RESUBMIT:-3} <= 0 )) || [[ -z "${SLURM_JOB_ID:-}" ]]; then
+    echo "job: the run stopped early; continue it with sbatch --export=ALL,RESUME=$OUT $JOB_SCRIPT"
+    return 0
+  fi
+  local limit next root=$PWD
+  limit=$(squeue -h -j "$SLURM_JOB_ID" -o %l)
+  # From the first job's submit folder, so that the job output files land next to its own.
+  # shellcheck disable=SC2086  # RESUBMIT_ARGS is a list of options
+  next=$(cd "${SLURM_SUBMIT_DIR:-.}" && sbatch --parsable --dependency="afterany:$SLURM_JOB_ID" --job-name="$SLURM_JOB_NAME" \
+    --ntasks="$SLURM_NTASKS" --cpus-per-task="${SLURM_CPUS_PER_TASK:-1}" --nodes="${SLURM_JOB_NUM_NODES:-1}" \
+    --partition="$SLURM_JOB_PARTITION" --time="$limit" ${RESUBMIT_ARGS:-} \
+    --export="ALL,TRACKCOSIM_ROOT=$root,RESUME=$OUT,RESUBMIT=$(( ${RESUBMIT:-3} - 1 ))" "$root/$JOB_SCRIPT")
+  echo "job: the run stopped early; resubmitted as job $next to continue it (RESUME=$OUT)"
+}

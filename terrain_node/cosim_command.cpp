@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "comm/mpi_channel.h"
 #include "comm/mpi_session.h"
 #include "comm/role_split.h"
+#include "comm/stop_signal.h"
 #include "comm/tcp_channel.h"
 #include "cosim/output_file.h"
 #include "cosim/progress_meter.h"
@@ -41,9 +43,24 @@ void run_cosim_command(const CosimOptions& options) {
     std::fflush(stdout);
   }
 
-  DistributedTerrain terrain(config, roles.role_comm, options.layout);
-  const auto settle_steps = static_cast<std::uint64_t>(c.settle_time / config.scene.step.step_size + 0.5);
-  if (leader)
+  // Installed before settling: a signal then is kept for the first coupling step, instead of
+  // killing the run (SIGUSR1's default action).
+  const comm::StopSignal stop;
+  std::optional<cosim::TerrainCheckpoint> restart;
+  std::optional<CouplingMark> resume;
+  if (!options.restart.empty()) {
+    restart = cosim::read_checkpoint(options.restart);
+    resume = read_coupling_mark(*restart, options.restart);
+  }
+  DistributedTerrain terrain(config, roles.role_comm, options.layout, restart ? &*restart : nullptr);
+  restart.reset();
+  if (resume && leader)
+    std::printf("restart    coupling step %llu (terrain step %llu, t = %g s) on %d terrain ranks, layout %s\n",
+                static_cast<unsigned long long>(resume->step), static_cast<unsigned long long>(terrain.step_count()),
+                static_cast<double>(terrain.time()), terrain.ranks(), terrain.layout_name().c_str());
+  const auto settle_steps =
+      resume ? 0 : static_cast<std::uint64_t>(c.settle_time / config.scene.step.step_size + 0.5);
+  if (leader && !resume)
     std::printf("settle     %llu steps (%g s) on %d terrain ranks, layout %s\n",
                 static_cast<unsigned long long>(settle_steps), c.settle_time, terrain.ranks(),
                 terrain.layout_name().c_str());
@@ -63,14 +80,21 @@ void run_cosim_command(const CosimOptions& options) {
     coupler = std::make_unique<cosim::TerrainCoupler>(std::move(channel), c.timeout);
   }
   const std::filesystem::path timing = folder / "timing.csv";
-  const CouplingSummary s = run_coupling(terrain, config, coupler.get(), leader ? &timing : nullptr);
+  const CouplingControl control{&stop, folder / "checkpoint.bin", resume ? &*resume : nullptr};
+  const CouplingSummary s = run_coupling(terrain, config, coupler.get(), leader ? &timing : nullptr, control);
   if (!leader) return;
+  if (s.stopped)
+    std::printf("terrain stopped step=%llu signal=%s checkpoint=%s (%s)\n",
+                static_cast<unsigned long long>(s.coupling_steps), s.signal ? comm::signal_name(s.signal) : "none",
+                control.checkpoint.string().c_str(), s.stop_reason.c_str());
   nlohmann::ordered_json run = cosim::run_json_header("terrain_node --cosim", omp_get_max_threads());
   run["config_file"] = config.source;
   run["ranks"] = terrain.ranks();
   run["layout"] = terrain.layout_name();
   run["settle_steps"] = settle_steps;
   run["coupling_steps"] = s.coupling_steps;
+  if (resume) run["resumed_from"] = {{"checkpoint", options.restart.string()}, {"coupling_step", resume->step}};
+  if (s.stopped) run["stopped"] = {{"coupling_step", s.coupling_steps}, {"reason", s.stop_reason}};
   run["shoes"] = s.shoes;
   run["wall_seconds"] = s.wall_seconds;
   run["config"] = cosim::resolved_config_json(config.scene);

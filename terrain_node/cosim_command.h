@@ -5,6 +5,9 @@
 // Writes run.json and timing.csv (per coupling step: wait, terrain, exchange seconds) into the
 // output folder and prints a summary ending with
 //   terrain cosim steps=<n> shoes=<s> ranks=<r> wall_s=<t> wait_share=<w> exchange_share=<x>
+// Walltime safety: SIGUSR1/SIGTERM on any terrain rank, or the vehicle's checkpoint frame, end
+// the run with DIR/checkpoint.bin and the line
+//   terrain stopped step=<k> signal=<USR1|TERM|none> checkpoint=<path>
 
 #include <filesystem>
 #include <string>
@@ -16,6 +19,9 @@ struct CosimOptions {
   std::filesystem::path out_dir;  ///< empty: output/<config stem>
   int threads = 0;
   std::string layout;
+  /// Continue the coupling a stop signal ended, from the terrain checkpoint it wrote
+  /// (coupling_checkpoint.h): no settling, any rank count; the vehicle must resume at its step.
+  std::filesystem::path restart;
 };
 
 void run_cosim_command(const CosimOptions& options);

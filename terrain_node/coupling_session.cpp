@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include "terrain_node/shoe_proxies.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -27,95 +32,12 @@ std::vector<unsigned char> broadcast(MPI_Comm comm, bool leader, std::vector<uns
 
 std::vector<unsigned char> as_bytes(const std::string& s) { return {s.begin(), s.end()}; }
 
-/// The welcome: the bed's extent, its surface height (the highest sphere top), particle count
-/// and material, from every rank's bodies.
-cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const cosim::TerrainConfig& config) {
-  const std::vector<gpu::BodyState> states = terrain.gather_states();
-  cosim::TerrainWelcome w;
-  w.terrain_step = config.scene.step.step_size;
-  w.friction = config.scene.material.friction;
-  w.density = config.scene.material.density;
-  if (!terrain.leader()) return w;
-  const gpu::BodySet& b = config.bodies;
-  bool any = false;
-  for (std::size_t i = 0; i < states.size() && i < b.size(); ++i) {
-    if (b.motion[i] != gpu::Motion::Dynamic) continue;
-    const Vec3 p = states[i].position;
-    if (!any) w.patch_min = w.patch_max = p;
-    w.patch_min = {std::min(w.patch_min.x, p.x), std::min(w.patch_min.y, p.y), std::min(w.patch_min.z, p.z)};
-    w.patch_max = {std::max(w.patch_max.x, p.x), std::max(w.patch_max.y, p.y), std::max(w.patch_max.z, p.z)};
-    any = true;
-    ++w.particles;
-  }
-  real largest = 0;
-  for (const real r : b.sphere_radius) largest = std::max(largest, r);
-  w.surface_height = w.patch_max.z + largest;
-  if (config.scene.container) {
-    w.patch_min.x = config.scene.container->min.x, w.patch_min.y = config.scene.container->min.y;
-    w.patch_max.x = config.scene.container->max.x, w.patch_max.y = config.scene.container->max.y;
-  }
-  return w;
-}
-
-gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_gid, real friction) {
-  gpu::BodySet set;
-  for (std::size_t i = 0; i < hello.shoes.size(); ++i) {
-    const cosim::ShoeState& s = hello.initial[i];
-    gpu::BodyDesc d;
-    d.gid = first_gid + i;
-    d.motion = gpu::Motion::Kinematic;
-    d.position = {s.position[0], s.position[1], s.position[2]};
-    d.orientation = {s.orientation[0], s.orientation[1], s.orientation[2], s.orientation[3]};
-    d.velocity = {s.velocity[0], s.velocity[1], s.velocity[2]};
-    d.angular_velocity = {s.angular_velocity[0], s.angular_velocity[1], s.angular_velocity[2]};
-    d.mass = hello.shoes[i].mass;
-    d.friction = friction;
-    const std::uint32_t b = set.add_body(d);
-    for (const cosim::ShoeGeometry::Sphere& sp : hello.shoes[i].spheres) set.add_sphere(b, sp.offset, sp.radius);
-  }
-  return set;
-}
-
-/// The shoe proxies' spring-dampers (docs/protocol.md, "Shoe contact law"). The coupling is
-/// explicit. Take one shoe alone (mass m, the track's fastest mode) with spring K and damper C,
-/// a = K H^2 / m and b = C H / m over the coupling step H; the proxy's implicit spring adds K H
-/// to the damping. A sequential vehicle applies the force of the state at the interval's start:
-/// stable for a + b < 2 and 3a + 2b < 4, default a = 2/3, b = 1/3. A concurrent one applies it
-/// one interval later: stable only up to a = 0.24 (at b = 0.25), default a = 0.15, b = 0.3
-/// (errors shrink by 0.88 per step; tools/coupling_stability.py prints both maps). The default
-/// is for the whole shoe and shared by its spheres, so it holds however many of them touch.
-/// A kinematic proxy (K infinite) breaks either bound by any margin: the force then swung
-/// between 0 and several times the weight from one interval to the next.
-gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& shoe, const cosim::VehicleHello& hello,
-                               const cosim::CosimSettings& settings) {
-  const bool sequential = hello.scheme == "sequential";
-  const double a = sequential ? 2.0 / 3.0 : 0.15, b = sequential ? 1.0 / 3.0 : 0.3;
-  const double H = hello.coupling_step;
-  const double spheres = static_cast<double>(std::max<std::size_t>(1, shoe.spheres.size()));
-  gpu::CompliantBody c{gid, settings.shoe_stiffness, settings.shoe_damping};
-  if (c.stiffness <= 0) c.stiffness = a * shoe.mass / (H * H * spheres);
-  if (c.damping <= 0) c.damping = b * shoe.mass / (H * spheres);
-  return c;
-}
-
-gpu::BodyState body_state(gpu::GlobalId gid, const double* s) {
-  return {gid, {s[0], s[1], s[2]}, {s[3], s[4], s[5], s[6]}, {s[7], s[8], s[9]}, {s[10], s[11], s[12]}};
-}
-
-}  // namespace
-
-CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainConfig& config,
-                             cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv) {
-  const bool leader = terrain.leader();
-  const MPI_Comm comm = terrain.comm();
-  const double h = config.scene.step.step_size;
-  const cosim::TerrainWelcome welcome = make_welcome(terrain, config);
-
-  // Handshake on the leader; its outcome (the hello, or the reason it failed) goes to all.
+/// Handshake on the leader; its outcome (the hello, or the reason it failed) goes to all ranks.
+cosim::VehicleHello agree_on_hello(MPI_Comm comm, bool leader, cosim::TerrainCoupler* coupler,
+                                   const cosim::TerrainExpectations& expect, const cosim::TerrainWelcome& welcome) {
   std::string hello_text, failure;
   if (leader) {
     try {
-      const cosim::TerrainExpectations expect{config.scene.cosim.coupling_step, 0, h};
       const comm::Frame f = cosim::encode_hello(coupler->accept(expect, welcome));
       hello_text.assign(f.payload.begin(), f.payload.end());
     } catch (const std::exception& e) {
@@ -126,13 +48,60 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
   if (!failed.empty()) throw std::runtime_error(std::string(failed.begin(), failed.end()));
   comm::Frame hello_frame{static_cast<std::uint32_t>(cosim::MessageKind::Hello),
                           broadcast(comm, leader, as_bytes(hello_text))};
-  const cosim::VehicleHello hello = cosim::decode_hello(hello_frame, "the terrain leader");
+  return cosim::decode_hello(hello_frame, "the terrain leader");
+}
+
+/// timing.csv: a new coupling writes the header; a resumed one keeps the rows of the steps before
+/// `first_step` (a stopped run may have timed steps it did not checkpoint) and appends.
+std::ofstream open_timing(const std::filesystem::path& path, bool resume, std::uint64_t first_step) {
+  std::string kept;
+  if (resume) {
+    std::ifstream old(path);
+    std::string line;
+    for (bool header = true; std::getline(old, line); header = false) {
+      std::uint64_t step = 0;
+      const bool row = std::sscanf(line.c_str(), "%" SCNu64, &step) == 1;
+      if (header || (row && step < first_step)) kept += line + '\n';
+    }
+  }
+  std::ofstream timing(path);
+  if (!kept.empty()) {
+    timing << kept;
+    return timing;
+  }
+  // Per coupling step: the leader's wait for the vehicle, the sub-steps (and the leader's own
+  // phases of them, from gpu::StepPhase, plus its ghost/migration messages and its wait for
+  // the slowest terrain rank at the end), and the exchange.
+  timing << "step,t,wait,terrain";
+  for (const std::string_view name : gpu::kStepPhaseNames) timing << ',' << name;
+  timing << ",halo,exchange\n";
+  return timing;
+}
+
+}  // namespace
+
+CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainConfig& config,
+                             cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv,
+                             const CouplingControl& control) {
+  const bool leader = terrain.leader();
+  const MPI_Comm comm = terrain.comm();
+  const double h = config.scene.step.step_size;
+  const CouplingMark* resume = control.resume;
+  const bool can_checkpoint = !control.checkpoint.empty();
+  cosim::TerrainWelcome welcome = make_welcome(terrain, config);
+  welcome.checkpoint = can_checkpoint;
+
+  cosim::TerrainExpectations expect{config.scene.cosim.coupling_step, 0, h, 0};
+  if (resume) expect = {resume->coupling_step, resume->shoes, h, resume->step};
+  const cosim::VehicleHello hello = agree_on_hello(comm, leader, coupler, expect, welcome);
   const std::size_t shoes = hello.shoes.size();
   const double coupling_step = hello.coupling_step;
   const auto substeps = static_cast<std::uint64_t>(std::llround(coupling_step / h));
 
-  const gpu::GlobalId first_proxy = config.bodies.size() > 0 ? config.bodies.gid.back() + 1 : 0;
-  terrain.add_everywhere_bodies(shoe_proxies(hello, first_proxy, config.scene.material.friction));
+  // A resumed terrain has its proxies from the checkpoint, with their warm starts.
+  const gpu::GlobalId first_proxy =
+      resume ? resume->first_proxy : config.bodies.size() > 0 ? config.bodies.gid.back() + 1 : 0;
+  if (!resume) terrain.add_everywhere_bodies(shoe_proxies(hello, first_proxy, config.scene.material.friction));
   std::vector<gpu::GlobalId> proxies(shoes);
   std::vector<gpu::CompliantBody> springs(shoes);
   for (std::size_t i = 0; i < shoes; ++i) {
@@ -143,29 +112,28 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
   terrain.watch_loads(proxies);
 
   std::ofstream timing;
-  if (leader && timing_csv != nullptr) {
-    timing.open(*timing_csv);
-    // Per coupling step: the leader's wait for the vehicle, the sub-steps (and the leader's own
-    // phases of them, from gpu::StepPhase, plus its ghost/migration messages and its wait for
-    // the slowest terrain rank at the end), and the exchange.
-    timing << "step,t,wait,terrain";
-    for (const std::string_view name : gpu::kStepPhaseNames) timing << ',' << name;
-    timing << ",halo,exchange\n";
-  }
+  if (leader && timing_csv != nullptr) timing = open_timing(*timing_csv, resume != nullptr, hello.start_step);
   CouplingSummary summary;
   summary.shoes = shoes;
+  summary.coupling_steps = hello.start_step;
+  // Written by every rank (collective), the same mark on the leader, who writes the file.
+  auto checkpoint = [&](std::uint64_t step, double vehicle_time) {
+    write_coupling_checkpoint(terrain, {step, vehicle_time, coupling_step, shoes, first_proxy}, control.checkpoint);
+  };
+  bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way
   const Clock::time_point start = Clock::now();
-  std::vector<double> message(2 + 13 * shoes);  // running flag, t_k, states
+  std::vector<double> message(2 + 13 * shoes);  // 1 states, 0 finish, 2 checkpoint, -1 failure; t_k; states
   for (;;) {
     Clock::time_point t0 = Clock::now();
+    std::string failure;
     if (leader) {
       double time = 0;
-      std::string error;
       try {
         const auto states = coupler->receive_states(time);
-        message[0] = states ? 1 : 0;
-        message[1] = time;
+        message[0] = states ? 1 : coupler->checkpoint_request() ? 2 : 0;
+        message[1] = coupler->checkpoint_request() ? coupler->checkpoint_request()->time : time;
         if (states) std::memcpy(message.data() + 2, states->data(), states->size() * sizeof(cosim::ShoeState));
+        if (message[0] == 2 && !can_checkpoint) throw cosim::ProtocolError("this terrain writes no checkpoints");
       } catch (const std::exception& e) {
         message[0] = -1;
         failure = e.what();
@@ -179,6 +147,12 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
       throw std::runtime_error(std::string(why.begin(), why.end()));
     }
     if (message[0] == 0) break;
+    if (message[0] == 2) {
+      checkpoint(summary.coupling_steps, message[1]);
+      summary.stopped = true;
+      if (leader) summary.stop_reason = coupler->checkpoint_request()->reason;
+      break;
+    }
     for (std::size_t i = 0; i < shoes; ++i) terrain.set_kinematic_state(body_state(proxies[i], message.data() + 2 + 13 * i));
     double exchange = since(t0);
     t0 = Clock::now();
@@ -190,11 +164,28 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
       halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
     }
     // Waiting here for the slowest terrain rank is load imbalance of the sub-steps, not coupling
-    // exchange: it is timed apart and reported with the halo messages.
+    // exchange: it is timed apart and reported with the halo messages. The same collective tells
+    // every rank whether any of them caught a stop signal.
     const Clock::time_point barrier = Clock::now();
-    MPI_Barrier(comm);
+    int signal = 0;
+    if (control.stop != nullptr) signal = control.stop->caught_anywhere(comm);
+    else MPI_Barrier(comm);
+    if (signal != 0) summary.signal = signal;
     halo += since(barrier);
     const double compute = since(t0);
+    if (signal != 0 && !hello.checkpoint) {
+      // A vehicle that cannot checkpoint (an external client without the capability) is never
+      // sent forces_stop: the terrain ends alone, with its checkpoint of t_{k+1}, and says why.
+      checkpoint(summary.coupling_steps + 1, message[1] + coupling_step);
+      summary.stopped = true;
+      summary.stop_reason = std::string("SIG") + comm::signal_name(signal) + " on the terrain";
+      if (leader)
+        coupler->abort("the terrain stopped on SIG" + std::string(comm::signal_name(signal)) + " after coupling step " +
+                       std::to_string(summary.coupling_steps) + " (its forces were not sent); its checkpoint of step " +
+                       std::to_string(summary.coupling_steps + 1) + " is " + control.checkpoint.string());
+      ++summary.coupling_steps;
+      break;
+    }
     t0 = Clock::now();
     const std::vector<std::array<double, 6>> loads = terrain.take_loads();
     if (leader) {
@@ -204,8 +195,9 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
           forces[i].force[c] = loads[i][static_cast<std::size_t>(c)] / coupling_step;
           forces[i].torque[c] = loads[i][static_cast<std::size_t>(c) + 3] / coupling_step;
         }
-      coupler->send_forces(forces);
+      coupler->send_forces(forces, signal != 0 && !stop_asked);
     }
+    stop_asked = stop_asked || signal != 0;
     exchange += since(t0);
     if (timing.is_open()) {
       timing << summary.coupling_steps << ',' << message[1] << ',' << wait << ',' << compute;

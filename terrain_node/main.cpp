@@ -83,7 +83,9 @@ int main(int argc, char** argv) {
                  "How --config splits the terrain over the ranks: auto, slab:x|y|z or grid:PXxPYxPZ "
                  "(default: the config's domain.layout, else auto)")
       ->type_name("LAYOUT");
-  app.add_option("--restart", restart, "Continue a --config run from a checkpoint (written on any rank count)")
+  app.add_option("--restart", restart,
+                 "Continue a --config run from a checkpoint (written on any rank count); with --cosim, continue "
+                 "a co-simulation that a stop signal ended, from its terrain checkpoint")
       ->type_name("CHECKPOINT");
   bool cosim = false;
   app.add_flag("--cosim", cosim,
@@ -106,7 +108,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (config_mode->count() > 0 && cosim) {
-      terrain::run_cosim_command({config, out_dir, threads, layout});
+      terrain::run_cosim_command({config, out_dir, threads, layout, restart});
     } else if (config_mode->count() > 0) {
       terrain::run_settle_command({config, out_dir, threads, layout, restart, checkpoint_at});
     } else {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--dry-run]
+"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--resume DIR] [--dry-run]
 
 Runs a co-simulation described by a small JSON file: which vehicle config, which terrain config,
 how many terrain ranks, how long. It builds the MPMD mpirun line (one vehicle_node rank, N
@@ -26,12 +26,20 @@ Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (r
 timing.csv), timing.csv (per coupling step and node, seconds: vehicle compute and wait; terrain
 wait, compute and, within it, the terrain leader's collision, prepare, solve, integrate and halo
 messages; terrain exchange with the vehicle), run.json (the run config, the command line, the
-summary)."""
+summary).
+
+Walltime safety (docs/protocol.md, "Checkpoints"; jobs/README.md): SIGUSR1 or SIGTERM to the
+launcher is passed on as SIGUSR1 to the programs (mpirun and srun forward it to every rank). Both
+programs then stop at the same coupling step k with vehicle/checkpoint.bin and
+terrain/checkpoint.bin; the launcher prints "stopped by SIGUSR1 at coupling step k; resume with
+..." and exits 0, leaving RUN_DIR/stopped.txt with that command. `--resume RUN_DIR` continues the
+run from both checkpoints (on any terrain rank count), appending to RUN_DIR's outputs."""
 import csv
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -100,8 +108,8 @@ def sprocket_torques(folder):
             mean([float(r["sprocket_torque_right"]) for r in rows]))
 
 
-def program_commands(vehicle, terrain_config, folder):
-    """The vehicle_node and terrain_node command lines of a run."""
+def program_commands(vehicle, terrain_config, folder, resume=False):
+    """The vehicle_node and terrain_node command lines of a run (resume: from both checkpoints)."""
     vehicle_cmd = [find_program("vehicle_node"), "--config", vehicle["config"], "--terrain", "mpi",
                    "--out", os.path.join(folder, "vehicle")]
     for key, flag in (("end_time", "--end-time"), ("coupling_step", "--coupling-step"),
@@ -110,7 +118,50 @@ def program_commands(vehicle, terrain_config, folder):
             vehicle_cmd += [flag, str(vehicle[key])]
     terrain_cmd = [find_program("terrain_node"), "--config", terrain_config, "--cosim",
                    "--out", os.path.join(folder, "terrain")]
+    if resume:
+        vehicle_cmd += ["--restart", checkpoint_of(folder, "vehicle")]
+        terrain_cmd += ["--restart", checkpoint_of(folder, "terrain")]
     return vehicle_cmd, terrain_cmd
+
+
+def checkpoint_of(folder, side):
+    path = os.path.join(folder, side, "checkpoint.bin")
+    if not os.path.isfile(path):
+        fail("--resume %s: no %s checkpoint %s (a run stopped by a signal writes one for each program)" % (
+            folder, side, path))
+    return path
+
+
+def forward_stop_signals(process):
+    """SIGUSR1 or SIGTERM to the launcher (the batch system's warning, scancel) reaches the programs
+    as SIGUSR1: mpirun and srun forward it to every rank, which then stop at a coupling step with
+    their checkpoints. SIGTERM itself would make mpirun kill its ranks."""
+    def forward(signum, frame):
+        try:
+            process.send_signal(signal.SIGUSR1)
+        except ProcessLookupError:
+            pass
+    for signum in (signal.SIGUSR1, signal.SIGTERM):
+        signal.signal(signum, forward)
+
+
+def report_stop(folder, config_file, run, command, vehicle_line, terrain_line, options):
+    """A run stopped by a signal: say where and how to resume; exit status 0 (a clean stop)."""
+    step = int(vehicle_line["step"])
+    by = vehicle_line["by"]
+    if by == "terrain" and terrain_line and terrain_line.get("signal", "none") != "none":
+        by = terrain_line["signal"]
+    resume = "tools/trackcosim run %s --resume %s" % (config_file, folder)
+    if options["--terrain-ranks"]:
+        resume += " --terrain-ranks %s" % options["--terrain-ranks"]
+    with open(os.path.join(folder, "stopped.txt"), "w") as f:
+        f.write(resume + "\n")
+    with open(os.path.join(folder, "run.json"), "w") as f:
+        json.dump({"program": "trackcosim run", "config": run, "command": command, "launcher": options["--launcher"],
+                   "slurm": slurm_facts(), "stopped": {"signal": "SIG" + by, "coupling_step": step,
+                                                        "resume": resume}}, f, indent=2)
+    print("trackcosim: stopped by SIG%s at coupling step %d; resume with %s" % (by, step, resume), flush=True)
+    return 0
 
 
 def launch_command(launcher, vehicle_cmd, terrain_cmd, ranks, folder):
@@ -160,7 +211,7 @@ def main(argv):
         print(__doc__)
         return 2
     config_file = args[1]
-    options = {"--terrain-ranks": None, "--out": None, "--launcher": "mpirun"}
+    options = {"--terrain-ranks": None, "--out": None, "--launcher": "mpirun", "--resume": None}
     dry = "--dry-run" in args
     grow = "--grow-with-ranks" in args
     for key in options:
@@ -186,13 +237,14 @@ def main(argv):
     ranks = int(options["--terrain-ranks"] or base_ranks)
     if ranks < 1:
         fail("--terrain-ranks must be >= 1, got %d" % ranks)
-    folder = options["--out"] or run.get("output", os.path.join("output", os.path.splitext(os.path.basename(config_file))[0]))
+    folder = options["--resume"] or options["--out"] or run.get(
+        "output", os.path.join("output", os.path.splitext(os.path.basename(config_file))[0]))
     os.makedirs(folder, exist_ok=True)
     terrain_config = terrain["config"]
     if grow:
         terrain_config = write_grown_terrain(terrain_config, ranks / base_ranks, folder)
 
-    vehicle_cmd, terrain_cmd = program_commands(vehicle, terrain_config, folder)
+    vehicle_cmd, terrain_cmd = program_commands(vehicle, terrain_config, folder, options["--resume"] is not None)
     command = launch_command(options["--launcher"], vehicle_cmd, terrain_cmd, ranks, folder)
     print("trackcosim: " + " ".join(command), flush=True)
     if dry:
@@ -203,6 +255,7 @@ def main(argv):
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    forward_stop_signals(process)
     output = []
     for line in process.stdout:
         output.append(line)
@@ -214,6 +267,12 @@ def main(argv):
     v, t = parse_line("vehicle cosim", text), parse_line("terrain cosim", text)
     if not v or not t:
         fail("the programs ended without their summary lines")
+    stopped = parse_line("vehicle stopped", text)
+    if stopped:
+        merge_timing(folder)
+        return report_stop(folder, config_file, run, command, stopped, parse_line("terrain stopped", text), options)
+    if os.path.exists(os.path.join(folder, "stopped.txt")):
+        os.remove(os.path.join(folder, "stopped.txt"))
     ms = merge_timing(folder)
     left, right = sprocket_torques(folder)
     steps = int(v["steps"])
@@ -225,7 +284,7 @@ def main(argv):
                "ms_per_coupling_step": ms}
     with open(os.path.join(folder, "run.json"), "w") as f:
         json.dump({"program": "trackcosim run", "config": run, "command": command, "launcher": options["--launcher"],
-                   "terrain_config": terrain_config, "ranks": {"vehicle": [0], "terrain": list(range(1, ranks + 1))},
+                   "resumed": options["--resume"] is not None, "terrain_config": terrain_config, "ranks": {"vehicle": [0], "terrain": list(range(1, ranks + 1))},
                    "slurm": slurm_facts(), "summary": summary}, f, indent=2)
     print("summary of %d coupling steps on %d terrain ranks, %d particles (outputs in %s):" % (
         steps, ranks, summary["particles"], folder))

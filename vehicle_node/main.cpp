@@ -28,6 +28,8 @@ Outputs in DIR (written at the end of the run, or when it stops on an error):
                vertical force of the track on each road wheel
   shoes.csv    one row per shoe per output interval: t, shoe, side, pose, velocity, ground force
   run.json     the resolved config, the derived track layout and a run summary
+With --terrain also timing.csv, and, when SIGUSR1 or SIGTERM stopped the co-simulation (a batch
+system's time-limit warning), checkpoint.bin: continue with --restart DIR/checkpoint.bin.
 
 Example:
   vehicle_node --config configs/vehicles/m113.json --ground rigid --ground-profile bumpy \
@@ -90,6 +92,11 @@ int main(int argc, char** argv) {
                  "(docs/protocol.md)")
       ->capture_default_str()
       ->check(CLI::IsMember({"concurrent", "sequential"}));
+  app.add_option("--restart", coupled.restart,
+                 "With --terrain: continue the co-simulation that a stop signal ended, from its vehicle "
+                 "checkpoint (DIR/checkpoint.bin; the terrain resumes from its own, terrain_node --restart)")
+      ->type_name("CHECKPOINT")
+      ->needs(terrain_option);
 
   try {
     app.parse(argc, argv);
@@ -107,6 +114,10 @@ int main(int argc, char** argv) {
     try {
       const vehicle::CoupledSummary s = vehicle::run_coupled(coupled, std::cerr);
       const double wall = s.wall_seconds > 0 ? s.wall_seconds : 1;
+      // Walltime safety: a stopped run is a success that a resubmitted job continues.
+      if (!s.stopped_by.empty())
+        std::printf("vehicle stopped by=%s step=%zu t=%.9g checkpoint=%s\n", s.stopped_by.c_str(), s.coupling_steps,
+                    s.simulated_seconds, s.checkpoint.string().c_str());
       std::printf("vehicle cosim steps=%zu shoes=%zu particles=%llu distance_m=%.4f sinkage_m=%.4f step_ms=%.3f "
                   "wait_share=%.4f\n",
                   s.coupling_steps, s.shoes, static_cast<unsigned long long>(s.particles), s.distance_m, s.sinkage_m,

@@ -8,14 +8,7 @@
 # timing.csv with one row per coupling step, and its summary line in the job's output file.
 # Usage: jobs_run.sh SOURCE_DIR BUILD_DIR CLUSTER_DIR
 set -euo pipefail
-src=$1 build=$2 cluster=$3
-export SLURM_CONF="$cluster/slurm.conf" TRACKCOSIM_BUILD="$build"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cat > "$work/run.json" <<JSON
-{"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 0.05, "coupling_scheme": "sequential"},
- "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 1}}
-JSON
+source "$(dirname "$0")/robot_job_setup.sh" "$1" "$2" "$3" 0.05
 
 check() {  # script, extra exports, expected particles
   local script=$1 extra=$2 particles=$3 name out id

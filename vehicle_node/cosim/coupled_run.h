@@ -6,6 +6,11 @@
 // interval k. The vehicle is placed on the terrain's surface height from the handshake.
 // Outputs as standalone (vehicle.csv, shoes.csv, run.json) plus timing.csv (per coupling step:
 // vehicle compute and wait seconds, and the terrain's total vertical force on the shoes, N).
+//
+// Walltime safety (docs/protocol.md, "Checkpoints"): SIGUSR1 or SIGTERM, or a forces_stop from
+// the terrain, ends the run at the start of the next coupling step k with DIR/checkpoint.bin
+// (vehicle_checkpoint.h) and a checkpoint frame that makes the terrain write its own; the
+// summary then names the stop. `restart` continues such a run in the same folder.
 
 #include <filesystem>
 #include <optional>
@@ -25,15 +30,18 @@ struct CoupledOptions {
   double coupling_step = 0;       ///< s; 0 = the vehicle step
   std::string scheme = "concurrent";  ///< or "sequential" (docs/protocol.md, "Coupling schemes")
   double progress_seconds = 5.0;
+  std::filesystem::path restart;  ///< a vehicle checkpoint to continue from (empty: a new run)
 };
 
 struct CoupledSummary {
-  std::size_t coupling_steps = 0;
+  std::size_t coupling_steps = 0;  ///< done in all runs so far (the step a stopped run resumes at)
   std::size_t shoes = 0;
   std::uint64_t particles = 0;
   double simulated_seconds = 0, wall_seconds = 0, wait_seconds = 0;
   double distance_m = 0;      ///< chassis travel along x
   double sinkage_m = 0;       ///< mean depth of the loaded shoes' lowest points below the surface
+  std::string stopped_by;     ///< empty: the run reached its end; else who stopped it ("USR1", "terrain")
+  std::filesystem::path checkpoint;  ///< written when stopped
 };
 
 CoupledSummary run_coupled(const CoupledOptions& options, std::ostream& progress);

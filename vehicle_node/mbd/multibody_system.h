@@ -24,6 +24,7 @@
 #include "gpu/math/vec3.h"
 #include "vehicle_node/mbd/ground.h"
 #include "vehicle_node/mbd/mbd_types.h"
+#include "vehicle_node/mbd/multibody_state.h"
 
 namespace trackcosim::vehicle {
 
@@ -125,6 +126,14 @@ class MultibodySystem {
   double spring_force(ForceElementId s) const;
   /// Torque the motor applied to body b about the axis in the last step (N m).
   double motor_torque(MotorId m) const;
+
+  // ---- checkpoints (multibody_state.h) ------------------------------------------------
+  /// The state carried between steps.
+  MultibodyState save_state() const;
+  /// Puts a saved state back onto the same model (same bodies, motors and joints, built the same
+  /// way); the next step() then continues bit for bit. Throws std::invalid_argument naming the
+  /// count that differs from this system's.
+  void restore_state(const MultibodyState& state);
 
   const StepReport& last_report() const;
   const SolverSettings& solver_settings() const;

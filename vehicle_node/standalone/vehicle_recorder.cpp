@@ -1,5 +1,8 @@
 #include "vehicle_node/standalone/vehicle_recorder.h"
 
+#include <stdexcept>
+#include <utility>
+
 #include "cosim/number_text.h"
 #include "cosim/output_file.h"
 
@@ -61,6 +64,18 @@ void VehicleRecorder::record(const MultibodySystem& system) {
     }
   }
   ++frames_;
+}
+
+void VehicleRecorder::restore(std::size_t frames, std::string vehicle_text, std::string shoes_text) {
+  // A checkpoint of another vehicle would have other columns: refuse it rather than mix them.
+  const std::string vehicle_header = vehicle_csv_.substr(0, vehicle_csv_.find('\n') + 1);
+  const std::string shoes_header = shoes_csv_.substr(0, shoes_csv_.find('\n') + 1);
+  if (vehicle_text.compare(0, vehicle_header.size(), vehicle_header) != 0 ||
+      shoes_text.compare(0, shoes_header.size(), shoes_header) != 0)
+    throw std::invalid_argument("the checkpoint's vehicle.csv/shoes.csv columns are not this vehicle's");
+  frames_ = frames;
+  vehicle_csv_ = std::move(vehicle_text);
+  shoes_csv_ = std::move(shoes_text);
 }
 
 void VehicleRecorder::write(const std::filesystem::path& folder) const {

@@ -27,6 +27,11 @@ class VehicleRecorder {
   /// Writes DIR/vehicle.csv and DIR/shoes.csv; throws cosim::OutputError.
   void write(const std::filesystem::path& folder) const;
 
+  /// The files' text so far (headers included), for a checkpoint; restore() continues from it.
+  const std::string& vehicle_text() const { return vehicle_csv_; }
+  const std::string& shoes_text() const { return shoes_csv_; }
+  void restore(std::size_t frames, std::string vehicle_text, std::string shoes_text);
+
  private:
   const TrackedVehicle& vehicle_;
   std::string vehicle_csv_;

@@ -1,0 +1,43 @@
+#include "vehicle_node/cosim/coupled_outputs.h"
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cosim/output_file.h"
+#include "cosim/version.h"
+
+namespace trackcosim::vehicle {
+
+std::string timing_row(std::size_t k, double t, double compute, double wait, double fz) {
+  std::ostringstream row;
+  row << k << ',' << t << ',' << compute << ',' << wait << ',' << fz << '\n';
+  return row.str();
+}
+
+void write_run_json(const CoupledOptions& o, const RunConfig& config, const CoupledSummary& summary,
+                    double coupling_step, double surface_height, double terrain_step, std::size_t first) {
+  nlohmann::json run;
+  run["program"] = "vehicle_node";
+  run["version"] = std::string(cosim::kTrackcosimVersion);
+  run["mode"] = "cosim";
+  run["transport"] = o.transport;
+  run["config_file"] = config.source;
+  run["coupling_step"] = coupling_step;
+  run["coupling_scheme"] = o.scheme;
+  run["terrain"] = {{"particles", summary.particles}, {"surface_height", surface_height}, {"terrain_step", terrain_step}};
+  run["result"] = {{"coupling_steps", summary.coupling_steps},
+                   {"simulated_s", summary.simulated_seconds},
+                   {"wall_s", summary.wall_seconds},
+                   {"wait_s", summary.wait_seconds},
+                   {"distance_m", summary.distance_m},
+                   {"sinkage_m", summary.sinkage_m}};
+  if (!o.restart.empty()) run["resumed_from"] = {{"checkpoint", o.restart.string()}, {"coupling_step", first}};
+  if (!summary.stopped_by.empty())
+    run["stopped"] = {{"by", summary.stopped_by}, {"coupling_step", summary.coupling_steps},
+                      {"checkpoint", summary.checkpoint.string()}};
+  run["config"] = config.document;
+  cosim::write_output_file(o.out_dir / "run.json", [&run](std::ostream& out) { out << run.dump(2) << '\n'; });
+}
+
+}  // namespace trackcosim::vehicle
