@@ -72,12 +72,26 @@ run_cosim() {
     return 0
   fi
   local limit next root=$PWD
-  limit=$(squeue -h -j "$SLURM_JOB_ID" -o %l)
+  limit=$(squeue -h -j "$SLURM_JOB_ID" -o %l | head -n 1)
+  # The job-wide options go with the first component; then the shape of each component.
+  local options=(--parsable --dependency="afterany:$SLURM_JOB_ID" --job-name="$SLURM_JOB_NAME" --time="$limit"
+                 --export="ALL,TRACKCOSIM_ROOT=$root,RESUME=$OUT,RESUBMIT=$(( ${RESUBMIT:-3} - 1 ))")
+  if (( ${SLURM_HET_SIZE:-1} > 1 )); then
+    options+=($(component_shape _HET_GROUP_0) : $(component_shape _HET_GROUP_1))
+  else
+    options+=($(component_shape ""))
+  fi
   # From the first job's submit folder, so that the job output files land next to its own.
-  # shellcheck disable=SC2086  # RESUBMIT_ARGS is a list of options
-  next=$(cd "${SLURM_SUBMIT_DIR:-.}" && sbatch --parsable --dependency="afterany:$SLURM_JOB_ID" --job-name="$SLURM_JOB_NAME" \
-    --ntasks="$SLURM_NTASKS" --cpus-per-task="${SLURM_CPUS_PER_TASK:-1}" --nodes="${SLURM_JOB_NUM_NODES:-1}" \
-    --partition="$SLURM_JOB_PARTITION" --time="$limit" ${RESUBMIT_ARGS:-} \
-    --export="ALL,TRACKCOSIM_ROOT=$root,RESUME=$OUT,RESUBMIT=$(( ${RESUBMIT:-3} - 1 ))" "$root/$JOB_SCRIPT")
+  next=$(cd "${SLURM_SUBMIT_DIR:-.}" && sbatch "${options[@]}" "$root/$JOB_SCRIPT")
   echo "job: the run stopped early; resubmitted as job $next to continue it (RESUME=$OUT)"
+}
+
+# component_shape SUFFIX: the sbatch options that give a resubmitted job (or one component of a
+# heterogeneous job, SUFFIX _HET_GROUP_<n>) the tasks, CPUs per task, nodes and partition of this
+# one, plus RESUBMIT_ARGS.
+component_shape() {
+  local tasks=SLURM_NTASKS$1 cpus=SLURM_CPUS_PER_TASK$1 nodes=SLURM_JOB_NUM_NODES$1 partition=SLURM_JOB_PARTITION$1
+  # shellcheck disable=SC2086  # RESUBMIT_ARGS is a list of options
+  echo --ntasks="${!tasks}" --cpus-per-task="${!cpus:-1}" --nodes="${!nodes:-1}" \
+       --partition="${!partition:-$SLURM_JOB_PARTITION}" ${RESUBMIT_ARGS:-}
 }

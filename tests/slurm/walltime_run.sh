@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Walltime safety under Slurm (jobs/README.md, "Walltime safety"): a job script of jobs/
-# (cosim_mpirun.sbatch, or cosim_srun.sbatch: srun forwards the signal to its tasks) runs
+# (cosim_mpirun.sbatch, cosim_srun.sbatch: srun forwards the signal to its tasks, or
+# cosim_hetjob.sbatch on the two-node cluster: vehicle on n1, terrain on n2) runs
 # the light robot on its small gravel patch (1 vehicle + 2 terrain tasks, 0.2 s, 200 coupling
 # steps). Mid-run the batch shell gets SIGUSR1, as `#SBATCH --signal=B:USR1@120` sends it before
 # the time limit (here simulated with `scancel --signal=USR1 --batch`). The job must end with
@@ -21,10 +22,16 @@ wait_gone() {  # job id, seconds
   cat "$work"/*.out 2>/dev/null; echo "FAIL: job $1 did not end within $2 s"; exit 1
 }
 
-# --overcommit: 3 tasks on this 2-CPU node, for the job, its srun steps and the resubmitted job.
-first=$(cd "$work" && sbatch --parsable --overcommit -n 3 -c 1 -t 00:10:00 \
-  --export="ALL,TRACKCOSIM_ROOT=$src,CONFIG=$work/run.json,OUT=$out,RESUBMIT=1,RESUBMIT_ARGS=--overcommit,TRACKCOSIM_SRUN_ARGS=--overcommit" \
-  "$src/jobs/$script")
+if [[ "$script" == cosim_hetjob.sbatch ]]; then
+  # A component per node; their ranks talk over TCP on the loopback (tests/slurm/hetjob_run.sh).
+  shape=(-n 1 -c 1 : -n 2 -c 1) environment=OMPI_MCA_btl_tcp_if_include=lo
+else
+  # --overcommit: 3 tasks on this 2-CPU node, for the job, its srun steps and the resubmitted job.
+  shape=(--overcommit -n 3 -c 1) environment=TRACKCOSIM_SRUN_ARGS=--overcommit
+fi
+first=$(cd "$work" && sbatch --parsable -t 00:10:00 \
+  --export="ALL,TRACKCOSIM_ROOT=$src,CONFIG=$work/run.json,OUT=$out,RESUBMIT=1,RESUBMIT_ARGS=--overcommit,$environment" \
+  "${shape[@]}" "$src/jobs/$script")
 for _ in $(seq 600); do
   [[ -f "$out/terrain/timing.csv" && $(wc -l <"$out/terrain/timing.csv") -gt 45 ]] && break
   gone "$first" && { cat "$work"/*.out; echo "FAIL: the job ended before it was signalled"; exit 1; }
