@@ -31,15 +31,15 @@ std::vector<unsigned char> as_bytes(const std::string& s) { return {s.begin(), s
 /// and material, from every rank's bodies.
 cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const cosim::TerrainConfig& config) {
   const std::vector<gpu::BodyState> states = terrain.gather_states();
+  const real largest = terrain.largest_sphere_radius();
   cosim::TerrainWelcome w;
   w.terrain_step = config.scene.step.step_size;
   w.friction = config.scene.material.friction;
   w.density = config.scene.material.density;
   if (!terrain.leader()) return w;
-  const gpu::BodySet& b = config.bodies;
   bool any = false;
-  for (std::size_t i = 0; i < states.size() && i < b.size(); ++i) {
-    if (b.motion[i] != gpu::Motion::Dynamic) continue;
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    if (!cosim::is_particle(config.gid_ranges, states[i].gid)) continue;
     const Vec3 p = states[i].position;
     if (!any) w.patch_min = w.patch_max = p;
     w.patch_min = {std::min(w.patch_min.x, p.x), std::min(w.patch_min.y, p.y), std::min(w.patch_min.z, p.z)};
@@ -47,8 +47,6 @@ cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const cosi
     any = true;
     ++w.particles;
   }
-  real largest = 0;
-  for (const real r : b.sphere_radius) largest = std::max(largest, r);
   w.surface_height = w.patch_max.z + largest;
   if (config.scene.container) {
     w.patch_min.x = config.scene.container->min.x, w.patch_min.y = config.scene.container->min.y;
@@ -131,7 +129,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
   const double coupling_step = hello.coupling_step;
   const auto substeps = static_cast<std::uint64_t>(std::llround(coupling_step / h));
 
-  const gpu::GlobalId first_proxy = config.bodies.size() > 0 ? config.bodies.gid.back() + 1 : 0;
+  const gpu::GlobalId first_proxy = cosim::body_count(config.scene);  // gids are dense from 0
   terrain.add_everywhere_bodies(shoe_proxies(hello, first_proxy, config.scene.material.friction));
   std::vector<gpu::GlobalId> proxies(shoes);
   std::vector<gpu::CompliantBody> springs(shoes);

@@ -50,8 +50,8 @@ RunFolder::RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& c
   run_json_ = cosim::run_json_header("terrain_node", threads);
   run_json_["config_file"] = config.source;
   run_json_["status"] = "running";
-  run_json_["bodies"] = config.bodies.size();
-  run_json_["spheres"] = config.bodies.sphere_radius.size();
+  run_json_["bodies"] = cosim::body_count(config.scene);
+  run_json_["spheres"] = cosim::sphere_count(config.scene);
   run_json_["steps"] = config.step_count();
   run_json_["gid_ranges"] = gid_ranges_json(config.gid_ranges);
   run_json_["ranks"] = terrain.ranks();
