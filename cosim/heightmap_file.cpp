@@ -2,6 +2,7 @@
 // (white) the highest; the physical range is given, since the image is normalised.
 
 #include "cosim/elevation_surface.h"
+#include "cosim/config_error.h"
 #include "cosim/gray_image.h"
 
 namespace trackcosim::cosim {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <numbers>
 #include <string>
 #include <unordered_map>
@@ -17,6 +18,8 @@ namespace {
 constexpr std::uint64_t kWeightSamples = 8;
 constexpr std::uint64_t kFullWeight = kWeightSamples * kWeightSamples * kWeightSamples;
 constexpr std::uint64_t kDartsPerSphere = 200;
+/// Spheres per cell: larger cells lose less room to the darts of neighbours filled before them.
+constexpr double kSpheresPerCell = 64;
 
 struct Sphere {
   real x, y, z, r;
@@ -24,9 +27,16 @@ struct Sphere {
 
 }  // namespace
 
-/// The cells computed so far in one generate() call, by index.
+/// The cells computed so far in one generate() call, by index, and their spheres binned on a fine
+/// grid of edge >= 2 r_max + gap, so a dart meets only the spheres of the 27 bins around it.
 struct RandomFillPlan::Cells {
+  struct Binned {
+    Sphere sphere;
+    std::uint64_t cell;
+    std::uint64_t colour;
+  };
   std::unordered_map<std::uint64_t, std::vector<Sphere>> done;
+  std::unordered_map<std::uint64_t, std::vector<Binned>> bins;
 };
 
 std::uint64_t count_for_packing(Vec3 min, Vec3 max, const SizeDistribution& radius, real packing) {
@@ -42,7 +52,7 @@ RandomFillPlan::RandomFillPlan(const RandomFill& fill, const ObstacleSet& obstac
   const real d = 2 * r + fill.gap;
   // About 4 spheres per cell keeps the quotas' rounding fine-grained; never below d.
   const double volume = double(extent.x) * extent.y * extent.z;
-  const double target = fill.count > 0 ? std::cbrt(4.0 * volume / double(fill.count)) : double(d);
+  const double target = fill.count > 0 ? std::cbrt(kSpheresPerCell * volume / double(fill.count)) : double(d);
   const double want = std::max<double>(d, target);
   const real e[3] = {extent.x, extent.y, extent.z};
   for (int a = 0; a < 3; ++a) {
@@ -81,38 +91,56 @@ std::uint64_t RandomFillPlan::generate(gpu::GlobalId first, const domain::Aabb& 
   const std::uint64_t nx = n_[0], ny = n_[1], nz = n_[2];
   auto colour = [](std::uint64_t i, std::uint64_t j, std::uint64_t k) { return (i & 1) | (j & 1) << 1 | (k & 1) << 2; };
 
+  const real bin = 2 * fill_.radius.largest() + fill_.gap;
+  auto bin_of = [&](real x, real y, real z, int dx, int dy, int dz) {
+    const auto at = [&](real v, real base, int d) { return std::uint64_t(std::int64_t(std::floor((v - base) / bin)) + 1 + d); };
+    return at(x, lo_.x, dx) | at(y, lo_.y, dy) << 21 | at(z, lo_.z, dz) << 42;
+  };
+
   // Computes cell (i, j, k) after its lower-coloured neighbours (recursion depth <= 8).
   auto compute = [&](auto&& self, std::uint64_t i, std::uint64_t j, std::uint64_t k) -> const std::vector<Sphere>& {
     const std::uint64_t c = i + nx * (j + ny * k);
     if (const auto found = memo.done.find(c); found != memo.done.end()) return found->second;
-    std::vector<const std::vector<Sphere>*> around;
     const std::uint64_t mine = colour(i, j, k);
     for (int dk = -1; dk <= 1; ++dk)
       for (int dj = -1; dj <= 1; ++dj)
         for (int di = -1; di <= 1; ++di) {
           const std::int64_t a = std::int64_t(i) + di, b = std::int64_t(j) + dj, e = std::int64_t(k) + dk;
           if (a < 0 || b < 0 || e < 0 || a >= std::int64_t(nx) || b >= std::int64_t(ny) || e >= std::int64_t(nz)) continue;
-          if (colour(a, b, e) < mine) around.push_back(&self(self, a, b, e));
+          if (colour(a, b, e) < mine) self(self, a, b, e);
         }
     const std::uint64_t quota = before(c + 1) - before(c);
-    std::vector<Sphere> kept;
-    auto clear_of = [&](const Sphere& s, const std::vector<Sphere>& others) {
-      for (const Sphere& o : others) {
-        const real dx = s.x - o.x, dy = s.y - o.y, dz = s.z - o.z, min = s.r + o.r + fill_.gap;
-        if (dx * dx + dy * dy + dz * dz < min * min) return false;
-      }
+    // Clear of the spheres kept in this cell and in lower-coloured cells; a higher-coloured
+    // neighbour computed earlier (it lay earlier in the region) must not count: it comes later
+    // in the colour order and tests against this cell instead.
+    auto clear = [&](const Sphere& s) {
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            const auto found = memo.bins.find(bin_of(s.x, s.y, s.z, dx, dy, dz));
+            if (found == memo.bins.end()) continue;
+            for (const Cells::Binned& o : found->second) {
+              if (o.cell != c && o.colour > mine) continue;
+              const real ex = s.x - o.sphere.x, ey = s.y - o.sphere.y, ez = s.z - o.sphere.z;
+              const real min = s.r + o.sphere.r + fill_.gap;
+              if (ex * ex + ey * ey + ez * ez < min * min) return false;
+            }
+          }
       return true;
     };
+    // The cell's radii are drawn first, one per sphere, so that the darts (which only choose
+    // positions) do not favour small spheres; the largest go first, while there is most room.
+    std::vector<real> radii(quota);
+    for (std::uint64_t n = 0; n < quota; ++n) radii[n] = fill_.radius.sample(counter_unit(fill_.seed, c, n, 3));
+    std::sort(radii.begin(), radii.end(), std::greater<>());
+    std::vector<Sphere> kept;
     for (std::uint64_t dart = 0; kept.size() < quota && dart < kDartsPerSphere * quota; ++dart) {
       const Sphere s{lo_.x + (real(i) + real(counter_unit(fill_.seed, c, dart, 0))) * edge_[0],
                      lo_.y + (real(j) + real(counter_unit(fill_.seed, c, dart, 1))) * edge_[1],
-                     lo_.z + (real(k) + real(counter_unit(fill_.seed, c, dart, 2))) * edge_[2],
-                     fill_.radius.sample(counter_unit(fill_.seed, c, dart, 3))};
-      if (!clear_of(s, kept)) continue;
-      bool clear = true;
-      for (const auto* other : around) clear = clear && clear_of(s, *other);
-      if (!clear || (!obstacles_.empty() && obstacles_.overlaps({s.x, s.y, s.z}, s.r))) continue;
+                     lo_.z + (real(k) + real(counter_unit(fill_.seed, c, dart, 2))) * edge_[2], radii[kept.size()]};
+      if (!clear(s) || (!obstacles_.empty() && obstacles_.overlaps({s.x, s.y, s.z}, s.r))) continue;
       kept.push_back(s);
+      memo.bins[bin_of(s.x, s.y, s.z, 0, 0, 0)].push_back({s, c, mine});
     }
     if (kept.size() < quota)
       throw ConfigError("cell (" + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) +

@@ -7,16 +7,19 @@
 // cells. Each cell gets a quota: the target count spread over the cells in proportion to their
 // free volume (all equal without obstacles), with exact integer rounding, so the total is the
 // target and the spheres before a cell - its gid offset - are known without generating anything.
-// Cells are coloured by the parity of their indices (8 colours); a cell throws darts (position
-// and radius from counter-based draws of (seed, cell, attempt)) until its quota is met, keeping a
-// dart whose surface stays >= gap from every sphere already kept in its own cell and in its
-// neighbours of lower colour (neighbours of higher colour test against it later). Same-coloured
+// Cells are coloured by the parity of their indices (8 colours). A cell draws its spheres' radii
+// (counter-based draws of (seed, cell, sphere): the distribution exactly, no bias towards small
+// spheres), largest first, and throws darts (positions from draws of (seed, cell, attempt)) for
+// each in turn, keeping a dart whose surface stays >= gap from every sphere already kept in its
+// own cell and in its neighbours of lower colour (neighbours of higher colour test against it
+// later). Same-coloured
 // cells never touch, so a cell's spheres depend only on its lower-coloured neighbours, which
 // depend on theirs: at most 7 cells away. A rank computes the cells of its region and, through
 // that recursion, the few halo cells they depend on, and gets exactly what one rank would.
 //
+// Cells hold about 64 spheres: smaller cells lose too much room to their neighbours' spheres.
 // A quota that 200 darts per sphere cannot meet stops with an error: the packing is too dense
-// for random sequential filling (about 0.3 without gap).
+// for this filling (about 0.3 without gap; the loader refuses more).
 
 #include <cstdint>
 #include <memory>
