@@ -46,12 +46,21 @@ double inverse_normal_cdf(double p) {
   return x - u / (1 + x * u / 2);
 }
 
+namespace {
+
+/// A sieve class's share of the count, before normalising: mass fractions weigh 1 / r^3.
+double count_weight(const SieveClass& c, bool mass_fractions) {
+  const double r = c.radius;
+  return mass_fractions ? c.fraction / (r * r * r) : double(c.fraction);
+}
+
+}  // namespace
+
 std::vector<double> SizeDistribution::class_count_probabilities() const {
   std::vector<double> w;
   double sum = 0;
   for (const SieveClass& c : classes) {
-    const double r = c.radius;
-    w.push_back(mass_fractions ? c.fraction / (r * r * r) : c.fraction);
+    w.push_back(count_weight(c, mass_fractions));
     sum += w.back();
   }
   for (double& x : w) x /= sum;
@@ -70,15 +79,11 @@ real SizeDistribution::sample(double u) const {
     }
     case Kind::Sieve: {
       // Two passes without allocation: this runs once per generated particle.
-      auto weight = [&](const SieveClass& c) {
-        const double r = c.radius;
-        return mass_fractions ? c.fraction / (r * r * r) : double(c.fraction);
-      };
       double sum = 0;
-      for (const SieveClass& c : classes) sum += weight(c);
+      for (const SieveClass& c : classes) sum += count_weight(c, mass_fractions);
       double cumulative = 0;
       for (std::size_t i = 0; i + 1 < classes.size(); ++i) {
-        cumulative += weight(classes[i]) / sum;
+        cumulative += count_weight(classes[i], mass_fractions) / sum;
         if (u < cumulative) return classes[i].radius;
       }
       return classes.back().radius;

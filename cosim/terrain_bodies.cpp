@@ -63,7 +63,22 @@ void add_sphere_body(gpu::BodySet& bodies, gpu::GlobalId gid, Vec3 position, rea
   bodies.add_sphere(bodies.add_body(body), {0, 0, 0}, radius);
 }
 
+/// Room for n more single-sphere bodies: a million-body set then grows in one step per array
+/// instead of twenty doublings (measured: about a third of the build time at 10^6).
+void reserve_spheres(gpu::BodySet& b, std::size_t n) {
+  const std::size_t bodies = b.size() + n, spheres = b.sphere_radius.size() + n;
+  for (auto* v : {&b.px, &b.py, &b.pz, &b.qw, &b.qx, &b.qy, &b.qz, &b.vx, &b.vy, &b.vz, &b.wx, &b.wy, &b.wz, &b.mass,
+                  &b.ix, &b.iy, &b.iz, &b.friction, &b.fx, &b.fy, &b.fz, &b.tx, &b.ty, &b.tz})
+    v->reserve(bodies);
+  b.gid.reserve(bodies);
+  b.motion.reserve(bodies);
+  for (auto* v : {&b.sphere_ox, &b.sphere_oy, &b.sphere_oz, &b.sphere_radius}) v->reserve(spheres);
+  b.sphere_body.reserve(spheres);
+  b.sphere_shape.reserve(spheres);
+}
+
 void add_spheres(gpu::BodySet& bodies, const gpu::SphereShapes& spheres, const Material& material) {
+  reserve_spheres(bodies, spheres.size());
   for (std::size_t i = 0; i < spheres.size(); ++i)
     add_sphere_body(bodies, spheres.body_gid[i], {spheres.x[i], spheres.y[i], spheres.z[i]}, spheres.radius[i],
                     {0, 0, 0}, {0, 0, 0}, material);

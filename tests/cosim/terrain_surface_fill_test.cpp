@@ -191,3 +191,25 @@ TEST(SurfaceFill, BadInputNamesTheKey) {
 
 }  // namespace
 }  // namespace trackcosim::cosim
+
+namespace trackcosim::cosim {
+namespace {
+
+TEST(GeneratorExamples, ShippedHeightmapAndSpeedBumpScenesLoad) {
+  const std::filesystem::path configs = std::filesystem::path(TRACKCOSIM_SOURCE_DIR) / "configs";
+  const TerrainConfig hill = load_terrain_config(configs / "heightmap_terrain.json");
+  const std::vector<test::PlacedSphere> grains = test::dynamic_spheres(hill.bodies);
+  EXPECT_EQ(grains.size(), 7389u);  // as configs/README.md says
+  EXPECT_GE(test::smallest_gap(grains, 0.02), -1e-12);
+  const TerrainConfig bump = load_terrain_config(configs / "speed_bump.json");
+  ASSERT_EQ(bump.scene.obstacles.size(), 1u);
+  const std::vector<test::PlacedSphere> fill = test::dynamic_spheres(bump.bodies);
+  EXPECT_EQ(fill.size(), std::get<RandomFillSource>(bump.scene.particles[0].generator).fill.count);
+  EXPECT_EQ(fill.size(), 10650u);
+  const ObstacleSet bumps(bump.scene.obstacles);
+  for (const test::PlacedSphere& s : fill) ASSERT_FALSE(bumps.overlaps(s.center, s.radius));
+  EXPECT_GE(test::smallest_gap(fill, 0.03), 0.001 - 1e-12);
+}
+
+}  // namespace
+}  // namespace trackcosim::cosim
