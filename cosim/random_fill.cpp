@@ -60,8 +60,9 @@ RandomFillPlan::RandomFillPlan(const RandomFill& fill, const ObstacleSet& obstac
     edge_[a] = e[a] / real(n_[a]);
   }
   const domain::Aabb centres{lo_, lo_ + extent};
-  if (obstacles_.empty() || !obstacles_.near(centres, r)) return;
-  // Free volume per cell by sampling: a point is free when a sphere of the largest radius fits.
+  if (!fill.surface && (obstacles_.empty() || !obstacles_.near(centres, r))) return;
+  // Free volume per cell by sampling: a point is free when a sphere of the largest radius fits
+  // (below the surface, clear of obstacles).
   weight_prefix_.assign(cells() + 1, 0);
   for (std::uint64_t c = 0; c < cells(); ++c) {
     const std::uint64_t i = c % n_[0], j = c / n_[0] % n_[1], k = c / (n_[0] * n_[1]);
@@ -71,10 +72,18 @@ RandomFillPlan::RandomFillPlan(const RandomFill& fill, const ObstacleSet& obstac
       const real fy = (real(s / kWeightSamples % kWeightSamples) + real(0.5)) / kWeightSamples;
       const real fz = (real(s / (kWeightSamples * kWeightSamples)) + real(0.5)) / kWeightSamples;
       const Vec3 p{lo_.x + (real(i) + fx) * edge_[0], lo_.y + (real(j) + fy) * edge_[1], lo_.z + (real(k) + fz) * edge_[2]};
-      free += obstacles_.overlaps(p, r) ? 0 : 1;
+      free += fits(p, r) ? 1 : 0;
     }
     weight_prefix_[c + 1] = weight_prefix_[c] + free;
   }
+}
+
+bool RandomFillPlan::fits(Vec3 p, real r) const {
+  if (fill_.surface) {
+    const std::optional<real> top = fill_.surface->height(p.x, p.y);
+    if (!top || p.z + r > *top) return false;
+  }
+  return obstacles_.empty() || !obstacles_.overlaps(p, r);
 }
 
 std::uint64_t RandomFillPlan::before(std::uint64_t cell) const {
@@ -138,7 +147,7 @@ std::uint64_t RandomFillPlan::generate(gpu::GlobalId first, const domain::Aabb& 
       const Sphere s{lo_.x + (real(i) + real(counter_unit(fill_.seed, c, dart, 0))) * edge_[0],
                      lo_.y + (real(j) + real(counter_unit(fill_.seed, c, dart, 1))) * edge_[1],
                      lo_.z + (real(k) + real(counter_unit(fill_.seed, c, dart, 2))) * edge_[2], radii[kept.size()]};
-      if (!clear(s) || (!obstacles_.empty() && obstacles_.overlaps({s.x, s.y, s.z}, s.r))) continue;
+      if (!clear(s) || !fits({s.x, s.y, s.z}, s.r)) continue;
       kept.push_back(s);
       memo.bins[bin_of(s.x, s.y, s.z, 0, 0, 0)].push_back({s, c, mine});
     }

@@ -5,7 +5,7 @@
 // The centres' box (the fill box shrunk by the largest radius) is tiled into cells of edge
 // >= d = 2 r_max + gap, so two spheres that could be too close lie in the same or neighbouring
 // cells. Each cell gets a quota: the target count spread over the cells in proportion to their
-// free volume (all equal without obstacles), with exact integer rounding, so the total is the
+// free volume (all equal without obstacles or a surface), with exact integer rounding, so the total is the
 // target and the spheres before a cell - its gid offset - are known without generating anything.
 // Cells are coloured by the parity of their indices (8 colours). A cell draws its spheres' radii
 // (counter-based draws of (seed, cell, sphere): the distribution exactly, no bias towards small
@@ -25,6 +25,7 @@
 #include <memory>
 #include <vector>
 
+#include "cosim/elevation_surface.h"
 #include "cosim/obstacles.h"
 #include "cosim/size_distribution.h"
 #include "domain/aabb.h"
@@ -38,6 +39,8 @@ struct RandomFill {
   real gap = 0;                     ///< m, the least distance between two spheres' surfaces
   std::uint64_t count = 0;          ///< the number of spheres
   std::uint64_t seed = 0;
+  /// When set, every sphere also lies below this surface (z + r <= S(x, y)).
+  std::shared_ptr<const ElevationSurface> surface;
 };
 
 class RandomFillPlan {
@@ -53,12 +56,14 @@ class RandomFillPlan {
 
  private:
   struct Cells;
+  /// Below the surface (if any) and clear of the obstacles.
+  bool fits(Vec3 p, real r) const;
   RandomFill fill_;
   ObstacleSet obstacles_;
   Vec3 lo_{0, 0, 0};          ///< corner of the centres' box
   real edge_[3] = {0, 0, 0};  ///< cell edges
   std::uint64_t n_[3] = {0, 0, 0};
-  /// Free-volume weights' running sum per cell (only with obstacles near the box), else empty.
+  /// Free-volume weights' running sum per cell (only with obstacles near the box or a surface), else empty.
   std::vector<std::uint64_t> weight_prefix_;
 };
 

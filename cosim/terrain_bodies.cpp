@@ -166,7 +166,7 @@ SphereLattice LayersSource::lattice() const {
 
 const char* source_kind(const ParticleSource& source) {
   if (const auto* surface = std::get_if<SurfaceSource>(&source.generator))
-    return surface->format == "heightmap" ? "heightmap" : "elevation_grid";
+    return surface->input.format == "heightmap" ? "heightmap" : "elevation_grid";
   constexpr const char* names[] = {"lattice", "layers", "spheres", "compounds", "", "random_fill"};
   return names[source.generator.index()];
 }

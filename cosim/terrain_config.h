@@ -100,20 +100,29 @@ struct CompoundListSource {
   std::vector<CompoundBody> bodies;
 };
 
-/// `heightmap` and `elevation_grid`: the volume between a floor and a surface read from a file,
-/// filled in strata (cosim/surface_fill.h). The plan (every column's count) is made at load.
-struct SurfaceSource {
+/// A surface file as a config names it: a heightmap image, a CSV height grid or an OBJ mesh
+/// (cosim/elevation_surface.h), loaded once at read time.
+struct SurfaceFile {
   std::string format;                  ///< "heightmap" (PGM/PNG), "csv" or "obj"
   std::filesystem::path file;          ///< as resolved against the config's folder
   real elevation_min = 0, elevation_max = 0;  ///< heightmap: the elevations of black and white
   bool area_given = true;              ///< obj: false when the area is the mesh's x-y bounds
-  SurfaceFill fill;
+  Rectangle area;
+  std::shared_ptr<const ElevationSurface> surface;
+};
+
+/// `heightmap` and `elevation_grid`: the volume between a floor and a surface read from a file,
+/// filled in strata (cosim/surface_fill.h). The plan (every column's count) is made at load.
+struct SurfaceSource {
+  SurfaceFile input;
+  SurfaceFill fill;  ///< fill.area and fill.surface are the input's
   std::shared_ptr<const SurfaceFillPlan> plan;
 };
 
 /// `random_fill`: a box filled at random with a least gap between spheres (cosim/random_fill.h).
 struct RandomFillSource {
   RandomFill fill;
+  std::optional<SurfaceFile> surface;  ///< `surface`: fill only below it (fill.surface is its surface)
   real packing = 0;  ///< the packing fraction asked for (count derived from it), 0 when a count was given
   std::shared_ptr<const RandomFillPlan> plan;
 };

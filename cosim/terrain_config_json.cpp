@@ -70,13 +70,17 @@ void write_generator(Json& out, const CompoundListSource& g) {
   out["bodies"] = std::move(list);
 }
 
-void write_generator(Json& out, const SurfaceSource& g) {
-  out["file"] = g.file.string();
-  if (g.area_given) {
-    out["min"] = xy(g.fill.area.x_min, g.fill.area.y_min);
-    out["max"] = xy(g.fill.area.x_max, g.fill.area.y_max);
+void write_surface_file(Json& out, const SurfaceFile& f) {
+  out["file"] = f.file.string();
+  if (f.area_given) {
+    out["min"] = xy(f.area.x_min, f.area.y_min);
+    out["max"] = xy(f.area.x_max, f.area.y_max);
   }
-  if (g.format == "heightmap") out["elevation"] = xy(g.elevation_min, g.elevation_max);
+  if (f.format == "heightmap") out["elevation"] = xy(f.elevation_min, f.elevation_max);
+}
+
+void write_generator(Json& out, const SurfaceSource& g) {
+  write_surface_file(out, g.input);
   out["bottom"] = g.fill.bottom;
   Json strata = Json::array();
   for (const Stratum& s : g.fill.strata) {
@@ -98,6 +102,11 @@ void write_generator(Json& out, const RandomFillSource& g) {
   out["gap"] = g.fill.gap;
   out["count"] = g.fill.count;
   out["seed"] = g.fill.seed;
+  if (g.surface) {
+    Json surface = Json::object();
+    write_surface_file(surface, *g.surface);
+    out["surface"] = std::move(surface);
+  }
 }
 
 Json obstacle_json(const Obstacle& o) {

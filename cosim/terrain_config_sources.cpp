@@ -3,6 +3,7 @@
 // and `random_fill`. Each reads its keys, loads its file and makes the generator's plan (every
 // cell's count), so a bad file or an impossible fill is reported here, naming the key.
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -46,26 +47,26 @@ std::filesystem::path resolve(const JsonField& field, const std::filesystem::pat
 }
 
 /// Loads the surface; a file error becomes an error on the `file` key.
-std::shared_ptr<const ElevationSurface> load_surface(const JsonField& file_field, SurfaceSource& s) {
+std::shared_ptr<const ElevationSurface> load_surface(const JsonField& file_field, const SurfaceFile& s) {
   try {
     if (s.format == "heightmap")
-      return std::make_shared<ElevationSurface>(read_heightmap(s.file, s.fill.area, s.elevation_min, s.elevation_max));
-    if (s.format == "csv") return std::make_shared<ElevationSurface>(read_elevation_csv(s.file, s.fill.area));
+      return std::make_shared<ElevationSurface>(read_heightmap(s.file, s.area, s.elevation_min, s.elevation_max));
+    if (s.format == "csv") return std::make_shared<ElevationSurface>(read_elevation_csv(s.file, s.area));
     return std::make_shared<ElevationSurface>(read_elevation_obj(s.file));
   } catch (const ConfigError& e) {
     file_field.fail(e.what());
   }
 }
 
-}  // namespace
-
-SurfaceSource read_surface_source(const JsonField& f, const std::string& kind, const ParticleContext& context,
-                                  std::vector<FilledBox>& boxes) {
-  SurfaceSource s;
+/// `file`, `min`, `max` and (heightmap) `elevation` of `f`, whose other keys the caller checked.
+/// `format`: "heightmap", or "" to take .csv / .obj from the extension, or "any" to also take
+/// .png / .pgm as a heightmap.
+SurfaceFile read_surface_file(const JsonField& f, const std::string& format, const std::filesystem::path& folder) {
+  SurfaceFile s;
   const JsonField file_field = f.member("file");
-  s.file = resolve(file_field, context.folder);
-  if (kind == "heightmap") {
-    f.expect_object({"kind", "material", "file", "min", "max", "elevation", "bottom", "radius", "strata", "gap", "seed"});
+  s.file = resolve(file_field, folder);
+  const std::string ext = s.file.extension().string();
+  if (format == "heightmap" || (format == "any" && (ext == ".png" || ext == ".pgm"))) {
     s.format = "heightmap";
     const JsonField elevation = f.member("elevation");
     const auto range = read_xy(elevation);
@@ -74,22 +75,51 @@ SurfaceSource read_surface_source(const JsonField& f, const std::string& kind, c
                      number_to_string(range[1]) + "]");
     s.elevation_min = range[0], s.elevation_max = range[1];
   } else {
-    f.expect_object({"kind", "material", "file", "min", "max", "bottom", "radius", "strata", "gap", "seed"});
-    const std::string ext = s.file.extension().string();
-    if (ext != ".csv" && ext != ".obj") file_field.fail("expected a .csv height grid or an .obj mesh, got '" + ext + "'");
+    if (ext != ".csv" && ext != ".obj")
+      file_field.fail("expected a .csv height grid or an .obj mesh" + std::string(format == "any" ? " (or a .png/.pgm heightmap)" : "") +
+                      ", got '" + ext + "'");
     s.format = ext.substr(1);
   }
   const auto min_field = f.optional_member("min"), max_field = f.optional_member("max");
   if (min_field.has_value() != max_field.has_value()) f.fail("give both min and max, or neither (obj only)");
-  if (min_field) s.fill.area = read_rectangle(*min_field, *max_field);
+  if (min_field) s.area = read_rectangle(*min_field, *max_field);
   else if (s.format != "obj") f.member("min");  // says "missing key"
   s.area_given = min_field.has_value();
+  s.surface = load_surface(file_field, s);
+  if (!s.area_given) s.area = s.surface->area();
+  return s;
+}
+
+/// The share of the fill box below its surface (1 without one), from a 64 x 64 grid of columns.
+double filled_fraction(const RandomFill& fill) {
+  if (!fill.surface) return 1;
+  constexpr int n = 64;
+  double sum = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const real x = fill.min.x + (fill.max.x - fill.min.x) * (real(i) + real(0.5)) / n;
+      const real y = fill.min.y + (fill.max.y - fill.min.y) * (real(j) + real(0.5)) / n;
+      const std::optional<real> top = fill.surface->height(x, y);
+      if (top) sum += std::clamp(double(*top - fill.min.z) / double(fill.max.z - fill.min.z), 0.0, 1.0);
+    }
+  return sum / (n * n);
+}
+
+}  // namespace
+
+SurfaceSource read_surface_source(const JsonField& f, const std::string& kind, const ParticleContext& context,
+                                  std::vector<FilledBox>& boxes) {
+  if (kind == "heightmap")
+    f.expect_object({"kind", "material", "file", "min", "max", "elevation", "bottom", "radius", "strata", "gap", "seed"});
+  else
+    f.expect_object({"kind", "material", "file", "min", "max", "bottom", "radius", "strata", "gap", "seed"});
+  SurfaceSource s;
   s.fill.strata = read_strata(f);
   if (const auto v = f.optional_member("gap")) s.fill.gap = v->non_negative_number();
   if (const auto v = f.optional_member("seed")) s.fill.seed = v->unsigned_integer();
-
-  s.fill.surface = load_surface(file_field, s);
-  if (!s.area_given) s.fill.area = s.fill.surface->area();
+  s.input = read_surface_file(f, kind == "heightmap" ? "heightmap" : "", context.folder);
+  s.fill.area = s.input.area;
+  s.fill.surface = s.input.surface;
   if (const auto v = f.optional_member("bottom")) s.fill.bottom = v->number();
   else if (context.container) s.fill.bottom = context.container->min.z;
   else f.member("bottom");  // says "missing key": no container floor to default to
@@ -116,11 +146,16 @@ SurfaceSource read_surface_source(const JsonField& f, const std::string& kind, c
 }
 
 RandomFillSource read_random_fill(const JsonField& f, const ParticleContext& context, std::vector<FilledBox>& boxes) {
-  f.expect_object({"kind", "material", "min", "max", "radius", "gap", "count", "packing", "seed"});
+  f.expect_object({"kind", "material", "min", "max", "radius", "gap", "count", "packing", "seed", "surface"});
   RandomFillSource s;
   s.fill.min = f.member("min").vec3();
   const JsonField max_field = f.member("max");
   s.fill.max = max_field.vec3();
+  if (const auto v = f.optional_member("surface")) {
+    v->expect_object({"file", "min", "max", "elevation"});
+    s.surface = read_surface_file(*v, "any", context.folder);
+    s.fill.surface = s.surface->surface;
+  }
   s.fill.radius = read_size_distribution(f.member("radius"));
   if (const auto v = f.optional_member("gap")) s.fill.gap = v->non_negative_number();
   if (const auto v = f.optional_member("seed")) s.fill.seed = v->unsigned_integer();
@@ -136,11 +171,12 @@ RandomFillSource read_random_fill(const JsonField& f, const ParticleContext& con
     if (s.fill.count == 0) count->fail("must be >= 1, got 0");
   } else {
     s.packing = packing->positive_number();
-    s.fill.count = count_for_packing(s.fill.min, s.fill.max, s.fill.radius, s.packing);
+    s.fill.count = std::uint64_t(std::llround(double(count_for_packing(s.fill.min, s.fill.max, s.fill.radius, s.packing)) *
+                                              filled_fraction(s.fill)));
     if (s.fill.count == 0) packing->fail("gives no sphere in this box");
   }
   // The packing the darts must reach, with each diameter grown by the gap.
-  const Vec3 e = s.fill.max - s.fill.min;
+  const Vec3 e = (s.fill.max - s.fill.min) * real(std::cbrt(filled_fraction(s.fill)));
   const double mean_r = std::cbrt(s.fill.radius.mean_cubed_radius());
   const double effective = double(s.fill.count) * 4.0 / 3.0 * std::numbers::pi *
                            std::pow(mean_r + s.fill.gap / 2, 3) / (double(e.x) * e.y * e.z);

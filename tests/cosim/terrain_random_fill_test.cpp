@@ -149,3 +149,32 @@ TEST(Obstacles, FixedBoxesOfTheDocumentedShapeThatNoSphereOverlaps) {
 
 }  // namespace
 }  // namespace trackcosim::cosim
+
+namespace trackcosim::cosim {
+namespace {
+
+/// The fill below a surface: the ramp z = 0.05 + 0.25 x as a CSV grid over a 0.4 m x 0.2 m box.
+TEST(RandomFill, BelowASurfaceEverySphereStaysUnderIt) {
+  const std::filesystem::path ramp = std::filesystem::temp_directory_path() / "trackcosim_random_fill_ramp.csv";
+  std::ofstream(ramp) << "0.05,0.15\n0.05,0.15\n";
+  const TerrainConfig c = parse(R"({"end_time": 0, "particles": [{"kind": "random_fill", "min": [0, 0, 0],
+    "max": [0.4, 0.2, 0.2], "radius": [0.004, 0.005], "gap": 0.0005, "packing": 0.15, "seed": 4,
+    "surface": {"file": ")" + ramp.string() + R"(", "min": [0, 0], "max": [0.4, 0.2]}}]})");
+  const std::vector<test::PlacedSphere> spheres = test::dynamic_spheres(c.bodies);
+  const auto& source = std::get<RandomFillSource>(c.scene.particles[0].generator);
+  EXPECT_EQ(spheres.size(), source.fill.count);
+  // The volume under the ramp is half the box's: the count is that of packing 0.15 in it.
+  const double mean_volume = sphere_volume(1) * (std::pow(0.005, 4) - std::pow(0.004, 4)) / (4 * 0.001);
+  EXPECT_NEAR(double(spheres.size()), 0.15 * 0.4 * 0.2 * 0.1 / mean_volume, 0.01 * double(spheres.size()));
+  double highest_gap = 1;  // the least distance from a sphere's top to the ramp, over the spheres
+  for (const test::PlacedSphere& s : spheres) {
+    const double surface = 0.05 + 0.25 * s.center.x;
+    ASSERT_LE(s.center.z + s.radius, surface + 1e-12) << "gid " << s.gid << " pokes out of the surface";
+    highest_gap = std::min(highest_gap, surface - double(s.center.z + s.radius));
+  }
+  EXPECT_LT(highest_gap, 0.001) << "the fill reaches the surface";
+  EXPECT_GE(test::smallest_gap(spheres, 0.011), 0.0005 - 1e-12);
+}
+
+}  // namespace
+}  // namespace trackcosim::cosim
