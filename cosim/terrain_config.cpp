@@ -89,10 +89,15 @@ std::uint64_t TerrainConfig::step_count() const {
 
 namespace {
 
-/// Fixed bodies only: a region no particle centre lies in.
-gpu::BodySet build(const TerrainScene& scene, BuildBodies which) {
-  if (which == BuildBodies::All) return build_terrain_bodies(scene);
-  return build_terrain_bodies(scene, domain::Aabb{{0, 0, 0}, {0, 0, 0}});
+/// Fixed bodies only: a region no particle centre lies in. A generator's error (a random fill
+/// that cannot meet its count) gets the file's name, as the reader's errors have.
+gpu::BodySet build(const TerrainScene& scene, BuildBodies which, const std::string& source) {
+  try {
+    if (which == BuildBodies::All) return build_terrain_bodies(scene);
+    return build_terrain_bodies(scene, domain::Aabb{{0, 0, 0}, {0, 0, 0}});
+  } catch (const ConfigError& e) {
+    throw ConfigError(source + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -102,7 +107,7 @@ TerrainConfig parse_terrain_config(std::string_view text, const std::string& sou
   config.source = source_name;
   config.scene = read_terrain_scene(parse_json_document(text, source_name), source_name);
   config.gid_ranges = plan_gid_ranges(config.scene);
-  config.bodies = build(config.scene, which);
+  config.bodies = build(config.scene, which, config.source);
   return config;
 }
 
@@ -111,7 +116,7 @@ TerrainConfig load_terrain_config(const std::filesystem::path& file, BuildBodies
   config.source = file.string();
   config.scene = read_terrain_scene(load_json_document(file), config.source);
   config.gid_ranges = plan_gid_ranges(config.scene);
-  config.bodies = build(config.scene, which);
+  config.bodies = build(config.scene, which, config.source);
   return config;
 }
 

@@ -8,7 +8,9 @@
 // says, defaults filled in, every value checked) and building the bodies from it (generators
 // run, gids assigned). The description is what run.json records; the bodies are what the
 // RigidBodySystem steps. Global ids follow the description deterministically: container walls
-// first (floor, -x, +x, -y, +y, lid), then each `particles` entry in file order.
+// first (floor, -x, +x, -y, +y, lid), then each `particles` entry in file order, then each
+// `obstacles` entry. Every generator can build just the particles of a region with the same
+// gids (build_terrain_bodies), so a distributed run never builds the whole scene on one rank.
 
 #include <cstdint>
 #include <filesystem>
@@ -195,7 +197,7 @@ struct GidRange {
 struct TerrainConfig {
   std::string source;  ///< the file name used in messages
   TerrainScene scene;
-  gpu::BodySet bodies;
+  gpu::BodySet bodies;  ///< all bodies, or only the fixed ones when loaded with BuildBodies::FixedOnly
   std::vector<GidRange> gid_ranges;  ///< in gid order
 
   /// Steps to reach end_time: ceil(end_time / h), a whisker below so that 1.0 / 1e-3 is 1000.

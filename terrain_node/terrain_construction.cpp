@@ -82,14 +82,14 @@ gpu::BodySet share_of(const gpu::BodySet& all, const domain::Decomposition& spli
 
 /// Generates this rank's share; a generator error on any rank (a random fill that cannot meet
 /// its count) stops every rank with that message instead of leaving the others waiting.
-gpu::BodySet generate_share(MPI_Comm comm, const cosim::TerrainScene& scene, const domain::Aabb& box,
+gpu::BodySet generate_share(MPI_Comm comm, const cosim::TerrainConfig& config, const domain::Aabb& box,
                             std::uint64_t& built) {
   std::string error;
   gpu::BodySet local;
   try {
-    local = cosim::build_terrain_bodies(scene, box, &built);
+    local = cosim::build_terrain_bodies(config.scene, box, &built);
   } catch (const cosim::ConfigError& e) {
-    error = e.what();
+    error = config.source + ": " + e.what();
   }
   int failed = error.empty() ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
@@ -116,7 +116,7 @@ DistributedTerrain::DistributedTerrain(const cosim::TerrainConfig& config, MPI_C
                      rank_);
   } else {
     const domain::Decomposition split = first_split(request, ranks_, cosim::particle_bounds(config.scene));
-    local = generate_share(comm_, config.scene, split.box(rank_), generated_);
+    local = generate_share(comm_, config, split.box(rank_), generated_);
   }
   check_distributable(local);
   const real radius = largest_body_radius(comm_, local);
