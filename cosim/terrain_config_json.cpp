@@ -1,6 +1,7 @@
 // A terrain description written back as a config document with every key present, in the order
 // of docs/terrain-config.md: run.json's "config", which loads again to the same bodies.
 
+#include <filesystem>
 #include <type_traits>
 
 #include "cosim/collision_settings_json.h"
@@ -70,8 +71,9 @@ void write_generator(Json& out, const CompoundListSource& g) {
   out["bodies"] = std::move(list);
 }
 
+/// The file as an absolute path: run.json lives in another folder than the config it resolves.
 void write_surface_file(Json& out, const SurfaceFile& f) {
-  out["file"] = f.file.string();
+  out["file"] = std::filesystem::absolute(f.file).lexically_normal().string();
   if (f.area_given) {
     out["min"] = xy(f.area.x_min, f.area.y_min);
     out["max"] = xy(f.area.x_max, f.area.y_max);
