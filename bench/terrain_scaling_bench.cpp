@@ -23,21 +23,18 @@
 #include <cstring>
 #include <string>
 
+#include "bench/bench_mpi.h"
 #include "cosim/terrain_config.h"
 #include "terrain_node/distributed_terrain.h"
 
 namespace {
 
 using namespace trackcosim;
+using bench::flag;
+using bench::max_over_ranks;
 
 constexpr double kRadius = 0.005, kGap = 0.1, kWidth = 0.22;
 constexpr int kLayers = 8;
-
-long long flag(int argc, char** argv, const char* name, long long fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], name) == 0) return std::atoll(argv[i + 1]);
-  return fallback;
-}
 
 cosim::TerrainConfig bed(long long particles, int iterations) {
   const double pitch = 2 * kRadius * (1 + kGap);
@@ -58,18 +55,11 @@ cosim::TerrainConfig bed(long long particles, int iterations) {
   return cosim::parse_terrain_config(text, "scaling bed");
 }
 
-double max_over_ranks(double v) {
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return v;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bench::MpiProgram mpi(argc, argv);
+  const int rank = mpi.rank, ranks = mpi.ranks;
   const long long per_rank = flag(argc, argv, "--particles-per-rank", 0);
   const long long particles = per_rank > 0 ? per_rank * ranks : flag(argc, argv, "--particles", 20000);
   const long long steps = flag(argc, argv, "--steps", 10), warmup = flag(argc, argv, "--warmup-steps", 60);
@@ -100,6 +90,5 @@ int main(int argc, char** argv) {
                 per_step / config.scene.step.step_size, 1e3 * exchange / double(steps),
                 1e3 * solver_exchange / double(steps), ghosts,
                 contacts);
-  MPI_Finalize();
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "cosim/sphere_lattice.h"
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 namespace trackcosim::cosim {
@@ -11,7 +12,17 @@ double unit_interval(std::mt19937_64& rng) { return static_cast<double>(rng() >>
 
 double uniform(std::mt19937_64& rng, double lo, double hi) { return lo + (hi - lo) * unit_interval(rng); }
 
+constexpr std::uint64_t kDrawsPerSphere = 4;
+
+/// Can a centre within +-jitter of `centre` along one axis fall in [lo, hi)?
+bool may_reach(double centre, double jitter, double lo, double hi) { return centre + jitter >= lo && centre - jitter < hi; }
+
 }  // namespace
+
+domain::Aabb whole_space() {
+  const real inf = std::numeric_limits<real>::infinity();
+  return {{-inf, -inf, -inf}, {inf, inf, inf}};
+}
 
 std::array<std::uint64_t, 3> lattice_cells_per_axis(const SphereLattice& lattice) {
   const real extent[3] = {lattice.max.x - lattice.min.x, lattice.max.y - lattice.min.y,
@@ -25,7 +36,7 @@ std::array<std::uint64_t, 3> lattice_cells_per_axis(const SphereLattice& lattice
   return cells;
 }
 
-void generate_lattice(const SphereLattice& lattice, gpu::SphereShapes& out) {
+std::uint64_t generate_lattice(const SphereLattice& lattice, gpu::SphereShapes& out, const domain::Aabb& region) {
   const std::array<std::uint64_t, 3> cells = lattice_cells_per_axis(lattice);
   const double s = lattice.spacing;
   // Centre of cell 0 on each axis, with the lattice centred in the box.
@@ -36,17 +47,34 @@ void generate_lattice(const SphereLattice& lattice, gpu::SphereShapes& out) {
   const double jitter_z = lattice.jitter_z ? 1.0 : 0.0;
 
   std::mt19937_64 rng(lattice.seed);
-  out.reserve(out.size() + cells[0] * cells[1] * cells[2]);
+  std::uint64_t built = 0;
   gpu::GlobalId gid = lattice.first_id;
-  for (std::uint64_t k = 0; k < cells[2]; ++k)
-    for (std::uint64_t j = 0; j < cells[1]; ++j)
-      for (std::uint64_t i = 0; i < cells[0]; ++i) {
+  for (std::uint64_t k = 0; k < cells[2]; ++k) {
+    const double zc = first[2] + double(k) * s;
+    if (!may_reach(zc, jitter * jitter_z, region.lo.z, region.hi.z)) {
+      rng.discard(kDrawsPerSphere * cells[0] * cells[1]);
+      gid += cells[0] * cells[1];
+      continue;
+    }
+    for (std::uint64_t j = 0; j < cells[1]; ++j) {
+      if (!may_reach(first[1] + double(j) * s, jitter, region.lo.y, region.hi.y)) {
+        rng.discard(kDrawsPerSphere * cells[0]);
+        gid += cells[0];
+        continue;
+      }
+      for (std::uint64_t i = 0; i < cells[0]; ++i, ++gid) {
         const double x = first[0] + double(i) * s + uniform(rng, -jitter, jitter);
         const double y = first[1] + double(j) * s + uniform(rng, -jitter, jitter);
-        const double z = first[2] + double(k) * s + jitter_z * uniform(rng, -jitter, jitter);
-        const double r = uniform(rng, lattice.radius_min, lattice.radius_max);
-        out.add(Vec3{real(x), real(y), real(z)}, real(r), gid++, 0);
+        const double z = zc + jitter_z * uniform(rng, -jitter, jitter);
+        const double r = lattice.radius.sample(unit_interval(rng));
+        const Vec3 p{real(x), real(y), real(z)};
+        if (!region.contains(p)) continue;
+        out.add(p, real(r), gid, 0);
+        ++built;
       }
+    }
+  }
+  return built;
 }
 
 }  // namespace trackcosim::cosim

@@ -6,20 +6,6 @@
 
 namespace trackcosim::cosim {
 
-RadiusRange read_radius_range(const JsonField& field) {
-  if (field.json().is_number()) {
-    const real r = field.positive_number();
-    return {r, r};
-  }
-  if (!field.json().is_array() || field.json().size() != 2)
-    field.fail("expected a radius or [rmin, rmax]");
-  const std::vector<JsonField> range = field.elements();
-  const RadiusRange r{range[0].positive_number(), range[1].positive_number()};
-  if (r.min > r.max)
-    field.fail("min must be <= max, got [" + number_to_string(r.min) + ", " + number_to_string(r.max) + "]");
-  return r;
-}
-
 std::uint64_t checked_lattice_size(const SphereLattice& lattice, const JsonField& box_field,
                                    const JsonField& size_field) {
   const auto cells = lattice_cells_per_axis(lattice);
@@ -41,9 +27,7 @@ SphereLattice read_sphere_lattice(const JsonField& f) {
   lattice.max = max_field.vec3();
   const JsonField spacing = f.member("spacing");
   lattice.spacing = spacing.positive_number();
-  const RadiusRange radius = read_radius_range(f.member("radius"));
-  lattice.radius_min = radius.min;
-  lattice.radius_max = radius.max;
+  lattice.radius = read_size_distribution(f.member("radius"));
   if (const auto jitter = f.optional_member("jitter")) {
     lattice.jitter = jitter->non_negative_number();
     // Beyond half a spacing two neighbours could swap places or coincide.

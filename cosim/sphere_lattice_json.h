@@ -1,10 +1,14 @@
 #pragma once
 // The lattice keys shared by scene files (`lattice`) and terrain configs (`particles` of kind
-// "lattice" and "layers"): one reader, so both accept the same keys, forms and limits.
+// "lattice" and "layers"), and the radius forms every generator accepts: one reader, so all
+// accept the same keys, forms and limits.
 
 #include <cstdint>
 
+#include <nlohmann/json.hpp>
+
 #include "cosim/json_fields.h"
+#include "cosim/size_distribution.h"
 #include "cosim/sphere_lattice.h"
 
 namespace trackcosim::cosim {
@@ -13,12 +17,11 @@ namespace trackcosim::cosim {
 /// exhaust memory before saying so.
 inline constexpr std::uint64_t kMaxLatticeSpheres = 100'000'000;
 
-struct RadiusRange {
-  real min = 0, max = 0;  ///< uniform in [min, max); min == max gives equal spheres
-};
-
-/// `r` (equal spheres) or `[rmin, rmax]` with 0 < rmin <= rmax.
-RadiusRange read_radius_range(const JsonField& field);
+/// `r` (equal spheres), `[rmin, rmax]` (uniform) with 0 < rmin <= rmax, or an object
+/// {"distribution": "uniform" | "normal" | "sieve", ...} (docs/terrain-config.md).
+SizeDistribution read_size_distribution(const JsonField& field);
+/// The form read_size_distribution reads back to the same distribution ([min, max] for uniform).
+nlohmann::ordered_json size_distribution_json(const SizeDistribution& d);
 
 /// Reads min, max, spacing, radius, jitter (default 0, at most 0.5) and seed (default 0) of a
 /// lattice object whose keys the caller has checked; first_id is left to the caller. Throws

@@ -8,10 +8,13 @@
 // says, defaults filled in, every value checked) and building the bodies from it (generators
 // run, gids assigned). The description is what run.json records; the bodies are what the
 // RigidBodySystem steps. Global ids follow the description deterministically: container walls
-// first (floor, -x, +x, -y, +y, lid), then each `particles` entry in file order.
+// first (floor, -x, +x, -y, +y, lid), then each `particles` entry in file order, then each
+// `obstacles` entry. Every generator can build just the particles of a region with the same
+// gids (build_terrain_bodies), so a distributed run never builds the whole scene on one rank.
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,7 +24,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cosim/config_error.h"
+#include "cosim/obstacles.h"
+#include "cosim/random_fill.h"
 #include "cosim/sphere_lattice_json.h"
+#include "cosim/surface_fill.h"
+#include "domain/aabb.h"
 #include "gpu/dynamics/body_set.h"
 #include "gpu/dynamics/step_settings.h"
 
@@ -55,7 +62,7 @@ struct LayersSource {
   real x_min = 0, y_min = 0, x_max = 0, y_max = 0;
   real bottom = 0;
   std::uint64_t layers = 0;
-  RadiusRange radius;
+  SizeDistribution radius;
   real gap = 0.1;  ///< free room between neighbouring cells, as a fraction of the largest diameter
   std::uint64_t seed = 0;
 
@@ -95,11 +102,43 @@ struct CompoundListSource {
   std::vector<CompoundBody> bodies;
 };
 
+/// A surface file as a config names it: a heightmap image, a CSV height grid or an OBJ mesh
+/// (cosim/elevation_surface.h), loaded once at read time.
+struct SurfaceFile {
+  std::string format;                  ///< "heightmap" (PGM/PNG), "csv" or "obj"
+  std::filesystem::path file;          ///< as resolved against the config's folder
+  real elevation_min = 0, elevation_max = 0;  ///< heightmap: the elevations of black and white
+  bool area_given = true;              ///< obj: false when the area is the mesh's x-y bounds
+  Rectangle area;
+  std::shared_ptr<const ElevationSurface> surface;
+};
+
+/// `heightmap` and `elevation_grid`: the volume between a floor and a surface read from a file,
+/// filled in strata (cosim/surface_fill.h). The plan (every column's count) is made at load.
+struct SurfaceSource {
+  SurfaceFile input;
+  SurfaceFill fill;  ///< fill.area and fill.surface are the input's
+  std::shared_ptr<const SurfaceFillPlan> plan;
+};
+
+/// `random_fill`: a box filled at random with a least gap between spheres (cosim/random_fill.h).
+struct RandomFillSource {
+  RandomFill fill;
+  std::optional<SurfaceFile> surface;  ///< `surface`: fill only below it (fill.surface is its surface)
+  real packing = 0;  ///< the packing fraction asked for (count derived from it), 0 when a count was given
+  std::shared_ptr<const RandomFillPlan> plan;
+};
+
 /// One entry of `particles`, with the material its bodies get (the entry's own or the default).
 struct ParticleSource {
-  std::variant<LatticeSource, LayersSource, SphereListSource, CompoundListSource> generator;
+  std::variant<LatticeSource, LayersSource, SphereListSource, CompoundListSource, SurfaceSource, RandomFillSource>
+      generator;
   Material material;
 };
+
+/// The `kind` key of a source: "lattice", "layers", "spheres", "compounds", "heightmap",
+/// "elevation_grid" or "random_fill".
+const char* source_kind(const ParticleSource& source);
 
 struct OutputSettings {
   std::vector<gpu::GlobalId> probes;    ///< bodies written to probes.csv
@@ -140,6 +179,7 @@ struct TerrainScene {
   std::optional<Container> container;
   Material material;
   std::vector<ParticleSource> particles;
+  std::vector<Obstacle> obstacles;  ///< fixed bodies, gids after the particles
   gpu::StepSettings step;
   real end_time = 0;
   OutputSettings output;
@@ -157,18 +197,25 @@ struct GidRange {
 struct TerrainConfig {
   std::string source;  ///< the file name used in messages
   TerrainScene scene;
-  gpu::BodySet bodies;
+  gpu::BodySet bodies;  ///< all bodies, or only the fixed ones when loaded with BuildBodies::FixedOnly
   std::vector<GidRange> gid_ranges;  ///< in gid order
 
   /// Steps to reach end_time: ceil(end_time / h), a whisker below so that 1.0 / 1e-3 is 1000.
   std::uint64_t step_count() const;
 };
 
+/// Which bodies a loader builds: all of them (single-process tools and tests), or only the fixed
+/// ones (container walls, obstacles) for a distributed run whose ranks generate their own
+/// particles (build_terrain_bodies with a region).
+enum class BuildBodies { All, FixedOnly };
+
 /// Reads, validates and builds. Throws ConfigError "<file>: <key path>: <why>" for the first bad
-/// key: unknown key, wrong type, missing required key, impossible value.
-TerrainConfig load_terrain_config(const std::filesystem::path& file);
+/// key: unknown key, wrong type, missing required key, impossible value. Relative file names in
+/// the config (heightmaps, elevation grids) are resolved against the config's folder.
+TerrainConfig load_terrain_config(const std::filesystem::path& file, BuildBodies build = BuildBodies::All);
 /// The same from text in memory; `source_name` stands for the file in messages.
-TerrainConfig parse_terrain_config(std::string_view text, const std::string& source_name);
+TerrainConfig parse_terrain_config(std::string_view text, const std::string& source_name,
+                                   BuildBodies build = BuildBodies::All);
 
 /// The description as a config document with every key written: run.json's "config". It parses
 /// back to the same scene (and so the same bodies, bit for bit).
@@ -178,7 +225,22 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene);
 TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name);
 /// Gids per wall and per source, from the counts alone (no generator runs).
 std::vector<GidRange> plan_gid_ranges(const TerrainScene& scene);
-/// Runs the generators and fills a BodySet in gid order.
-gpu::BodySet build_terrain_bodies(const TerrainScene& scene);
+/// Bodies and spheres of the whole scene, from the counts alone.
+std::uint64_t body_count(const TerrainScene& scene);
+std::uint64_t sphere_count(const TerrainScene& scene);
+/// The largest sphere radius any source can make (walls and obstacles have none).
+real largest_sphere_radius(const TerrainScene& scene);
+/// Does the gid belong to a `particles` entry (a dynamic body), not a wall or an obstacle?
+bool is_particle(const std::vector<GidRange>& ranges, gpu::GlobalId gid);
+
+/// Runs the generators and fills a BodySet in gid order: every fixed body (container walls,
+/// obstacles) and the particles whose centre lies in `region` (half-open, Aabb::contains), each
+/// built only there: a rank passes its subdomain box and builds nothing of the others'. Gids do
+/// not depend on the region. `built`, when given, receives the number of particles built.
+gpu::BodySet build_terrain_bodies(const TerrainScene& scene, const domain::Aabb& region = whole_space(),
+                                  std::uint64_t* built = nullptr);
+/// Bounds of every particle centre the sources can make (for a first split of space before any
+/// particle exists); an empty box when there are none.
+domain::Aabb particle_bounds(const TerrainScene& scene);
 
 }  // namespace trackcosim::cosim

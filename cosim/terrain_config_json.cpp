@@ -1,6 +1,7 @@
 // A terrain description written back as a config document with every key present, in the order
 // of docs/terrain-config.md: run.json's "config", which loads again to the same bodies.
 
+#include <filesystem>
 #include <type_traits>
 
 #include "cosim/collision_settings_json.h"
@@ -13,7 +14,7 @@ using Json = nlohmann::ordered_json;
 
 Json vec(Vec3 v) { return Json::array({v.x, v.y, v.z}); }
 Json quat(Quat q) { return Json::array({q.w, q.x, q.y, q.z}); }
-Json radius(real min, real max) { return Json::array({min, max}); }
+Json xy(real x, real y) { return Json::array({x, y}); }
 
 Json material_json(const Material& m) { return {{"friction", m.friction}, {"density", m.density}}; }
 
@@ -29,7 +30,7 @@ void write_generator(Json& out, const LatticeSource& g) {
   out["min"] = vec(g.min);
   out["max"] = vec(g.max);
   out["spacing"] = g.spacing;
-  out["radius"] = radius(g.radius_min, g.radius_max);
+  out["radius"] = size_distribution_json(g.radius);
   out["jitter"] = g.jitter;
   out["seed"] = g.seed;
 }
@@ -39,7 +40,7 @@ void write_generator(Json& out, const LayersSource& g) {
   out["max"] = Json::array({g.x_max, g.y_max});
   out["bottom"] = g.bottom;
   out["layers"] = g.layers;
-  out["radius"] = radius(g.radius.min, g.radius.max);
+  out["radius"] = size_distribution_json(g.radius);
   out["gap"] = g.gap;
   out["seed"] = g.seed;
 }
@@ -70,9 +71,69 @@ void write_generator(Json& out, const CompoundListSource& g) {
   out["bodies"] = std::move(list);
 }
 
+/// The file as an absolute path: run.json lives in another folder than the config it resolves.
+void write_surface_file(Json& out, const SurfaceFile& f) {
+  out["file"] = std::filesystem::absolute(f.file).lexically_normal().string();
+  if (f.area_given) {
+    out["min"] = xy(f.area.x_min, f.area.y_min);
+    out["max"] = xy(f.area.x_max, f.area.y_max);
+  }
+  if (f.format == "heightmap") out["elevation"] = xy(f.elevation_min, f.elevation_max);
+}
+
+void write_generator(Json& out, const SurfaceSource& g) {
+  write_surface_file(out, g.input);
+  out["bottom"] = g.fill.bottom;
+  Json strata = Json::array();
+  for (const Stratum& s : g.fill.strata) {
+    Json item = Json::object();
+    if (s.thickness > 0) item["thickness"] = s.thickness;
+    item["radius"] = size_distribution_json(s.radius);
+    strata.push_back(std::move(item));
+  }
+  out["strata"] = std::move(strata);
+  out["gap"] = g.fill.gap;
+  out["seed"] = g.fill.seed;
+}
+
+/// The count, also when a packing fraction was asked for: it is what the fill makes.
+void write_generator(Json& out, const RandomFillSource& g) {
+  out["min"] = vec(g.fill.min);
+  out["max"] = vec(g.fill.max);
+  out["radius"] = size_distribution_json(g.fill.radius);
+  out["gap"] = g.fill.gap;
+  out["count"] = g.fill.count;
+  out["seed"] = g.fill.seed;
+  if (g.surface) {
+    Json surface = Json::object();
+    write_surface_file(surface, *g.surface);
+    out["surface"] = std::move(surface);
+  }
+}
+
+Json obstacle_json(const Obstacle& o) {
+  Json out = {{"kind", o.kind_name()}};
+  if (o.kind == Obstacle::Kind::Box) {
+    out["center"] = vec(o.center);
+    out["size"] = vec(o.size);
+    out["orientation"] = quat(o.orientation);
+  } else if (o.kind == Obstacle::Kind::Ramp) {
+    out["min"] = vec(o.min);
+    out["max"] = vec(o.max);
+    out["rise"] = o.rises_along_x ? "+x" : "-x";
+  } else {
+    out["center"] = vec(o.center);
+    out["length"] = o.length;
+    out["width"] = o.width;
+    out["height"] = o.height;
+    out["segments"] = o.segments;
+  }
+  out["friction"] = o.friction;
+  return out;
+}
+
 Json particle_json(const ParticleSource& source) {
-  constexpr const char* kinds[] = {"lattice", "layers", "spheres", "compounds"};
-  Json out = {{"kind", kinds[source.generator.index()]}};
+  Json out = {{"kind", source_kind(source)}};
   std::visit([&](const auto& g) { write_generator(out, g); }, source.generator);
   out["material"] = material_json(source.material);
   return out;
@@ -113,6 +174,9 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
   Json particles = Json::array();
   for (const ParticleSource& source : scene.particles) particles.push_back(particle_json(source));
   out["particles"] = std::move(particles);
+  Json obstacles = Json::array();
+  for (const Obstacle& o : scene.obstacles) obstacles.push_back(obstacle_json(o));
+  out["obstacles"] = std::move(obstacles);
   out["gravity"] = vec(scene.step.gravity);
   out["step_size"] = scene.step.step_size;
   out["end_time"] = scene.end_time;

@@ -1,7 +1,8 @@
 // The `particles` list of a terrain config: one generator per entry, chosen by "kind"
 // (docs/terrain-config.md). Besides each key's own range, two checks catch beds that would blow
 // up on the first step: every sphere must fit in the container (a sphere inside a wall gets an
-// impulse of its whole penetration at once), and two generated boxes must not overlap.
+// impulse of its whole penetration at once), and two generated boxes must not overlap. The
+// file-driven and random sources are read in terrain_config_sources.cpp.
 
 #include <string>
 
@@ -10,15 +11,7 @@
 #include "cosim/terrain_config_read.h"
 
 namespace trackcosim::cosim::terrain_config_detail {
-namespace {
 
-/// The boxes filled by the lattice and layered sources read so far.
-struct FilledBox {
-  std::string path;
-  Vec3 lo, hi;
-};
-
-/// Fails on `field` when [lo, hi] leaves the container; the lid counts only when the top is closed.
 void check_inside(const JsonField& field, std::string_view what, Vec3 lo, Vec3 hi,
                   const std::optional<Container>& container) {
   if (!container) return;
@@ -33,12 +26,21 @@ void check_inside(const JsonField& field, std::string_view what, Vec3 lo, Vec3 h
   }
 }
 
-void check_sphere_inside(const JsonField& field, Vec3 center, real radius, const std::optional<Container>& container) {
-  const Vec3 r{radius, radius, radius};
-  check_inside(field, "the sphere", center - r, center + r, container);
+std::array<real, 2> read_xy(const JsonField& f) {
+  f.expect_array_of_numbers(2);
+  const std::vector<JsonField> e = f.elements();
+  return {e[0].number(), e[1].number()};
 }
 
-/// Boxes touching along a face are fine; sharing a volume would generate overlapping spheres.
+Rectangle read_rectangle(const JsonField& min_field, const JsonField& max_field) {
+  const auto lo = read_xy(min_field), hi = read_xy(max_field);
+  for (int a = 0; a < 2; ++a)
+    if (!(hi[a] > lo[a]))
+      max_field.fail(std::string("must be > min along ") + "xy"[a] + ", got " + number_to_string(hi[a]) +
+                     " <= " + number_to_string(lo[a]));
+  return {lo[0], lo[1], hi[0], hi[1]};
+}
+
 void check_disjoint(const JsonField& entry, Vec3 lo, Vec3 hi, std::vector<FilledBox>& boxes) {
   for (const FilledBox& other : boxes) {
     bool overlap = true;
@@ -49,56 +51,60 @@ void check_disjoint(const JsonField& entry, Vec3 lo, Vec3 hi, std::vector<Filled
   boxes.push_back({entry.path(), lo, hi});
 }
 
-/// [x, y]
-std::array<real, 2> read_xy(const JsonField& f) {
-  f.expect_array_of_numbers(2);
-  const std::vector<JsonField> e = f.elements();
-  return {e[0].number(), e[1].number()};
+namespace {
+
+/// Lattice-like boxes and listed spheres must keep clear of the obstacles (only the surface and
+/// random fills carve particles out around them).
+void check_clear_of_obstacles(const JsonField& field, Vec3 lo, Vec3 hi, const ParticleContext& context) {
+  if (context.obstacles == nullptr || context.obstacles->empty()) return;
+  if (ObstacleSet(*context.obstacles).near({lo, hi}, 0))
+    field.fail("overlaps an obstacle; lattice, layers and listed spheres must keep clear of obstacles "
+               "(random_fill, heightmap and elevation_grid leave out the spheres an obstacle would overlap)");
 }
 
-LatticeSource read_lattice(const JsonField& f, const std::optional<Container>& container,
-                           std::vector<FilledBox>& boxes) {
+void check_sphere_inside(const JsonField& field, Vec3 center, real radius, const std::optional<Container>& container) {
+  const Vec3 r{radius, radius, radius};
+  check_inside(field, "the sphere", center - r, center + r, container);
+}
+
+LatticeSource read_lattice(const JsonField& f, const ParticleContext& context, std::vector<FilledBox>& boxes) {
   f.expect_object({"kind", "material", "min", "max", "spacing", "radius", "jitter", "seed"});
   const SphereLattice lattice = read_sphere_lattice(f);
   // Two neighbours come closest when both jitter towards each other by jitter x spacing.
   const real closest = lattice.spacing * (1 - 2 * lattice.jitter);
-  if (closest < 2 * lattice.radius_max)
+  if (closest < 2 * lattice.radius.largest())
     f.member("spacing").fail("neighbouring spheres may overlap: spacing x (1 - 2 jitter) = " +
                              number_to_string(closest) + " m is less than the largest diameter " +
-                             number_to_string(2 * lattice.radius_max) + " m");
-  check_inside(f.member("max"), "the box [min, max]", lattice.min, lattice.max, container);
+                             number_to_string(2 * lattice.radius.largest()) + " m");
+  check_inside(f.member("max"), "the box [min, max]", lattice.min, lattice.max, context.container);
+  check_clear_of_obstacles(f, lattice.min, lattice.max, context);
   check_disjoint(f, lattice.min, lattice.max, boxes);
   return lattice;
 }
 
-LayersSource read_layers(const JsonField& f, const std::optional<Container>& container,
-                         std::vector<FilledBox>& boxes) {
+LayersSource read_layers(const JsonField& f, const ParticleContext& context, std::vector<FilledBox>& boxes) {
   f.expect_object({"kind", "material", "min", "max", "bottom", "layers", "radius", "gap", "seed"});
   LayersSource s;
-  const auto lo = read_xy(f.member("min"));
   const JsonField max_field = f.member("max");
-  const auto hi = read_xy(max_field);
-  for (int a = 0; a < 2; ++a)
-    if (!(hi[a] > lo[a]))
-      max_field.fail(std::string("must be > min along ") + "xy"[a] + ", got " + number_to_string(hi[a]) +
-                     " <= " + number_to_string(lo[a]));
-  s.x_min = lo[0], s.y_min = lo[1], s.x_max = hi[0], s.y_max = hi[1];
+  const Rectangle area = read_rectangle(f.member("min"), max_field);
+  s.x_min = area.x_min, s.y_min = area.y_min, s.x_max = area.x_max, s.y_max = area.y_max;
   s.bottom = f.member("bottom").number();
   const JsonField layers = f.member("layers");
   s.layers = layers.unsigned_integer();
   if (s.layers < 1) layers.fail("must be >= 1, got 0");
-  s.radius = read_radius_range(f.member("radius"));
+  s.radius = read_size_distribution(f.member("radius"));
   if (const auto v = f.optional_member("gap")) s.gap = v->non_negative_number();
   if (const auto v = f.optional_member("seed")) s.seed = v->unsigned_integer();
 
   const SphereLattice lattice = s.lattice();
   checked_lattice_size(lattice, max_field, layers);
-  check_inside(f, "the bed", lattice.min, lattice.max, container);
+  check_inside(f, "the bed", lattice.min, lattice.max, context.container);
+  check_clear_of_obstacles(f, lattice.min, lattice.max, context);
   check_disjoint(f, lattice.min, lattice.max, boxes);
   return s;
 }
 
-SphereListSource read_spheres(const JsonField& f, const std::optional<Container>& container) {
+SphereListSource read_spheres(const JsonField& f, const ParticleContext& context) {
   f.expect_object({"kind", "material", "spheres"});
   SphereListSource s;
   for (const JsonField& item : f.member("spheres").elements()) {
@@ -109,7 +115,9 @@ SphereListSource read_spheres(const JsonField& f, const std::optional<Container>
     sphere.radius = item.member("radius").positive_number();
     if (const auto v = item.optional_member("velocity")) sphere.velocity = v->vec3();
     if (const auto v = item.optional_member("angular_velocity")) sphere.angular_velocity = v->vec3();
-    check_sphere_inside(position, sphere.position, sphere.radius, container);
+    check_sphere_inside(position, sphere.position, sphere.radius, context.container);
+    const Vec3 r{sphere.radius, sphere.radius, sphere.radius};
+    check_clear_of_obstacles(position, sphere.position - r, sphere.position + r, context);
     s.spheres.push_back(sphere);
   }
   return s;
@@ -150,20 +158,22 @@ CompoundListSource read_compounds(const JsonField& f, const std::optional<Contai
 
 }  // namespace
 
-std::vector<ParticleSource> read_particles(const JsonField& list, const Material& material,
-                                           const std::optional<Container>& container) {
+std::vector<ParticleSource> read_particles(const JsonField& list, const ParticleContext& context) {
   std::vector<ParticleSource> out;
   std::vector<FilledBox> boxes;
   for (const JsonField& entry : list.elements()) {
     if (!entry.json().is_object()) entry.expect_object({});  // says "expected an object"
-    const std::string kind = entry.member("kind").one_of({"lattice", "layers", "spheres", "compounds"});
+    const std::string kind = entry.member("kind").one_of(
+        {"lattice", "layers", "spheres", "compounds", "heightmap", "elevation_grid", "random_fill"});
     ParticleSource source;
-    if (kind == "lattice") source.generator = read_lattice(entry, container, boxes);
-    else if (kind == "layers") source.generator = read_layers(entry, container, boxes);
-    else if (kind == "spheres") source.generator = read_spheres(entry, container);
-    else source.generator = read_compounds(entry, container);
-    source.material = material;
-    if (const auto m = entry.optional_member("material")) source.material = read_material(*m, material);
+    if (kind == "lattice") source.generator = read_lattice(entry, context, boxes);
+    else if (kind == "layers") source.generator = read_layers(entry, context, boxes);
+    else if (kind == "spheres") source.generator = read_spheres(entry, context);
+    else if (kind == "compounds") source.generator = read_compounds(entry, context.container);
+    else if (kind == "random_fill") source.generator = read_random_fill(entry, context, boxes);
+    else source.generator = read_surface_source(entry, kind, context, boxes);
+    source.material = context.material;
+    if (const auto m = entry.optional_member("material")) source.material = read_material(*m, context.material);
     out.push_back(std::move(source));
   }
   return out;

@@ -4,7 +4,10 @@
 // `particles` generators; terrain_config_solver.cpp: solver and output). Each reads one JSON
 // object, fills defaults and throws ConfigError naming the first bad key.
 
+#include <array>
+#include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cosim/json_fields.h"
@@ -14,10 +17,38 @@ namespace trackcosim::cosim::terrain_config_detail {
 
 Material read_material(const JsonField& field, const Material& defaults);
 
+/// Where the particle readers look: the default material, the container, the obstacles and the
+/// folder that relative file names start from.
+struct ParticleContext {
+  Material material;
+  std::optional<Container> container;
+  const std::vector<Obstacle>* obstacles = nullptr;
+  std::filesystem::path folder;
+};
+
 /// Each source's material defaults to `material`; every sphere must fit in the container, and
-/// the boxes of lattice and layered sources must not overlap each other.
-std::vector<ParticleSource> read_particles(const JsonField& list, const Material& material,
-                                           const std::optional<Container>& container);
+/// the boxes of lattice and layered sources must not overlap each other or an obstacle.
+std::vector<ParticleSource> read_particles(const JsonField& list, const ParticleContext& context);
+std::vector<Obstacle> read_obstacles(const JsonField& list, const Material& material);
+
+/// The boxes filled by the sources read so far.
+struct FilledBox {
+  std::string path;
+  Vec3 lo, hi;
+};
+/// Fails on `field` when [lo, hi] leaves the container; the lid counts only when the top is closed.
+void check_inside(const JsonField& field, std::string_view what, Vec3 lo, Vec3 hi,
+                  const std::optional<Container>& container);
+/// Boxes touching along a face are fine; sharing a volume would generate overlapping spheres.
+void check_disjoint(const JsonField& entry, Vec3 lo, Vec3 hi, std::vector<FilledBox>& boxes);
+/// [x, y]
+std::array<real, 2> read_xy(const JsonField& f);
+/// [x_min, y_min] and [x_max, y_max] with max > min.
+Rectangle read_rectangle(const JsonField& min_field, const JsonField& max_field);
+
+SurfaceSource read_surface_source(const JsonField& f, const std::string& kind, const ParticleContext& context,
+                                  std::vector<FilledBox>& boxes);
+RandomFillSource read_random_fill(const JsonField& f, const ParticleContext& context, std::vector<FilledBox>& boxes);
 
 gpu::SolverSettings read_solver_settings(const JsonField& field);
 OutputSettings read_output_settings(const JsonField& field);

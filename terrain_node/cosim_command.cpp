@@ -23,7 +23,8 @@ namespace trackcosim::terrain {
 void run_cosim_command(const CosimOptions& options) {
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
-  const cosim::TerrainConfig config = cosim::load_terrain_config(options.config);
+  // Each rank generates its own particles (DistributedTerrain): only the fixed bodies here.
+  const cosim::TerrainConfig config = cosim::load_terrain_config(options.config, cosim::BuildBodies::FixedOnly);
   const cosim::CosimSettings& c = config.scene.cosim;
   if (options.threads > 0) omp_set_num_threads(options.threads);
   const std::filesystem::path folder =

@@ -26,61 +26,6 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 
-/// Largest distance from a dynamic body's centre to the far side of one of its spheres.
-real largest_body_radius(const gpu::BodySet& s) {
-  real r = 0;
-  for (std::size_t k = 0; k < s.sphere_radius.size(); ++k) {
-    if (!dynamic(s, s.sphere_body[k])) continue;
-    const Vec3 o{s.sphere_ox[k], s.sphere_oy[k], s.sphere_oz[k]};
-    r = std::max(r, std::sqrt(dot(o, o)) + s.sphere_radius[k]);
-  }
-  return r;
-}
-
-void check_distributable(const gpu::BodySet& s) {
-  for (const std::uint32_t b : s.plane_body)
-    if (dynamic(s, b)) throw std::invalid_argument("body gid " + std::to_string(s.gid[b]) +
-                                                   ": a dynamic body with a plane cannot be distributed");
-  for (const std::uint32_t b : s.box_body)
-    if (dynamic(s, b)) throw std::invalid_argument("body gid " + std::to_string(s.gid[b]) +
-                                                   ": a dynamic body with a box cannot be distributed (use spheres)");
-}
-
-domain::Aabb dynamic_bounds(const gpu::BodySet& s) {
-  domain::Aabb box{{0, 0, 0}, {0, 0, 0}};
-  bool any = false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (!dynamic(s, i)) continue;
-    const Vec3 p = position(s, i);
-    if (!any) box = {p, p};
-    box.lo = {std::min(box.lo.x, p.x), std::min(box.lo.y, p.y), std::min(box.lo.z, p.z)};
-    box.hi = {std::max(box.hi.x, p.x), std::max(box.hi.y, p.y), std::max(box.hi.z, p.z)};
-    any = true;
-  }
-  return box;
-}
-
-domain::Decomposition make_decomposition(const gpu::BodySet& s, const domain::GridShape& grid, bool balance,
-                                         real width) {
-  const domain::Aabb world = dynamic_bounds(s);
-  const int parts[3] = {grid.px, grid.py, grid.pz};
-  std::vector<real> cuts[3];
-  for (int a = 0; a < 3; ++a) {
-    if (parts[a] == 1) continue;
-    const real lo = axis_value(world.lo, a), hi = std::max(axis_value(world.hi, a), lo + width);
-    if (!balance) {
-      cuts[a] = domain::uniform_cuts(lo, hi, parts[a]);
-      continue;
-    }
-    std::vector<real> coordinate;
-    for (std::size_t i = 0; i < s.size(); ++i)
-      if (dynamic(s, i)) coordinate.push_back(axis_value(position(s, i), a));
-    cuts[a] = domain::balanced_cuts(domain::axis_histogram(coordinate, lo, hi, 1024), parts[a], width);
-  }
-  return domain::Decomposition(grid, cuts[0], cuts[1], cuts[2]);
-}
-
-
 gpu::BodyState state_of(const gpu::BodySet& s, std::size_t i) { return s.state(i); }
 
 real kinetic_energy(const gpu::BodySet& s, std::size_t i) {
@@ -91,49 +36,6 @@ real kinetic_energy(const gpu::BodySet& s, std::size_t i) {
 }
 
 }  // namespace
-
-DistributedTerrain::DistributedTerrain(const cosim::TerrainConfig& config, MPI_Comm comm, const std::string& layout,
-                                       const cosim::TerrainCheckpoint* restart)
-    : comm_(comm), held_(std::make_unique<Held>()) {
-  MPI_Comm_rank(comm_, &rank_);
-  MPI_Comm_size(comm_, &ranks_);
-  const gpu::BodySet& all = restart != nullptr ? restart->bodies : config.bodies;
-  check_distributable(all);
-  const cosim::DomainSettings& settings = config.scene.domain;
-  const real radius = largest_body_radius(all);
-  max_displacement_ = settings.max_displacement > 0 ? settings.max_displacement : radius;
-  ghost_width_ = domain::ghost_width(radius > 0 ? radius : real(1), config.scene.step.collision.envelope,
-                                     max_displacement_);
-  const domain::GridShape grid = domain::choose_grid(
-      domain::parse_layout(layout.empty() ? settings.layout : layout), ranks_, dynamic_bounds(all));
-  balance_ = settings.balance;
-  rebalance_interval_ = settings.rebalance_interval;
-  use_decomposition(make_decomposition(all, grid, settings.balance, ghost_width_));
-
-  std::vector<std::uint32_t> mine;
-  for (std::uint32_t i = 0; i < all.size(); ++i)
-    if (!dynamic(all, i) || decomposition_.owner_of(position(all, i)) == rank_) mine.push_back(i);
-  system_ = std::make_unique<gpu::RigidBodySystem>(merge_bodies(all, mine, {}), config.scene.step);
-  held_->set = system_->bodies();
-  held_->local.gid = held_->set.gid;
-  held_->local.holder.assign(held_->set.size(), kOwnedHere);
-  for (std::size_t i = 0; i < held_->set.size(); ++i)
-    if (!dynamic(held_->set, i)) held_->local.holder[i] = kOnEveryRank;
-
-  if (restart != nullptr) {
-    system_->set_clock(restart->time, restart->step);
-    // Keep the impulses of contacts this rank may solve or need: both bodies near its box.
-    const domain::Aabb box = decomposition_.box(rank_);
-    auto near = [&](gpu::GlobalId gid) {
-      const std::uint32_t i = index_of(all.gid, gid);
-      return !dynamic(all, i) || domain::distance_to(box, position(all, i)) <= ghost_width_;
-    };
-    std::vector<gpu::WarmStartImpulse> warm;
-    for (const cosim::WarmStartEntry& e : restart->warm_start)
-      if (near(e.gid_a) && near(e.gid_b)) warm.push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
-    system_->merge_warm_start(warm);
-  }
-}
 
 DistributedTerrain::~DistributedTerrain() = default;
 

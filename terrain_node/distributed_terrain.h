@@ -44,9 +44,12 @@ struct ExchangeStats {
 
 class DistributedTerrain {
  public:
-  /// Collective over `comm`. Every rank builds the config's bodies (deterministic) or takes the
-  /// checkpoint's, and keeps its own. `layout` overrides config.scene.domain.layout when not
-  /// empty. Throws std::invalid_argument for a layout that does not fit the rank count.
+  /// Collective over `comm`. Each rank generates only the particles of its own part of space
+  /// from config.scene (config.bodies is not used: load the config with BuildBodies::FixedOnly),
+  /// or takes its part of the checkpoint's bodies; then the cuts are chosen and every particle
+  /// goes to its owner (terrain_construction.cpp). `layout` overrides config.scene.domain.layout
+  /// when not empty. Throws std::invalid_argument for a layout that does not fit the rank count,
+  /// cosim::ConfigError on every rank when a generator fails on one.
   DistributedTerrain(const cosim::TerrainConfig& config, MPI_Comm comm, const std::string& layout = {},
                      const cosim::TerrainCheckpoint* restart = nullptr);
   ~DistributedTerrain();
@@ -77,6 +80,11 @@ class DistributedTerrain {
   std::string layout_name() const;
   real ghost_width() const { return ghost_width_; }
   std::size_t owned_count() const;
+  /// Particles this rank generated at construction (0 after a restart): over all ranks they add
+  /// up to the scene's particle count, since no rank builds another's.
+  std::uint64_t generated_count() const { return generated_; }
+  /// Collective: the largest sphere radius of any particle, over all ranks.
+  real largest_sphere_radius() const;
 
   /// Collective. Adds bodies that every rank holds (shoe proxies: kinematic sphere sets); their
   /// gids must be above every gid of the terrain.
@@ -124,6 +132,7 @@ class DistributedTerrain {
   std::vector<gpu::GlobalId> watched_;  ///< sorted
   comm::ExactSums loads_;               ///< 6 per watched gid
   ExchangeStats exchange_stats_;
+  std::uint64_t generated_ = 0;
 };
 
 }  // namespace trackcosim::terrain

@@ -8,6 +8,7 @@
 
 #include "gpu/collision/contact_list.h"
 #include "gpu/dynamics/body_set.h"
+#include "terrain_node/body_records.h"
 #include "terrain_node/distributed_terrain.h"
 #include "terrain_node/solve_partition_plan.h"
 
@@ -25,6 +26,16 @@ struct DistributedTerrain::Held {
 inline Vec3 position(const gpu::BodySet& s, std::size_t i) { return {s.px[i], s.py[i], s.pz[i]}; }
 inline real axis_value(Vec3 p, int a) { return a == 0 ? p.x : a == 1 ? p.y : p.z; }
 inline bool dynamic(const gpu::BodySet& s, std::size_t i) { return s.motion[i] == gpu::Motion::Dynamic; }
+/// Collective: cuts along one axis from every rank's owned positions, over their global range
+/// (at least `width` long): at the particle-count quantiles when `balance`, else uniform.
+std::vector<real> global_cuts(MPI_Comm comm, const std::vector<Vec3>& owned, int axis, int parts, real width,
+                              bool balance);
+
+/// Collective: sends each listed body of `set` to the rank owning its position under `next`;
+/// returns the bodies this rank receives (its own included), in rank order.
+BodyRecords send_to_owners(MPI_Comm comm, const gpu::BodySet& set, const std::vector<std::uint32_t>& bodies,
+                           const domain::Decomposition& next);
+
 inline std::uint32_t index_of(const std::vector<gpu::GlobalId>& sorted, gpu::GlobalId gid) {
   return static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), gid) - sorted.begin());
 }

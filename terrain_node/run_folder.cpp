@@ -50,8 +50,8 @@ RunFolder::RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& c
   run_json_ = cosim::run_json_header("terrain_node", threads);
   run_json_["config_file"] = config.source;
   run_json_["status"] = "running";
-  run_json_["bodies"] = config.bodies.size();
-  run_json_["spheres"] = config.bodies.sphere_radius.size();
+  run_json_["bodies"] = cosim::body_count(config.scene);
+  run_json_["spheres"] = cosim::sphere_count(config.scene);
   run_json_["steps"] = config.step_count();
   run_json_["gid_ranges"] = gid_ranges_json(config.gid_ranges);
   run_json_["ranks"] = terrain.ranks();
@@ -109,11 +109,14 @@ void RunFolder::write_probes(const DistributedTerrain& terrain) {
 }
 
 void RunFolder::snapshot(const DistributedTerrain& terrain) {
-  const std::vector<gpu::BodyState> states = terrain.gather_states();
+  // The bodies with their shapes: each rank generated only its own, so no rank has them all.
+  const cosim::TerrainCheckpoint now = terrain.gather_checkpoint();
   last_snapshot_step_ = terrain.step_count();
   if (!writes_) return;
+  std::vector<gpu::BodyState> states;
+  for (std::size_t i = 0; i < now.bodies.size(); ++i) states.push_back(now.bodies.state(i));
   const std::string name = snapshot_name(terrain.step_count());
-  cosim::write_particles_vtu(folder_ / name, cosim::particle_frame(config_.bodies, states));
+  cosim::write_particles_vtu(folder_ / name, cosim::particle_frame(now.bodies, states));
   snapshots_->add(terrain.time(), name);
 }
 

@@ -31,8 +31,9 @@ const char* method_name(gpu::SolverMethod m) { return m == gpu::SolverMethod::Ja
 void print_plan(const cosim::TerrainConfig& config, const RunFolder& folder, const DistributedTerrain& terrain) {
   const cosim::TerrainScene& s = config.scene;
   std::printf("config     %s\n", config.source.c_str());
-  std::printf("scene      %zu bodies, %zu spheres, %zu walls\n", config.bodies.size(),
-              config.bodies.sphere_radius.size(), config.bodies.planes.size());
+  std::printf("scene      %llu bodies, %llu spheres, %zu walls\n",
+              static_cast<unsigned long long>(cosim::body_count(config.scene)),
+              static_cast<unsigned long long>(cosim::sphere_count(config.scene)), config.bodies.planes.size());
   for (const cosim::GidRange& r : config.gid_ranges)
     if (r.count > 0)
       std::printf("  gids %llu..%llu  %s\n", static_cast<unsigned long long>(r.first),
@@ -64,7 +65,8 @@ void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last
     std::printf("%-10s %s\n", label, (folder.folder() / name).string().c_str());
     label = "";
   }
-  std::printf("settle bodies=%zu steps=%llu contacts=%llu seconds=%.6f ranks=%d\n", config.bodies.size(), steps,
+  std::printf("settle bodies=%llu steps=%llu contacts=%llu seconds=%.6f ranks=%d\n",
+              static_cast<unsigned long long>(cosim::body_count(config.scene)), steps,
               static_cast<unsigned long long>(last.contacts), wall_seconds, terrain.ranks());
 }
 
@@ -83,7 +85,8 @@ void run_settle_command(const SettleOptions& options) {
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
 
-  const cosim::TerrainConfig config = cosim::load_terrain_config(options.config);
+  // Each rank generates its own particles (DistributedTerrain): only the fixed bodies here.
+  const cosim::TerrainConfig config = cosim::load_terrain_config(options.config, cosim::BuildBodies::FixedOnly);
   if (options.threads > 0) omp_set_num_threads(options.threads);
   std::optional<cosim::TerrainCheckpoint> restart;
   if (!options.restart.empty()) restart = cosim::read_checkpoint(options.restart);

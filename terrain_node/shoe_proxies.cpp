@@ -14,16 +14,16 @@ namespace trackcosim::terrain {
 /// and material, from every rank's bodies.
 cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const cosim::TerrainConfig& config) {
   const std::vector<gpu::BodyState> states = terrain.gather_states();
+  const real largest = terrain.largest_sphere_radius();
   cosim::TerrainWelcome w;
   w.terrain_step = config.scene.step.step_size;
   w.checkpoint = true;  // this terrain answers a checkpoint frame (coupling_checkpoint.h)
   w.friction = config.scene.material.friction;
   w.density = config.scene.material.density;
   if (!terrain.leader()) return w;
-  const gpu::BodySet& b = config.bodies;
   bool any = false;
-  for (std::size_t i = 0; i < states.size() && i < b.size(); ++i) {
-    if (b.motion[i] != gpu::Motion::Dynamic) continue;
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    if (!cosim::is_particle(config.gid_ranges, states[i].gid)) continue;
     const Vec3 p = states[i].position;
     if (!any) w.patch_min = w.patch_max = p;
     w.patch_min = {std::min(w.patch_min.x, p.x), std::min(w.patch_min.y, p.y), std::min(w.patch_min.z, p.z)};
@@ -31,8 +31,6 @@ cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const cosi
     any = true;
     ++w.particles;
   }
-  real largest = 0;
-  for (const real r : b.sphere_radius) largest = std::max(largest, r);
   w.surface_height = w.patch_max.z + largest;
   if (config.scene.container) {
     w.patch_min.x = config.scene.container->min.x, w.patch_min.y = config.scene.container->min.y;

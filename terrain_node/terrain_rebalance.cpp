@@ -16,15 +16,19 @@ namespace {
 
 constexpr std::size_t kBins = 1024;
 
-/// Global cuts along one axis from every rank's owned positions (two small allreduces).
-std::vector<real> cuts_along(MPI_Comm comm, const std::vector<Vec3>& owned, int axis, int parts, real width) {
+}  // namespace
+
+std::vector<real> global_cuts(MPI_Comm comm, const std::vector<Vec3>& owned, int axis, int parts, real width,
+                              bool balance) {
   double range[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   for (const Vec3& p : owned) {
     range[0] = std::min(range[0], double(axis_value(p, axis)));
     range[1] = std::min(range[1], -double(axis_value(p, axis)));
   }
   MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_DOUBLE, MPI_MIN, comm);
+  if (range[0] == std::numeric_limits<double>::infinity()) range[0] = range[1] = 0;  // no particle anywhere
   const real lo = real(range[0]), hi = std::max(real(-range[1]), lo + width);
+  if (!balance) return domain::uniform_cuts(lo, hi, parts);
   std::vector<real> coordinate;
   for (const Vec3& p : owned) coordinate.push_back(axis_value(p, axis));
   domain::AxisHistogram h = domain::axis_histogram(coordinate, lo, hi, kBins);
@@ -32,7 +36,24 @@ std::vector<real> cuts_along(MPI_Comm comm, const std::vector<Vec3>& owned, int 
   return domain::balanced_cuts(h, parts, width);
 }
 
-}  // namespace
+BodyRecords send_to_owners(MPI_Comm comm, const gpu::BodySet& set, const std::vector<std::uint32_t>& bodies,
+                           const domain::Decomposition& next) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  const SphereIndex spheres(set);
+  std::vector<BodyRecords> out(static_cast<std::size_t>(ranks));
+  for (const std::uint32_t b : bodies) out[static_cast<std::size_t>(next.owner_of(position(set, b)))].append(set, spheres, b);
+  std::vector<std::vector<BodyRecord>> body_out(out.size());
+  std::vector<std::vector<SphereRecord>> sphere_out(out.size());
+  for (std::size_t r = 0; r < out.size(); ++r) {
+    body_out[r] = std::move(out[r].bodies);
+    sphere_out[r] = std::move(out[r].spheres);
+  }
+  BodyRecords mine;
+  mine.bodies = comm::all_to_all(comm, body_out);
+  mine.spheres = comm::all_to_all(comm, sphere_out);
+  return mine;
+}
 
 void DistributedTerrain::rebalance() {
   const gpu::BodySet& cur = held_->set;
@@ -49,23 +70,10 @@ void DistributedTerrain::rebalance() {
   std::vector<real> cuts[3];
   for (int a = 0; a < 3; ++a)
     if (parts[a] > 1)
-      cuts[a] = balance_ ? cuts_along(comm_, owned_position, a, parts[a], ghost_width_) : decomposition_.cuts(a);
+      cuts[a] = balance_ ? global_cuts(comm_, owned_position, a, parts[a], ghost_width_, true) : decomposition_.cuts(a);
   domain::Decomposition next(grid, cuts[0], cuts[1], cuts[2]);
 
-  // Bodies to their new owners.
-  const SphereIndex spheres(cur);
-  std::vector<BodyRecords> out(static_cast<std::size_t>(ranks_));
-  for (std::size_t k = 0; k < owned.size(); ++k)
-    out[static_cast<std::size_t>(next.owner_of(owned_position[k]))].append(cur, spheres, owned[k]);
-  std::vector<std::vector<BodyRecord>> body_out(out.size());
-  std::vector<std::vector<SphereRecord>> sphere_out(out.size());
-  for (std::size_t r = 0; r < out.size(); ++r) {
-    body_out[r] = std::move(out[r].bodies);
-    sphere_out[r] = std::move(out[r].spheres);
-  }
-  BodyRecords mine;
-  mine.bodies = comm::all_to_all(comm_, body_out);
-  mine.spheres = comm::all_to_all(comm_, sphere_out);
+  BodyRecords mine = send_to_owners(comm_, cur, owned, next);
 
   // Warm starts to every rank whose new box is near the contact (its next solver among them).
   std::vector<Vec3> midpoints;
