@@ -62,7 +62,10 @@ grep -q "version 7" "$work/version.log"
 start_terrain killed
 python3 "$src/examples/python_client.py" 127.0.0.1 "$port" 100000 >/dev/null 2>&1 &
 client=$!
-sleep 1
+# Killed once the terrain has taken it as its vehicle (a client that python starts too slowly to
+# connect within a fixed delay would otherwise be killed before the co-simulation begins).
+for _ in $(seq 300); do grep -q "^cosim      vehicle: tcp" "$work/killed.log" && break; sleep 0.1; done
+sleep 0.5
 kill -9 "$client"
 start=$SECONDS
 wait_terrain killed
