@@ -21,6 +21,7 @@ std::vector<ParticleSource> read_particles(const JsonField& list, const Material
 
 gpu::SolverSettings read_solver_settings(const JsonField& field);
 OutputSettings read_output_settings(const JsonField& field);
+SettleSettings read_settle_settings(const JsonField& field);
 DomainSettings read_domain_settings(const JsonField& field);
 CosimSettings read_cosim_settings(const JsonField& field);
 

@@ -15,13 +15,15 @@
 #include "cosim/run_json.h"
 #include "cosim/terrain_config.h"
 #include "terrain_node/coupling_session.h"
+#include "terrain_node/start_state.h"
 
 namespace trackcosim::terrain {
 
 void run_cosim_command(const CosimOptions& options) {
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
-  const cosim::TerrainConfig config = cosim::load_terrain_config(options.config);
+  StartState start = load_start_state(options.config, {}, options.from_checkpoint);
+  const cosim::TerrainConfig& config = start.config;
   const cosim::CosimSettings& c = config.scene.cosim;
   if (options.threads > 0) omp_set_num_threads(options.threads);
   const std::filesystem::path folder =
@@ -41,8 +43,13 @@ void run_cosim_command(const CosimOptions& options) {
     std::fflush(stdout);
   }
 
-  DistributedTerrain terrain(config, roles.role_comm, options.layout);
-  const auto settle_steps = static_cast<std::uint64_t>(c.settle_time / config.scene.step.step_size + 0.5);
+  DistributedTerrain terrain(config, roles.role_comm, options.layout, start.checkpoint ? &*start.checkpoint : nullptr);
+  start.checkpoint.reset();
+  const auto settle_steps =
+      !options.from_checkpoint.empty() ? 0 : static_cast<std::uint64_t>(c.settle_time / config.scene.step.step_size + 0.5);
+  if (leader && !options.from_checkpoint.empty())
+    std::printf("start      on the bed of %s (--from-checkpoint): cosim.settle_time skipped\n",
+                options.from_checkpoint.string().c_str());
   if (leader)
     std::printf("settle     %llu steps (%g s) on %d terrain ranks, layout %s\n",
                 static_cast<unsigned long long>(settle_steps), c.settle_time, terrain.ranks(),
@@ -70,6 +77,7 @@ void run_cosim_command(const CosimOptions& options) {
   run["ranks"] = terrain.ranks();
   run["layout"] = terrain.layout_name();
   run["settle_steps"] = settle_steps;
+  if (!options.from_checkpoint.empty()) run["from_checkpoint"] = options.from_checkpoint.string();
   run["coupling_steps"] = s.coupling_steps;
   run["shoes"] = s.shoes;
   run["wall_seconds"] = s.wall_seconds;

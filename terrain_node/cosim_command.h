@@ -16,6 +16,9 @@ struct CosimOptions {
   std::filesystem::path out_dir;  ///< empty: output/<config stem>
   int threads = 0;
   std::string layout;
+  /// A checkpoint whose bed the terrain starts from instead of the config's generators; the
+  /// bed counts as settled, so cosim.settle_time is skipped (start_state.h).
+  std::filesystem::path from_checkpoint;
 };
 
 void run_cosim_command(const CosimOptions& options);
