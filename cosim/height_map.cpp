@@ -119,8 +119,11 @@ HeightMap read_height_map_csv(const std::filesystem::path& file) {
     ++number;
     if (number == 1 && !line.starts_with(kMagic)) bad_csv(file, 1, "not a trackcosim height map (no '" + std::string(kMagic) + "')");
     if (line.starts_with("#")) {
+      // "# name=value" lines carry the grid; other comment lines are prose.
       const std::size_t eq = line.find('=');
-      if (eq != std::string::npos) keys[line.substr(2, eq - 2)] = parse_number(file, number, line.substr(eq + 1));
+      const std::string name = eq == std::string::npos ? std::string() : line.substr(2, eq - 2);
+      if (!name.empty() && name.find(' ') == std::string::npos)
+        keys[name] = parse_number(file, number, line.substr(eq + 1));
       continue;
     }
     std::vector<double> row;
