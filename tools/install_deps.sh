@@ -14,6 +14,7 @@ packages=(
   libboost-serialization-dev            # variable-shape MPI payloads
   libgtest-dev                          # tests
   nlohmann-json3-dev libcli11-dev       # configs, command lines
+  libpng-dev                            # heightmap images (PNG in and out)
   python3                               # examples and output tools
 )
 if [[ "${1:-}" == --with-slurm ]]; then
