@@ -11,10 +11,7 @@
 #include <numbers>
 #include <string>
 
-#if __has_include("cosim/gray_image.h")  // TEMP
 #include "cosim/gray_image.h"
-#define HAVE_GRAY 1
-#endif
 #include "cosim/height_map.h"
 #include "terrain_node/sphere_box_volume.h"
 
@@ -133,7 +130,6 @@ TEST_F(HeightMapFiles, CsvReadsBackToTheSameBitsWithEmptyCells) {
   }
 }
 
-#ifdef HAVE_GRAY
 TEST_F(HeightMapFiles, PngReadsBackToTheCsvWithinOneGrayLevel) {
   cosim::HeightMap map = layer_map(0.005, 0.02);
   for (std::size_t i = 0; i < map.top.size(); ++i) map.top[i] += 1e-4 * double(i % 17);  // not just two levels
@@ -148,7 +144,6 @@ TEST_F(HeightMapFiles, PngReadsBackToTheCsvWithinOneGrayLevel) {
       EXPECT_NEAR(z_min + image.at(column, row) * (z_max - z_min), map.top[row * image.width + column], level)
           << row << "," << column;
 }
-#endif
 
 }  // namespace
 }  // namespace trackcosim::terrain
