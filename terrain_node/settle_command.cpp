@@ -82,6 +82,8 @@ void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last
     std::printf("%-10s %s\n", label, (folder.folder() / name).string().c_str());
     label = "";
   }
+  if (config.scene.settle.enabled)
+    std::printf("%-10s %s (the settled bed: --from-checkpoint)\n", "", (folder.folder() / "checkpoint.bin").string().c_str());
   std::printf("settle bodies=%zu steps=%llu contacts=%llu seconds=%.6f ranks=%d stop=%s rms_speed=%.6g depth_mean=%.6g "
               "packing=%.6g contacts_per_particle=%.6g\n",
               config.bodies.size(), steps, static_cast<unsigned long long>(last.contacts), wall_seconds, terrain.ranks(),
