@@ -50,7 +50,7 @@ void run_cosim_command(const CosimOptions& options) {
   if (leader && !options.from_checkpoint.empty())
     std::printf("start      on the bed of %s (--from-checkpoint): cosim.settle_time skipped\n",
                 options.from_checkpoint.string().c_str());
-  if (leader)
+  if (leader && options.from_checkpoint.empty())
     std::printf("settle     %llu steps (%g s) on %d terrain ranks, layout %s\n",
                 static_cast<unsigned long long>(settle_steps), c.settle_time, terrain.ranks(),
                 terrain.layout_name().c_str());
