@@ -27,7 +27,7 @@ constexpr int kExitError = 1;  // bad input: config, scene, output folder
 constexpr int kExitUsage = 2;  // bad command line
 
 constexpr const char* kFooter = R"(
-Outputs of --config, in DIR (default output/<config stem>):
+Outputs of --config, in DIR (default output/<config stem>; docs/settling.md for settling a bed):
   run.json       program, version, threads, gid ranges, the config with every default filled in
   probes.csv     t,gid,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz for the bodies in output.probes
   stats.csv      per step: contacts, iterations, residual, kinetic energy, max penetration,
@@ -46,9 +46,8 @@ Outputs of --contacts, in DIR (default output/contacts):
 
 Examples:
   terrain_node --config configs/settle_small.json --threads 2
-  terrain_node --config configs/settle_bed.json            (settles, writes checkpoint.bin)
-  mpiexec -n 2 terrain_node --config configs/settle_bed_drop.json \
-      --from-checkpoint output/settle_bed/checkpoint.bin
+  terrain_node --config configs/settle_robot_terrain.json   (until at rest; writes checkpoint.bin)
+  mpiexec -n 2 terrain_node --config MY_RUN.json --from-checkpoint output/settle_robot_terrain/checkpoint.bin
   terrain_node --contacts configs/demo_collision.json --out output/demo --threads 4
 
 Formats and how to view the outputs: docs/terrain-config.md (--config), docs/scene-format.md
