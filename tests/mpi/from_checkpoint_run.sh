@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # --from-checkpoint: a bed settled on 1 rank (a settle section: it stops below the rms-speed
-# threshold and writes checkpoint.bin) starts a NEW run on 2 ranks (t = 0, its own end time and
+# threshold and writes checkpoint.bin; 2 ranks stop at the same step with the same settle.json
+# but the wall time and the same checkpoint.bin byte for byte) starts a NEW run on 2 ranks (t = 0, its own end time and
 # outputs). Criterion: that run is the same trajectory as --restart of the same checkpoint on 1
 # rank (the old run continued): every probe row equal to the bit but for the time column (t vs
 # t + t_settled), the same height map, the same settle statistics but for steps, time and wall
@@ -31,6 +32,11 @@ bed 1.0 '"settle": {"rms_speed": 0.05, "min_time": 0.1, "check_interval": 10},' 
 "$mpiexec" -n 1 "$terrain_node" --config "$work/settle.json" --out "$work/settled" >"$work/settled.log"
 grep -q "stop=threshold" "$work/settled.log" || { cat "$work/settled.log"; echo "FAIL: the bed did not settle"; exit 1; }
 steps=$(sed -n 's/.*"steps": \([0-9]*\).*/\1/p' "$work/settled/settle.json")
+# The settle criterion stops 2 ranks at the same step with the same bed (exact global sums).
+"$mpiexec" -n 2 --oversubscribe "$terrain_node" --config "$work/settle.json" --out "$work/settled2" >"$work/settled2.log"
+diff <(grep -v wall_seconds "$work/settled/settle.json") <(grep -v wall_seconds "$work/settled2/settle.json") ||
+  { echo "FAIL: 1 and 2 ranks settled differently"; exit 1; }
+cmp "$work/settled/checkpoint.bin" "$work/settled2/checkpoint.bin"
 t_settled=$(python3 -c "print($steps * 1e-3)")
 
 # The old run continued (same bodies, its clock) and a new run on the bed, 50 steps each.
