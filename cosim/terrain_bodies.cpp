@@ -188,9 +188,11 @@ std::vector<GidRange> plan_gid_ranges(const TerrainScene& scene) {
   return ranges;
 }
 
-std::uint64_t body_count(const TerrainScene& scene) {
+std::uint64_t body_count(const TerrainScene& scene) { return body_count(plan_gid_ranges(scene)); }
+
+std::uint64_t body_count(const std::vector<GidRange>& ranges) {
   std::uint64_t n = 0;
-  for (const GidRange& r : plan_gid_ranges(scene)) n += r.count;
+  for (const GidRange& r : ranges) n += r.count;
   return n;
 }
 

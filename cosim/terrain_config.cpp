@@ -60,7 +60,7 @@ Material read_material(const JsonField& f, const Material& defaults) {
 TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name) {
   const JsonField root(document, source_name);
   root.expect_object({"container", "material", "particles", "obstacles", "gravity", "step_size", "end_time",
-                      "solver", "collision", "output", "domain", "cosim"});
+                      "solver", "collision", "output", "settle", "domain", "cosim"});
   TerrainScene scene;
   if (const auto f = root.optional_member("material")) scene.material = read_material(*f, Material{});
   if (const auto f = root.optional_member("container")) scene.container = read_container(*f, scene.material);
@@ -77,13 +77,15 @@ TerrainScene read_terrain_scene(const nlohmann::json& document, const std::strin
     scene.output = read_output_settings(*f);
     check_probes(*f, scene);
   }
+  if (const auto f = root.optional_member("settle")) scene.settle = read_settle_settings(*f);
   if (const auto f = root.optional_member("domain")) scene.domain = read_domain_settings(*f);
   if (const auto f = root.optional_member("cosim")) scene.cosim = read_cosim_settings(*f);
   return scene;
 }
 
 std::uint64_t TerrainConfig::step_count() const {
-  const double steps = static_cast<double>(scene.end_time) / static_cast<double>(scene.step.step_size);
+  const real end = scene.settle.enabled && scene.settle.max_time > 0 ? scene.settle.max_time : scene.end_time;
+  const double steps = static_cast<double>(end) / static_cast<double>(scene.step.step_size);
   return steps > 0 ? static_cast<std::uint64_t>(std::ceil(steps - 1e-9)) : 0;
 }
 

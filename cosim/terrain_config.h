@@ -147,6 +147,24 @@ struct OutputSettings {
   bool stats = true;                    ///< stats.csv
   real progress_interval = 5;           ///< seconds of wall time between progress lines; 0 = none
   std::uint64_t checkpoint_interval = 0;  ///< checkpoint.bin every this many steps; 0 = only on request
+  // The settled-bed measurements written at the end of a run (settle.json, heightmap.csv/.png;
+  // docs/terrain-config.md, "Settle statistics").
+  real heightmap_spacing = 0;  ///< m, cell edge of the height map; 0 = the mean sphere diameter
+  real packing_margin = 2;     ///< mean diameters between the packing sample box and walls/surface
+  real contact_gap = 0;        ///< m: a contact within this gap is counted as touching; 0 = 1% of the mean diameter
+};
+
+/// When a standalone run counts as settled (docs/terrain-config.md, "settle"). The measure is a
+/// speed, not an energy per particle: a threshold in m/s means the same for sand and boulders,
+/// while an energy per particle scales with density x radius^3.
+struct SettleSettings {
+  bool enabled = false;  ///< the config has a "settle" section
+  /// m/s, > 0: the run stops at the first check where sqrt(2 E_kin / M) is below it (E_kin: the
+  /// translational and rotational kinetic energy of every dynamic body, M: their total mass).
+  real rms_speed = 0;
+  real max_time = 0;                  ///< s: the time cap; 0 = end_time
+  real min_time = 0;                  ///< s: no check before (a bed released at rest starts slow)
+  std::uint64_t check_interval = 10;  ///< steps between checks (>= 1; each check is a reduction)
 };
 
 /// How the terrain is split over ranks (docs/domain-decomposition.md). The same config runs on
@@ -183,6 +201,7 @@ struct TerrainScene {
   gpu::StepSettings step;
   real end_time = 0;
   OutputSettings output;
+  SettleSettings settle;
   DomainSettings domain;
   CosimSettings cosim;
 };
@@ -201,6 +220,7 @@ struct TerrainConfig {
   std::vector<GidRange> gid_ranges;  ///< in gid order
 
   /// Steps to reach end_time: ceil(end_time / h), a whisker below so that 1.0 / 1e-3 is 1000.
+  /// With a settle section, its time cap replaces end_time.
   std::uint64_t step_count() const;
 };
 
@@ -228,6 +248,8 @@ std::vector<GidRange> plan_gid_ranges(const TerrainScene& scene);
 /// Bodies and spheres of the whole scene, from the counts alone.
 std::uint64_t body_count(const TerrainScene& scene);
 std::uint64_t sphere_count(const TerrainScene& scene);
+/// Bodies the ranges number; gids are dense from 0, so it is also the first free gid.
+std::uint64_t body_count(const std::vector<GidRange>& ranges);
 /// The largest sphere radius any source can make (walls and obstacles have none).
 real largest_sphere_radius(const TerrainScene& scene);
 /// Does the gid belong to a `particles` entry (a dynamic body), not a wall or an obstacle?

@@ -155,7 +155,17 @@ Json output_json(const OutputSettings& s) {
           {"snapshot_interval", s.snapshot_interval},
           {"stats", s.stats},
           {"progress_interval", s.progress_interval},
-          {"checkpoint_interval", s.checkpoint_interval}};
+          {"checkpoint_interval", s.checkpoint_interval},
+          {"heightmap_spacing", s.heightmap_spacing},
+          {"packing_margin", s.packing_margin},
+          {"contact_gap", s.contact_gap}};
+}
+
+Json settle_json(const SettleSettings& s) {
+  return {{"rms_speed", s.rms_speed},
+          {"max_time", s.max_time},
+          {"min_time", s.min_time},
+          {"check_interval", s.check_interval}};
 }
 
 Json domain_json(const DomainSettings& s) {
@@ -183,6 +193,8 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
   out["solver"] = solver_json(scene.step.solver);
   out["collision"] = collision_settings_json(scene.step.collision);
   out["output"] = output_json(scene.output);
+  // Only when given: without it the run goes to end_time, and "settle" must stay absent to say so.
+  if (scene.settle.enabled) out["settle"] = settle_json(scene.settle);
   out["domain"] = domain_json(scene.domain);
   out["cosim"] = {{"transport", scene.cosim.transport}, {"host", scene.cosim.host},
                   {"port", scene.cosim.port},           {"timeout", scene.cosim.timeout},

@@ -52,6 +52,7 @@ RandomFillSource read_random_fill(const JsonField& f, const ParticleContext& con
 
 gpu::SolverSettings read_solver_settings(const JsonField& field);
 OutputSettings read_output_settings(const JsonField& field);
+SettleSettings read_settle_settings(const JsonField& field);
 DomainSettings read_domain_settings(const JsonField& field);
 CosimSettings read_cosim_settings(const JsonField& field);
 

@@ -1,4 +1,4 @@
-// The `solver`, `output`, `domain` and `cosim` sections of a terrain config (docs/terrain-config.md).
+// The `solver`, `output`, `settle`, `domain` and `cosim` sections of a terrain config (docs/terrain-config.md).
 
 #include <limits>
 #include <string>
@@ -40,7 +40,8 @@ gpu::SolverSettings read_solver_settings(const JsonField& f) {
 
 OutputSettings read_output_settings(const JsonField& f) {
   f.expect_object(
-      {"probes", "probe_interval", "snapshot_interval", "stats", "progress_interval", "checkpoint_interval"});
+      {"probes", "probe_interval", "snapshot_interval", "stats", "progress_interval", "checkpoint_interval",
+       "heightmap_spacing", "packing_margin", "contact_gap"});
   OutputSettings s;
   if (const auto v = f.optional_member("probes"))
     for (const JsonField& item : v->elements()) s.probes.push_back(item.unsigned_integer());
@@ -52,6 +53,23 @@ OutputSettings read_output_settings(const JsonField& f) {
   if (const auto v = f.optional_member("stats")) s.stats = v->boolean();
   if (const auto v = f.optional_member("progress_interval")) s.progress_interval = v->non_negative_number();
   if (const auto v = f.optional_member("checkpoint_interval")) s.checkpoint_interval = v->unsigned_integer();
+  if (const auto v = f.optional_member("heightmap_spacing")) s.heightmap_spacing = v->non_negative_number();
+  if (const auto v = f.optional_member("packing_margin")) s.packing_margin = v->non_negative_number();
+  if (const auto v = f.optional_member("contact_gap")) s.contact_gap = v->non_negative_number();
+  return s;
+}
+
+SettleSettings read_settle_settings(const JsonField& f) {
+  f.expect_object({"rms_speed", "max_time", "min_time", "check_interval"});
+  SettleSettings s;
+  s.enabled = true;
+  s.rms_speed = f.member("rms_speed").positive_number();
+  if (const auto v = f.optional_member("max_time")) s.max_time = v->non_negative_number();
+  if (const auto v = f.optional_member("min_time")) s.min_time = v->non_negative_number();
+  if (const auto v = f.optional_member("check_interval")) {
+    s.check_interval = v->unsigned_integer();
+    if (s.check_interval < 1) v->fail("must be >= 1 (steps), got 0");
+  }
   return s;
 }
 

@@ -17,14 +17,15 @@
 #include "cosim/run_json.h"
 #include "cosim/terrain_config.h"
 #include "terrain_node/coupling_session.h"
+#include "terrain_node/start_state.h"
 
 namespace trackcosim::terrain {
 
 void run_cosim_command(const CosimOptions& options) {
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
-  // Each rank generates its own particles (DistributedTerrain): only the fixed bodies here.
-  const cosim::TerrainConfig config = cosim::load_terrain_config(options.config, cosim::BuildBodies::FixedOnly);
+  StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
+  const cosim::TerrainConfig& config = start.config;
   const cosim::CosimSettings& c = config.scene.cosim;
   if (options.threads > 0) omp_set_num_threads(options.threads);
   const std::filesystem::path folder =
@@ -47,21 +48,22 @@ void run_cosim_command(const CosimOptions& options) {
   // Installed before settling: a signal then is kept for the first coupling step, instead of
   // killing the run (SIGUSR1's default action).
   const comm::StopSignal stop;
-  std::optional<cosim::TerrainCheckpoint> restart;
   std::optional<CouplingMark> resume;
-  if (!options.restart.empty()) {
-    restart = cosim::read_checkpoint(options.restart);
-    resume = read_coupling_mark(*restart, options.restart);
-  }
-  DistributedTerrain terrain(config, roles.role_comm, options.layout, restart ? &*restart : nullptr);
-  restart.reset();
+  if (!options.restart.empty()) resume = read_coupling_mark(*start.checkpoint, options.restart);
+  DistributedTerrain terrain(config, roles.role_comm, options.layout, start.checkpoint ? &*start.checkpoint : nullptr);
+  start.checkpoint.reset();
   if (resume && leader)
     std::printf("restart    coupling step %llu (terrain step %llu, t = %g s) on %d terrain ranks, layout %s\n",
                 static_cast<unsigned long long>(resume->step), static_cast<unsigned long long>(terrain.step_count()),
                 static_cast<double>(terrain.time()), terrain.ranks(), terrain.layout_name().c_str());
+  // A resumed coupling or a saved bed (--from-checkpoint) does not settle again.
+  const bool settled = resume || !options.from_checkpoint.empty();
   const auto settle_steps =
-      resume ? 0 : static_cast<std::uint64_t>(c.settle_time / config.scene.step.step_size + 0.5);
-  if (leader && !resume)
+      settled ? 0 : static_cast<std::uint64_t>(c.settle_time / config.scene.step.step_size + 0.5);
+  if (leader && !options.from_checkpoint.empty())
+    std::printf("start      on the bed of %s (--from-checkpoint): cosim.settle_time skipped\n",
+                options.from_checkpoint.string().c_str());
+  if (leader && !settled)
     std::printf("settle     %llu steps (%g s) on %d terrain ranks, layout %s\n",
                 static_cast<unsigned long long>(settle_steps), c.settle_time, terrain.ranks(),
                 terrain.layout_name().c_str());
@@ -93,6 +95,7 @@ void run_cosim_command(const CosimOptions& options) {
   run["ranks"] = terrain.ranks();
   run["layout"] = terrain.layout_name();
   run["settle_steps"] = settle_steps;
+  if (!options.from_checkpoint.empty()) run["from_checkpoint"] = options.from_checkpoint.string();
   run["coupling_steps"] = s.coupling_steps;
   if (resume) run["resumed_from"] = {{"checkpoint", options.restart.string()}, {"coupling_step", resume->step}};
   if (s.stopped) run["stopped"] = {{"coupling_step", s.coupling_steps}, {"reason", s.stop_reason}};

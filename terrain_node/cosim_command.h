@@ -22,6 +22,9 @@ struct CosimOptions {
   /// Continue the coupling a stop signal ended, from the terrain checkpoint it wrote
   /// (coupling_checkpoint.h): no settling, any rank count; the vehicle must resume at its step.
   std::filesystem::path restart;
+  /// A checkpoint whose bed the terrain starts from instead of the config's generators; the
+  /// bed counts as settled, so cosim.settle_time is skipped (start_state.h).
+  std::filesystem::path from_checkpoint;
 };
 
 void run_cosim_command(const CosimOptions& options);

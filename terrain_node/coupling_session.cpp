@@ -100,7 +100,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
 
   // A resumed terrain has its proxies from the checkpoint, with their warm starts.
   const gpu::GlobalId first_proxy =
-      resume ? resume->first_proxy : cosim::body_count(config.scene);  // gids are dense from 0
+      resume ? resume->first_proxy : cosim::body_count(config.gid_ranges);  // gids are dense from 0
   if (!resume) terrain.add_everywhere_bodies(shoe_proxies(hello, first_proxy, config.scene.material.friction));
   std::vector<gpu::GlobalId> proxies(shoes);
   std::vector<gpu::CompliantBody> springs(shoes);

@@ -34,6 +34,25 @@
 
 namespace trackcosim::terrain {
 
+/// A sphere of a dynamic body where it is now.
+struct WorldSphere {
+  Vec3 centre;
+  real radius;
+};
+
+/// The dynamic bodies of all ranks: how many and their total mass (exact, any rank count).
+struct DynamicTotals {
+  std::uint64_t bodies = 0;
+  double mass = 0;
+};
+
+/// Contact ends at dynamic bodies among the last step's contacts, summed over all ranks (a
+/// contact between two dynamic bodies has two ends, one with a wall one).
+struct ContactEnds {
+  std::uint64_t touching = 0;  ///< contacts whose gap is at most the given gap (negative: overlap)
+  std::uint64_t loaded = 0;    ///< contacts whose normal impulse is > 0
+};
+
 /// What the exchange cost in the last step.
 struct ExchangeStats {
   double seconds = 0;            ///< ghost refresh + counts + warm start, between the solver's iterations
@@ -105,6 +124,15 @@ class DistributedTerrain {
   std::vector<gpu::BodyState> gather_states() const;
   /// Collective: the states of the given gids on the leader, in the order given.
   std::vector<gpu::BodyState> gather_states(const std::vector<gpu::GlobalId>& gids) const;
+  /// The spheres of the dynamic bodies this rank owns, in the world frame (no messages); every
+  /// dynamic sphere of the terrain is in exactly one rank's list (terrain_sampling.cpp).
+  std::vector<WorldSphere> owned_spheres() const;
+  /// Collective.
+  DynamicTotals dynamic_totals() const;
+  /// Collective: the last step's contacts (each counted by the one rank that solved it); zeros
+  /// before the first step.
+  ContactEnds contact_ends(real gap) const;
+
   /// Collective: the whole terrain as a checkpoint on the leader (bodies of all ranks merged,
   /// warm-start impulses of the contacts each rank solved); an empty checkpoint elsewhere.
   cosim::TerrainCheckpoint gather_checkpoint() const;

@@ -27,11 +27,15 @@ constexpr int kExitError = 1;  // bad input: config, scene, output folder
 constexpr int kExitUsage = 2;  // bad command line
 
 constexpr const char* kFooter = R"(
-Outputs of --config, in DIR (default output/<config stem>):
+Outputs of --config, in DIR (default output/<config stem>; docs/settling.md for settling a bed):
   run.json       program, version, threads, gid ranges, the config with every default filled in
   probes.csv     t,gid,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz for the bodies in output.probes
   stats.csv      per step: contacts, iterations, residual, kinetic energy, max penetration,
                  wall seconds per phase (collision, prepare, solve, integrate)
+  settle.json    the bed at the end: stop reason, depth, packing fraction, contacts per particle,
+                 kinetic energy, rms speed, steps, time, wall time (also in run.json)
+  heightmap.csv  the top surface on an x/y grid (highest sphere top per cell), and heightmap.png
+  checkpoint.bin with a settle section: the settled bed, for --from-checkpoint
   particles.pvd  snapshot series (ParaView) of particles/step_<k>.vtu: sphere centres with
                  radius, velocity and gid, every output.snapshot_interval steps
 
@@ -42,6 +46,8 @@ Outputs of --contacts, in DIR (default output/contacts):
 
 Examples:
   terrain_node --config configs/settle_small.json --threads 2
+  terrain_node --config configs/settle_robot_terrain.json   (until at rest; writes checkpoint.bin)
+  mpiexec -n 2 terrain_node --config MY_RUN.json --from-checkpoint output/settle_robot_terrain/checkpoint.bin
   terrain_node --contacts configs/demo_collision.json --out output/demo --threads 4
 
 Formats and how to view the outputs: docs/terrain-config.md (--config), docs/scene-format.md
@@ -64,7 +70,7 @@ int main(int argc, char** argv) {
   std::filesystem::path scene, config, out_dir;
   int threads = 0;
   std::string layout;
-  std::filesystem::path restart;
+  std::filesystem::path restart, from_checkpoint;
   std::uint64_t checkpoint_at = 0;
   CLI::Option* contacts_mode =
       app.add_option("--contacts", scene, "Mode: one collision pass over the scene; writes --out, prints a summary")
@@ -83,10 +89,17 @@ int main(int argc, char** argv) {
                  "How --config splits the terrain over the ranks: auto, slab:x|y|z or grid:PXxPYxPZ "
                  "(default: the config's domain.layout, else auto)")
       ->type_name("LAYOUT");
-  app.add_option("--restart", restart,
-                 "Continue a --config run from a checkpoint (written on any rank count); with --cosim, continue "
-                 "a co-simulation that a stop signal ended, from its terrain checkpoint")
-      ->type_name("CHECKPOINT");
+  CLI::Option* restart_option =
+      app.add_option("--restart", restart,
+                     "Continue a --config run from a checkpoint (written on any rank count); with --cosim, continue "
+                     "a co-simulation that a stop signal ended, from its terrain checkpoint")
+          ->type_name("CHECKPOINT");
+  app.add_option("--from-checkpoint", from_checkpoint,
+                 "Start a new --config or --cosim run (t = 0, fresh outputs, this config's end time, settle "
+                 "criterion and outputs; --cosim skips cosim.settle_time) on the bed a checkpoint holds, e.g. a "
+                 "settled one (written on any rank count)")
+      ->type_name("CHECKPOINT")
+      ->excludes(restart_option);
   bool cosim = false;
   app.add_flag("--cosim", cosim,
                "With --config: settle the bed, then serve a vehicle (config section cosim: transport mpi|tcp, "
@@ -108,9 +121,11 @@ int main(int argc, char** argv) {
   }
   try {
     if (config_mode->count() > 0 && cosim) {
-      terrain::run_cosim_command({config, out_dir, threads, layout, restart});
+      const terrain::CosimOptions options{config, out_dir, threads, layout, restart, from_checkpoint};
+      terrain::run_cosim_command(options);
     } else if (config_mode->count() > 0) {
-      terrain::run_settle_command({config, out_dir, threads, layout, restart, checkpoint_at});
+      const terrain::SettleOptions options{config, out_dir, threads, layout, restart, from_checkpoint, checkpoint_at};
+      terrain::run_settle_command(options);
     } else {
       terrain::ContactsOptions contacts;
       contacts.scene = scene;

@@ -6,7 +6,9 @@
 #include "cosim/output_file.h"
 #include "cosim/particle_frame.h"
 #include "cosim/particle_vtu_writer.h"
+#include "cosim/height_map.h"
 #include "cosim/run_json.h"
+#include "terrain_node/settle_statistics.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -39,7 +41,8 @@ nlohmann::ordered_json gid_ranges_json(const std::vector<cosim::GidRange>& range
 
 RunFolder::RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& config,
                      const DistributedTerrain& terrain, int threads)
-    : folder_(std::move(folder)), config_(config), writes_(terrain.leader()) {
+    : folder_(std::move(folder)), config_(config), writes_(terrain.leader()),
+      final_snapshot_(config.scene.output.snapshot_interval > 0 || config.scene.settle.enabled) {
   const cosim::OutputSettings& out = config.scene.output;
   if (!writes_) {
     write_probes(terrain);
@@ -62,13 +65,13 @@ RunFolder::RunFolder(std::filesystem::path folder, const cosim::TerrainConfig& c
 
   if (!out.probes.empty()) probes_.emplace(folder_ / "probes.csv");
   if (out.stats) stats_.emplace(folder_ / "stats.csv");
-  if (out.snapshot_interval > 0) {
+  if (final_snapshot_) {
     cosim::create_output_folder(folder_ / kSnapshotFolder);
     remove_old_snapshots(folder_ / kSnapshotFolder);
     snapshots_.emplace(folder_ / "particles.pvd");
   }
   write_probes(terrain);
-  if (snapshots_) snapshot(terrain);
+  if (out.snapshot_interval > 0) snapshot(terrain);
 }
 
 void RunFolder::after_step(const DistributedTerrain& terrain, const gpu::StepStats& stats, double wall_seconds) {
@@ -79,10 +82,12 @@ void RunFolder::after_step(const DistributedTerrain& terrain, const gpu::StepSta
   if (out.snapshot_interval > 0 && step % out.snapshot_interval == 0) snapshot(terrain);
 }
 
-void RunFolder::finish(const DistributedTerrain& terrain, double run_wall_seconds) {
+void RunFolder::finish(const DistributedTerrain& terrain, double run_wall_seconds, const SettleStatistics* bed,
+                       const char* stop_reason) {
   const std::uint64_t step = terrain.step_count();
-  if (config_.scene.output.snapshot_interval > 0 && last_snapshot_step_ != step) snapshot(terrain);
+  if (final_snapshot_ && last_snapshot_step_ != step) snapshot(terrain);
   if (!writes_) return;
+  if (bed != nullptr) write_settle(terrain, run_wall_seconds, *bed, stop_reason);
   if (probes_) probes_->flush();
   if (stats_) stats_->flush();
   run_json_["status"] = "finished";
@@ -96,6 +101,8 @@ std::vector<std::string> RunFolder::file_names() const {
   std::vector<std::string> names{"run.json"};
   if (probes_) names.push_back("probes.csv");
   if (stats_) names.push_back("stats.csv");
+  if (run_json_.contains("settle")) names.push_back("settle.json");
+  if (has_height_map_) names.push_back("heightmap.csv, heightmap.png");
   if (snapshots_) names.push_back("particles.pvd (" + std::to_string(snapshots_->entries().size()) + " snapshots in " +
                                   kSnapshotFolder + "/)");
   return names;
@@ -118,6 +125,22 @@ void RunFolder::snapshot(const DistributedTerrain& terrain) {
   const std::string name = snapshot_name(terrain.step_count());
   cosim::write_particles_vtu(folder_ / name, cosim::particle_frame(now.bodies, states));
   snapshots_->add(terrain.time(), name);
+}
+
+void RunFolder::write_settle(const DistributedTerrain& terrain, double run_wall_seconds, const SettleStatistics& bed,
+                             const char* stop_reason) {
+  nlohmann::ordered_json settle = {{"stop_reason", stop_reason != nullptr ? stop_reason : "end_time"}};
+  if (config_.scene.settle.enabled) settle["rms_speed_threshold"] = config_.scene.settle.rms_speed;
+  settle["steps"] = terrain.step_count();
+  settle["time"] = terrain.time();
+  settle["wall_seconds"] = run_wall_seconds;
+  settle.update(settle_statistics_json(bed));
+  cosim::write_json_file(folder_ / "settle.json", settle);
+  run_json_["settle"] = settle;
+  if (bed.height_map.top.empty()) return;
+  cosim::write_height_map_csv(folder_ / "heightmap.csv", bed.height_map);
+  cosim::write_height_map_png(folder_ / "heightmap.png", bed.height_map);
+  has_height_map_ = true;
 }
 
 void RunFolder::write_run_json() const { cosim::write_json_file(folder_ / "run.json", run_json_); }

@@ -19,15 +19,22 @@ struct SettleOptions {
   int threads = 0;  ///< OpenMP threads; 0 keeps OpenMP's choice (OMP_NUM_THREADS or all cores)
   std::string layout;              ///< overrides the config's domain.layout when not empty
   std::filesystem::path restart;   ///< a checkpoint to continue from (any rank count wrote it)
+  /// A checkpoint whose bed a NEW run starts from (t = 0, this config's end time, settle
+  /// criterion and outputs); excludes `restart` (start_state.h).
+  std::filesystem::path from_checkpoint;
   std::uint64_t checkpoint_at = 0; ///< also write checkpoint.bin after this step (0: never)
 };
 
 /// The folder a run writes to: out_dir, or output/<config stem> when out_dir is empty.
 std::filesystem::path settle_output_folder(const SettleOptions& options);
 
-/// Runs the scene to its end time, writing the outputs as it goes (a killed run leaves usable
-/// files) and a progress line every few seconds; prints a summary on stdout whose last line is
-/// `settle bodies=<n> steps=<k> contacts=<c> seconds=<s> ranks=<r>`. Collective over the terrain
+/// Runs the scene to its end time, or with a settle section until the bed is at rest or the time
+/// cap (settle_criterion.h), writing the outputs as it goes (a killed run leaves usable files)
+/// and a progress line every few seconds. At the end it measures the bed (settle.json,
+/// heightmap.csv/.png, settle_statistics.h), writes a final snapshot and, with a settle section,
+/// checkpoint.bin for later runs (--from-checkpoint). Prints a summary on stdout whose last line is
+/// `settle bodies=<n> steps=<k> contacts=<c> seconds=<s> ranks=<r> stop=<reason> rms_speed=<v>
+/// depth_mean=<m> packing=<f> contacts_per_particle=<z>`. Collective over the terrain
 /// ranks of MPI_COMM_WORLD (initialises MPI when the caller has not). Bad input throws cosim::ConfigError,
 /// cosim::OutputError or std::invalid_argument with a message meant for the user.
 void run_settle_command(const SettleOptions& options);

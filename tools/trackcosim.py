@@ -12,7 +12,9 @@ Run config (paths relative to the current folder):
   {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 1.0},
    "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 2},
    "output": "output/cosim_robot"}
-  vehicle may also give "coupling_step" (s) and "coupling_scheme" ("sequential" or "concurrent").
+  vehicle may also give "coupling_step" (s) and "coupling_scheme" ("sequential" or "concurrent");
+  terrain may give "checkpoint": a settled bed (checkpoint.bin of a terrain_node --config run with
+  a settle section) the terrain starts from instead of settling (terrain_node --from-checkpoint).
 
 --launcher srun starts the job step with `srun --mpi=pmix --multi-prog` (inside a Slurm
 allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`; --launcher hetjob
@@ -244,7 +246,15 @@ def main(argv):
     if grow:
         terrain_config = write_grown_terrain(terrain_config, ranks / base_ranks, folder)
 
-    vehicle_cmd, terrain_cmd = program_commands(vehicle, terrain_config, folder, options["--resume"] is not None)
+    resume = options["--resume"] is not None
+    vehicle_cmd, terrain_cmd = program_commands(vehicle, terrain_config, folder, resume)
+    # A resumed run continues from its own checkpoints (--restart): the saved bed was its start.
+    if "checkpoint" in terrain and not resume:
+        if grow:
+            fail("%s: terrain.checkpoint holds a bed of its own size: it cannot be grown (--grow-with-ranks)" % config_file)
+        if not os.path.isfile(terrain["checkpoint"]):
+            fail("%s: terrain.checkpoint: no such file: %s" % (config_file, terrain["checkpoint"]))
+        terrain_cmd += ["--from-checkpoint", terrain["checkpoint"]]
     command = launch_command(options["--launcher"], vehicle_cmd, terrain_cmd, ranks, folder)
     print("trackcosim: " + " ".join(command), flush=True)
     if dry:

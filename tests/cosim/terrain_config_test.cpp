@@ -421,3 +421,57 @@ TEST(TerrainConfigDomain, BadLayoutsAndValuesNameTheKey) {
 
 }  // namespace
 }  // namespace trackcosim::cosim
+
+// --- the settle section and the settled-bed measurements (docs/terrain-config.md, "settle") ---
+
+namespace trackcosim::cosim {
+namespace {
+
+TEST(TerrainConfigSettle, DefaultsCapAndRoundTrip) {
+  const TerrainConfig plain = parse_terrain_config(R"({"end_time": 0.5})", "terrain.json");
+  EXPECT_FALSE(plain.scene.settle.enabled);
+  EXPECT_FALSE(resolved_config_json(plain.scene).contains("settle"));
+  EXPECT_EQ(plain.scene.output.heightmap_spacing, 0.0);
+  EXPECT_EQ(plain.scene.output.packing_margin, 2.0);
+
+  const TerrainConfig c = parse_terrain_config(
+      R"({"end_time": 0.5, "settle": {"rms_speed": 0.01, "max_time": 2, "min_time": 0.1},
+          "output": {"heightmap_spacing": 0.02, "packing_margin": 3, "contact_gap": 1e-4}})",
+      "terrain.json");
+  EXPECT_TRUE(c.scene.settle.enabled);
+  EXPECT_EQ(c.scene.settle.rms_speed, 0.01);
+  EXPECT_EQ(c.scene.settle.check_interval, 10u);
+  EXPECT_EQ(c.step_count(), 2000u);  // the time cap replaces end_time
+  EXPECT_EQ(parse_terrain_config(R"({"end_time": 0.5, "settle": {"rms_speed": 0.01}})", "t.json").step_count(), 500u);
+  const TerrainConfig again = parse_terrain_config(resolved_config_json(c.scene).dump(), "again.json");
+  EXPECT_EQ(resolved_config_json(again.scene).dump(), resolved_config_json(c.scene).dump());
+  EXPECT_EQ(again.scene.output.contact_gap, 1e-4);
+}
+
+TEST(TerrainConfigSettle, ErrorsNameTheKey) {
+  auto error = [](const std::string& text) {
+    try {
+      parse_terrain_config(text, "terrain.json");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error(R"({"end_time": 1, "settle": {}})"), "terrain.json: settle.rms_speed: required key is missing");
+  EXPECT_EQ(error(R"({"end_time": 1, "settle": {"rms_speed": 0.01, "check_interval": 0}})"),
+            "terrain.json: settle.check_interval: must be >= 1 (steps), got 0");
+  EXPECT_EQ(error(R"({"end_time": 1, "settle": {"rms_speed": 0}})").rfind("terrain.json: settle.rms_speed: ", 0), 0u);
+  EXPECT_EQ(error(R"({"end_time": 1, "settle": {"rms_speed": 0.1, "speed": 1}})")
+                .rfind("terrain.json: settle.speed: unknown key", 0),
+            0u);
+}
+
+TEST(TerrainConfigSettle, ShippedSettleConfigLoads) {
+  const TerrainConfig c =
+      load_terrain_config(std::filesystem::path(TRACKCOSIM_SOURCE_DIR) / "configs" / "settle_robot_terrain.json");
+  EXPECT_TRUE(c.scene.settle.enabled);
+  EXPECT_EQ(c.bodies.size(), 3105u);  // 3,100 spheres and 5 walls
+}
+
+}  // namespace
+}  // namespace trackcosim::cosim

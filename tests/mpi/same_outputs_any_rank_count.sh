@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # terrain_node --config on 1, 2 and 3 ranks writes the same files: probes.csv, every snapshot
 # .vtu and the .pvd byte for byte, stats.csv equal in every column but the wall times and the
-# residual (an allreduce, equal to rounding). Then a run stopped at step 30 on 2 ranks
+# residual (an allreduce, equal to rounding), heightmap.csv byte for byte and settle.json (bed
+# statistics) equal but for the wall time. Then a run stopped at step 30 on 2 ranks
 # (--checkpoint-at) and continued on 3 (--restart) ends with the same probes as the run that
 # never stopped.
 # Usage: same_outputs_any_rank_count.sh TERRAIN_NODE MPIEXEC
@@ -42,6 +43,8 @@ for other in two three; do
   cmp "$work/one/particles.pvd" "$work/$other/particles.pvd"
   for f in "$work"/one/particles/*.vtu; do cmp "$f" "$work/$other/particles/$(basename "$f")"; done
   diff <(same_stats "$work/one/stats.csv") <(same_stats "$work/$other/stats.csv")
+  cmp "$work/one/heightmap.csv" "$work/$other/heightmap.csv"
+  diff <(grep -v wall_seconds "$work/one/settle.json") <(grep -v wall_seconds "$work/$other/settle.json")
 done
 [[ $(ls "$work"/one/particles/*.vtu | wc -l) -ge 3 ]]
 grep -q '"ranks": 3' "$work/three/run.json"
