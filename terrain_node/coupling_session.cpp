@@ -152,6 +152,18 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
     for (const std::string_view name : gpu::kStepPhaseNames) timing << ',' << name;
     timing << ",halo,exchange\n";
   }
+  std::optional<MovingPatch> patch;
+  std::ofstream patch_csv;
+  if (const auto& settings = config.scene.cosim.moving_patch) {
+    real largest = 0;
+    for (const real r : config.bodies.sphere_radius) largest = std::max(largest, r);
+    patch.emplace(*settings, largest);
+    if (leader && timing_csv != nullptr) {
+      patch_csv.open(timing_csv->parent_path() / "patch.csv");
+      patch_csv << MovingPatch::csv_header();
+    }
+  }
+  std::vector<Vec3> shoe_positions(shoes);
   CouplingSummary summary;
   summary.shoes = shoes;
   const Clock::time_point start = Clock::now();
@@ -181,6 +193,10 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
     if (message[0] == 0) break;
     for (std::size_t i = 0; i < shoes; ++i) terrain.set_kinematic_state(body_state(proxies[i], message.data() + 2 + 13 * i));
     double exchange = since(t0);
+    if (patch) {  // once per coupling step, from the states every rank just received
+      for (std::size_t i = 0; i < shoes; ++i) shoe_positions[i] = {message[2 + 13 * i], message[3 + 13 * i], message[4 + 13 * i]};
+      patch->follow(terrain, shoe_positions, summary.coupling_steps, message[1], patch_csv);
+    }
     t0 = Clock::now();
     std::array<double, gpu::kStepPhaseCount> phases{};
     double halo = 0;
@@ -218,6 +234,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
     summary.exchange_seconds += exchange;
   }
   summary.wall_seconds = since(start);
+  if (patch) summary.patch = patch->summary();
   return summary;
 }
 

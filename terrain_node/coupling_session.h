@@ -14,6 +14,7 @@
 #include "cosim/coupler.h"
 #include "cosim/terrain_config.h"
 #include "terrain_node/distributed_terrain.h"
+#include "terrain_node/moving_patch.h"
 
 namespace trackcosim::terrain {
 
@@ -24,13 +25,15 @@ struct CouplingSummary {
   double wait_seconds = 0;      ///< the leader waiting for the vehicle's states
   double terrain_seconds = 0;   ///< the sub-steps
   double exchange_seconds = 0;  ///< broadcasts, load reduction, sending forces
+  std::optional<PatchSummary> patch;  ///< with cosim.moving_patch (its seconds are in none of the above)
 };
 
 /// Runs until the vehicle finishes. `coupler` is the leader's (null on the other ranks).
 /// `timing_csv`, when given, gets one row per coupling step (written by the leader): step, t,
 /// wait (for the vehicle), terrain (the sub-steps), the leader's collision, prepare, solve and
 /// integrate seconds within them, halo (its ghost and solver messages within them, waiting
-/// included) and exchange (broadcasts, load reduction, sending the forces).
+/// included) and exchange (broadcasts, load reduction, sending the forces). With
+/// cosim.moving_patch, patch.csv next to it gets the patch's counts per coupling step.
 CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainConfig& config,
                              cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv = nullptr);
 

@@ -8,6 +8,7 @@
 
 #include "gpu/collision/contact_list.h"
 #include "gpu/dynamics/body_set.h"
+#include "terrain_node/body_records.h"
 #include "terrain_node/distributed_terrain.h"
 #include "terrain_node/solve_partition_plan.h"
 
@@ -20,7 +21,20 @@ struct DistributedTerrain::Held {
   std::vector<std::vector<std::uint32_t>> ghost_sends;  ///< per neighbour: local indices it holds as ghosts
   const gpu::ContactList* contacts = nullptr;  ///< the last step's kept contacts (owned by the system)
   std::vector<std::uint8_t> solve_here;   ///< per kept contact
+  BodyRecords stored;  ///< particles a moving patch took out of the solver, at rest, in gid order
 };
+
+/// What DistributedTerrain::hand_over distributes: this rank's bodies as records, and the
+/// indices of held bodies that every rank keeps.
+struct DistributedTerrain::Handover {
+  BodyRecords active;                   ///< Dynamic bodies this rank holds now, to go to their owners
+  BodyRecords stored;                   ///< this rank's stored particles, to go to their owners
+  std::vector<std::uint32_t> everywhere;  ///< indices into Held::set
+  BodyRecords fixed;                    ///< newly fixed particles, the same on every rank
+};
+
+/// The gids of `s`'s dynamic bodies, in order.
+std::vector<gpu::GlobalId> dynamic_gids(const gpu::BodySet& s);
 
 inline Vec3 position(const gpu::BodySet& s, std::size_t i) { return {s.px[i], s.py[i], s.pz[i]}; }
 inline real axis_value(Vec3 p, int a) { return a == 0 ? p.x : a == 1 ? p.y : p.z; }

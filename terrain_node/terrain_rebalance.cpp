@@ -1,7 +1,8 @@
-// DistributedTerrain::rebalance: new cuts at the particle-count quantiles of the current
-// positions, then every owned body and every solved contact's warm-start impulse goes to the
-// rank that needs it under the new cuts. A collective step of its own, outside the solver loop;
-// the bodies' states are moved as bits, so the run continues exactly as it would have.
+// DistributedTerrain::rebalance and hand_over: new cuts at the particle-count quantiles of the
+// current positions, then every owned body, every stored particle of a moving patch and every
+// solved contact's warm-start impulse goes to the rank that needs it under the new cuts. A
+// collective step of its own, outside the solver loop; the bodies' states are moved as bits,
+// so the run continues exactly as it would have.
 
 #include <algorithm>
 #include <limits>
@@ -16,14 +17,17 @@ namespace {
 
 constexpr std::size_t kBins = 1024;
 
-/// Global cuts along one axis from every rank's owned positions (two small allreduces).
-std::vector<real> cuts_along(MPI_Comm comm, const std::vector<Vec3>& owned, int axis, int parts, real width) {
+/// Global cuts along one axis from every rank's owned positions (two small allreduces); the
+/// current cuts when no rank owns a body.
+std::vector<real> cuts_along(MPI_Comm comm, const std::vector<Vec3>& owned, int axis, int parts, real width,
+                             const std::vector<real>& current) {
   double range[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   for (const Vec3& p : owned) {
     range[0] = std::min(range[0], double(axis_value(p, axis)));
     range[1] = std::min(range[1], -double(axis_value(p, axis)));
   }
   MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_DOUBLE, MPI_MIN, comm);
+  if (range[0] == std::numeric_limits<double>::infinity()) return current;
   const real lo = real(range[0]), hi = std::max(real(-range[1]), lo + width);
   std::vector<real> coordinate;
   for (const Vec3& p : owned) coordinate.push_back(axis_value(p, axis));
@@ -32,40 +36,54 @@ std::vector<real> cuts_along(MPI_Comm comm, const std::vector<Vec3>& owned, int 
   return domain::balanced_cuts(h, parts, width);
 }
 
+Vec3 position_of(const BodyRecord& r) { return {r.position[0], r.position[1], r.position[2]}; }
+
+/// Each record to the owner of its position under `d`; returns what this rank receives.
+BodyRecords send_to_owners(MPI_Comm comm, int ranks, const domain::Decomposition& d, const BodyRecords& records) {
+  std::vector<std::vector<BodyRecord>> body_out(static_cast<std::size_t>(ranks));
+  std::vector<std::vector<SphereRecord>> sphere_out(body_out.size());
+  for (std::size_t i = 0, first = 0; i < records.bodies.size(); first += records.bodies[i++].sphere_count) {
+    const auto r = static_cast<std::size_t>(d.owner_of(position_of(records.bodies[i])));
+    body_out[r].push_back(records.bodies[i]);
+    sphere_out[r].insert(sphere_out[r].end(), records.spheres.begin() + static_cast<std::ptrdiff_t>(first),
+                         records.spheres.begin() + static_cast<std::ptrdiff_t>(first + records.bodies[i].sphere_count));
+  }
+  BodyRecords mine;
+  mine.bodies = comm::all_to_all(comm, body_out);
+  mine.spheres = comm::all_to_all(comm, sphere_out);
+  return mine;
+}
+
 }  // namespace
 
 void DistributedTerrain::rebalance() {
   const gpu::BodySet& cur = held_->set;
-  std::vector<std::uint32_t> owned, everywhere;
-  std::vector<Vec3> owned_position;
+  const SphereIndex spheres(cur);
+  Handover h;
   for (std::uint32_t i = 0; i < cur.size(); ++i) {
-    if (held_->local.holder[i] == kOnEveryRank) everywhere.push_back(i);
-    if (held_->local.holder[i] != kOwnedHere) continue;
-    owned.push_back(i);
-    owned_position.push_back(position(cur, i));
+    if (held_->local.holder[i] == kOnEveryRank) h.everywhere.push_back(i);
+    if (held_->local.holder[i] == kOwnedHere) h.active.append(cur, spheres, i);
   }
+  h.stored = std::move(held_->stored);
+  hand_over(std::move(h), balance_);
+}
+
+void DistributedTerrain::hand_over(Handover h, bool move_cuts) {
+  const gpu::BodySet& cur = held_->set;
+  std::vector<Vec3> active_position;
+  for (const BodyRecord& r : h.active.bodies) active_position.push_back(position_of(r));
   const domain::GridShape grid = decomposition_.grid();
   const int parts[3] = {grid.px, grid.py, grid.pz};
   std::vector<real> cuts[3];
   for (int a = 0; a < 3; ++a)
     if (parts[a] > 1)
-      cuts[a] = balance_ ? cuts_along(comm_, owned_position, a, parts[a], ghost_width_) : decomposition_.cuts(a);
+      cuts[a] = move_cuts ? cuts_along(comm_, active_position, a, parts[a], ghost_width_, decomposition_.cuts(a))
+                          : decomposition_.cuts(a);
   domain::Decomposition next(grid, cuts[0], cuts[1], cuts[2]);
 
-  // Bodies to their new owners.
-  const SphereIndex spheres(cur);
-  std::vector<BodyRecords> out(static_cast<std::size_t>(ranks_));
-  for (std::size_t k = 0; k < owned.size(); ++k)
-    out[static_cast<std::size_t>(next.owner_of(owned_position[k]))].append(cur, spheres, owned[k]);
-  std::vector<std::vector<BodyRecord>> body_out(out.size());
-  std::vector<std::vector<SphereRecord>> sphere_out(out.size());
-  for (std::size_t r = 0; r < out.size(); ++r) {
-    body_out[r] = std::move(out[r].bodies);
-    sphere_out[r] = std::move(out[r].spheres);
-  }
-  BodyRecords mine;
-  mine.bodies = comm::all_to_all(comm_, body_out);
-  mine.spheres = comm::all_to_all(comm_, sphere_out);
+  const BodyRecords mine = send_to_owners(comm_, ranks_, next, h.active);
+  BodyRecords stored = send_to_owners(comm_, ranks_, next, h.stored);
+  sort_by_gid(stored);
 
   // Warm starts to every rank whose new box is near the contact (its next solver among them).
   std::vector<Vec3> midpoints;
@@ -77,13 +95,14 @@ void DistributedTerrain::rebalance() {
   const std::vector<gpu::WarmStartImpulse> warm = comm::all_to_all(comm_, warm_out);
 
   use_decomposition(std::move(next));
-  system_->replace_bodies(merge_bodies(cur, everywhere, {&mine}));
+  system_->replace_bodies(merge_bodies(cur, h.everywhere, {&mine, &h.fixed}));
   system_->merge_warm_start(warm);
   held_->set = system_->bodies();
   held_->local.gid = held_->set.gid;
   held_->local.holder.assign(held_->set.size(), kOwnedHere);
   for (std::size_t i = 0; i < held_->set.size(); ++i)
     if (!dynamic(held_->set, i)) held_->local.holder[i] = kOnEveryRank;
+  held_->stored = std::move(stored);
 }
 
 }  // namespace trackcosim::terrain
