@@ -1,0 +1,158 @@
+// The moving patch on DistributedTerrain (terrain_node/terrain_patch.cpp, docs/moving-patch.md),
+// the box moved by hand, under mpiexec with 2 ranks on a slab:x split whose cut the box crosses:
+//
+//  - persistence (Heyn thesis 6.2.2: "the effect of the vehicle on the terrain is persistent"):
+//    particles that moved while active, then were stored when the box went away, come back when
+//    it returns with their pose bit-identical to the pose they had when stored; fixed and stored
+//    particles do not move while the box is elsewhere;
+//  - a checkpoint taken while particles are stored holds every particle and continues exactly;
+//  - the whole sequence gives the same bits on rank 0 alone as on all ranks.
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cosim/terrain_checkpoint.h"
+#include "cosim/terrain_config.h"
+#include "terrain_node/distributed_terrain.h"
+#include "tests/support/mpi_world.h"
+#include "tests/support/state_compare.h"
+
+namespace trackcosim::terrain {
+namespace {
+
+using test::expect_bitwise_equal;
+using test::same_bits;
+using test::world_rank;
+
+// A long bed: 27 x 5 spheres per layer, 2 layers, dropped from a small gap (every sphere moves
+// while it settles, which is the "disturbance" the patch must keep).
+constexpr const char* kLongBed = R"({
+  "container": {"min": [0, 0, 0], "max": [0.6, 0.12, 0.3]},
+  "particles": [{"kind": "layers", "min": [0, 0], "max": [0.6, 0.12], "bottom": 0.015, "layers": 2,
+                 "radius": 0.01, "seed": 3}],
+  "step_size": 1e-3, "end_time": 0.12,
+  "solver": {"method": "jacobi", "max_iterations": 25, "max_recovery_speed": 0.5},
+  "collision": {"envelope": 0.001},
+  "output": {"progress_interval": 0}
+})";
+constexpr int kSteps = 60;
+constexpr real kBoundary = 0.02;  // one diameter
+constexpr real kMoved = 1e-3;     // m: a particle that moved this much while active was disturbed
+
+PatchBox box(real x_lo, real x_hi) {
+  PatchBox b;
+  b.x_lo = x_lo, b.x_hi = x_hi, b.boundary = kBoundary;
+  return b;
+}
+const PatchBox kLeft = box(-1, 0.25), kRight = box(0.35, 1.6);
+
+/// What the sequence left A, right B, left A produced (states on the leader).
+struct Sequence {
+  std::vector<gpu::BodyState> initial, left, right_start, right_end, back_left;
+  PatchCounts left_counts, right_counts, back_counts;
+  cosim::TerrainCheckpoint during_right;  ///< on the leader
+};
+
+Sequence run_sequence(const cosim::TerrainConfig& config, MPI_Comm comm) {
+  DistributedTerrain terrain(config, comm, "slab:x");
+  Sequence s;
+  s.initial = terrain.gather_states();
+  s.left_counts = terrain.apply_patch(kLeft, true);
+  for (int k = 0; k < kSteps; ++k) terrain.step();
+  s.left = terrain.gather_states();
+  s.right_counts = terrain.apply_patch(kRight, true);
+  s.right_start = terrain.gather_states();
+  s.during_right = terrain.gather_checkpoint();
+  for (int k = 0; k < kSteps; ++k) terrain.step();
+  s.right_end = terrain.gather_states();
+  s.back_counts = terrain.apply_patch(kLeft, true);
+  s.back_left = terrain.gather_states();
+  return s;
+}
+
+bool same_pose(const gpu::BodyState& a, const gpu::BodyState& b) {
+  const std::vector<real> x = test::state_reals(a), y = test::state_reals(b);
+  for (int k = 0; k < 7; ++k)
+    if (!same_bits(x[k], y[k])) return false;
+  return true;
+}
+
+real distance(Vec3 a, Vec3 b) {
+  const Vec3 d{a.x - b.x, a.y - b.y, a.z - b.z};
+  return std::sqrt(dot(d, d));
+}
+
+TEST(MovingPatch, ParticlesLeftBehindComeBackWithTheirDisturbedPoseOnAnyRankCount) {
+  const cosim::TerrainConfig config = cosim::parse_terrain_config(kLongBed, "long bed");
+  std::size_t particles = 0;
+  for (std::size_t i = 0; i < config.bodies.size(); ++i) particles += config.bodies.motion[i] == gpu::Motion::Dynamic;
+  Sequence alone;
+  if (world_rank() == 0) alone = run_sequence(config, MPI_COMM_SELF);
+  const Sequence split = run_sequence(config, MPI_COMM_WORLD);
+
+  // Restart from the checkpoint taken while the right box was on: the same end of that phase.
+  const std::string path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_patch_");
+  if (world_rank() == 0) cosim::write_checkpoint(path, split.during_right);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const cosim::TerrainCheckpoint checkpoint = cosim::read_checkpoint(path);
+  DistributedTerrain restarted(config, MPI_COMM_WORLD, "slab:x", &checkpoint);
+  restarted.apply_patch(kRight, true);
+  for (int k = 0; k < kSteps; ++k) restarted.step();
+  const std::vector<gpu::BodyState> restarted_end = restarted.gather_states();
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() != 0) return;
+  std::filesystem::remove(path);
+
+  // Every particle is in exactly one class, and all three classes occur.
+  for (const PatchCounts& c : {split.left_counts, split.right_counts, split.back_counts}) {
+    EXPECT_EQ(c.active + c.fixed + c.stored, particles);
+    EXPECT_GT(c.active, 0u);
+    EXPECT_GT(c.fixed, 0u);
+    EXPECT_GT(c.stored, 0u);
+  }
+  EXPECT_EQ(split.left_counts.reactivated, 0u);
+  EXPECT_EQ(checkpoint.bodies.size(), config.bodies.size());  // stored particles included
+
+  // Particles active on the left, stored on the right: disturbed, stored as they were, kept
+  // unchanged while stored, re-activated with that pose.
+  std::size_t kept = 0, disturbed = 0, still = 0;
+  const std::size_t n = split.left.size();
+  ASSERT_EQ(split.back_left.size(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const gpu::BodyState& at_storage = split.left[i];
+    if (config.bodies.motion[i] != gpu::Motion::Dynamic) continue;  // the walls
+    if (kLeft.role_of(split.initial[i].position) != PatchRole::Active) continue;
+    if (kRight.role_of(at_storage.position) == PatchRole::Active) continue;
+    EXPECT_TRUE(same_pose(split.right_start[i], at_storage)) << "gid " << at_storage.gid << " changed when stored";
+    EXPECT_TRUE(same_pose(split.right_end[i], at_storage)) << "gid " << at_storage.gid << " moved while out";
+    still += same_pose(split.right_end[i], at_storage);
+    if (kRight.role_of(at_storage.position) != PatchRole::Stored) continue;
+    if (kLeft.role_of(at_storage.position) != PatchRole::Active) continue;
+    EXPECT_TRUE(same_pose(split.back_left[i], at_storage)) << "gid " << at_storage.gid << " re-activated elsewhere";
+    kept += same_pose(split.back_left[i], at_storage);
+    disturbed += distance(at_storage.position, split.initial[i].position) > kMoved;
+  }
+  std::printf("moving patch: classes left %llu/%llu/%llu right %llu/%llu/%llu (active/fixed/stored), "
+              "%zu re-activated with their stored pose (%zu of them disturbed by > %g m), %zu still while out\n",
+              (unsigned long long)split.left_counts.active, (unsigned long long)split.left_counts.fixed,
+              (unsigned long long)split.left_counts.stored, (unsigned long long)split.right_counts.active,
+              (unsigned long long)split.right_counts.fixed, (unsigned long long)split.right_counts.stored, kept,
+              disturbed, kMoved, still);
+  EXPECT_GE(kept, 50u);
+  EXPECT_GE(disturbed, kept / 2) << "the particles must have moved while active for the test to mean anything";
+  EXPECT_EQ(split.back_counts.reactivated, kept);
+
+  expect_bitwise_equal(restarted_end, split.right_end, "restart from a checkpoint with stored particles");
+  expect_bitwise_equal(split.left, alone.left, "left phase, 2 ranks vs 1");
+  expect_bitwise_equal(split.right_end, alone.right_end, "right phase, 2 ranks vs 1");
+  expect_bitwise_equal(split.back_left, alone.back_left, "back on the left, 2 ranks vs 1");
+}
+
+}  // namespace
+}  // namespace trackcosim::terrain
