@@ -86,12 +86,18 @@ void DistributedTerrain::hand_over(Handover h, bool move_cuts) {
   sort_by_gid(stored);
 
   // Warm starts to every rank whose new box is near the contact (its next solver among them).
-  std::vector<Vec3> midpoints;
-  const std::vector<gpu::WarmStartImpulse> solved = solved_impulses(&midpoints);
+  // Before the first step (a restart) there is no contact list to place them by, only the
+  // checkpoint's impulses each rank kept for its old box: then every rank gets all of them.
   std::vector<std::vector<gpu::WarmStartImpulse>> warm_out(static_cast<std::size_t>(ranks_));
-  for (std::size_t c = 0; c < solved.size(); ++c)
-    for (int r = 0; r < ranks_; ++r)
-      if (next.distance_to_box(midpoints[c], r) <= ghost_width_) warm_out[static_cast<std::size_t>(r)].push_back(solved[c]);
+  if (held_->contacts == nullptr) {
+    warm_out.assign(warm_out.size(), system_->warm_start());
+  } else {
+    std::vector<Vec3> midpoints;
+    const std::vector<gpu::WarmStartImpulse> solved = solved_impulses(&midpoints);
+    for (std::size_t c = 0; c < solved.size(); ++c)
+      for (int r = 0; r < ranks_; ++r)
+        if (next.distance_to_box(midpoints[c], r) <= ghost_width_) warm_out[static_cast<std::size_t>(r)].push_back(solved[c]);
+  }
   const std::vector<gpu::WarmStartImpulse> warm = comm::all_to_all(comm_, warm_out);
 
   use_decomposition(std::move(next));
