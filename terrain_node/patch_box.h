@@ -48,7 +48,7 @@ struct PatchCounts {
   std::uint64_t active = 0;       ///< simulated (Dynamic)
   std::uint64_t fixed = 0;        ///< in the boundary layer (Fixed, held by every rank)
   std::uint64_t stored = 0;       ///< out of the solver, in the ranks' stores
-  std::uint64_t reactivated = 0;  ///< taken from a store into the solver by this update
+  std::uint64_t reactivated = 0;  ///< taken out of a store (into the fixed layer or the solver) by this update
 };
 
 }  // namespace trackcosim::terrain

@@ -40,7 +40,7 @@ PatchCounts DistributedTerrain::apply_patch(const PatchBox& box, bool move_cuts)
   const gpu::BodySet& cur = held_->set;
   const SphereIndex spheres(cur);
   Handover h;
-  unsigned long long counts[3] = {0, 0, 0};  // changes of class, re-activations, active after
+  unsigned long long counts[2] = {0, 0};  // changes of class, particles out of a store
   auto append = [&](BodyRecords& to, std::uint32_t i, gpu::Motion motion) {
     to.append(cur, spheres, i);
     set_at_rest(to.bodies.back(), motion);
@@ -82,7 +82,7 @@ PatchCounts DistributedTerrain::apply_patch(const PatchBox& box, bool move_cuts)
     to.append(store, k, first);
     if (role == PatchRole::Stored) continue;
     ++counts[0];
-    if (role == PatchRole::Active) ++counts[1];
+    ++counts[1];
     set_at_rest(to.bodies.back(), role == PatchRole::Active ? gpu::Motion::Dynamic : gpu::Motion::Fixed);
   }
   MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
