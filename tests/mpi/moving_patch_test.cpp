@@ -15,12 +15,15 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cosim/terrain_checkpoint.h"
 #include "cosim/terrain_config.h"
 #include "terrain_node/distributed_terrain.h"
+#include "terrain_node/moving_patch.h"
 #include "tests/support/mpi_world.h"
 #include "tests/support/state_compare.h"
 
@@ -197,6 +200,59 @@ TEST(MovingPatch, ABoxOverTheWholeBedChangesNoBitEvenWhenTheCutsMove) {
   }
   const std::vector<gpu::BodyState> patched = t.gather_states();
   if (world_rank() == 0) expect_bitwise_equal(patched, plain, "whole-bed box with cut moves vs no patch");
+}
+
+// The co-simulation side (moving_patch.h): the box around the shoes, a patch.csv row per update
+// with counts that add up, the summary's means, the cuts moving every rebalance_shift of travel.
+TEST(MovingPatch, FollowsTheShoesAndWritesARowPerUpdate) {
+  const cosim::TerrainConfig config = cosim::parse_terrain_config(kLongBed, "long bed");
+  cosim::MovingPatchSettings settings;
+  settings.ahead = 0.1, settings.behind = 0.05, settings.width = 0.08, settings.rebalance_shift = 0.05;
+  MovingPatch patch(settings, 0.01);
+  const PatchBox b = patch.box_around({{0.2, 0.05, 0.03}, {0.25, 0.07, 0.03}});
+  EXPECT_DOUBLE_EQ(b.x_lo, 0.15);
+  EXPECT_DOUBLE_EQ(b.x_hi, 0.35);
+  EXPECT_DOUBLE_EQ(b.y_lo, 0.02);
+  EXPECT_DOUBLE_EQ(b.y_hi, 0.10);
+  EXPECT_DOUBLE_EQ(b.boundary, 0.02);  // one diameter by default
+
+  DistributedTerrain terrain(config, MPI_COMM_WORLD, "slab:x");
+  const std::string path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_patch_csv_") + ".csv";
+  std::ofstream csv;
+  if (terrain.leader()) csv.open(path), csv << MovingPatch::csv_header();
+  constexpr int kUpdates = 12;
+  for (int k = 0; k < kUpdates; ++k) {  // the "shoes" travel 2 cm per update
+    patch.follow(terrain, {{0.1 + 0.02 * k, 0.06, 0.03}}, static_cast<std::uint64_t>(k), 0.001 * k, csv);
+    terrain.step();
+  }
+  if (!terrain.leader()) return;
+  csv.close();
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line + "\n", MovingPatch::csv_header());
+  const PatchSummary& s = patch.summary();
+  int rows = 0;
+  double active = 0;
+  while (std::getline(in, line)) {
+    std::vector<double> v;
+    std::stringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+    ASSERT_EQ(v.size(), 10u) << line;
+    EXPECT_EQ(v[0], rows);
+    EXPECT_NEAR(v[2], 0.05 + 0.02 * rows, 1e-12);  // x_lo = shoe x - behind
+    EXPECT_EQ(v[4] + v[5] + v[6], static_cast<double>(s.particles)) << line;
+    active += v[4];
+    ++rows;
+  }
+  std::filesystem::remove(path);
+  EXPECT_EQ(rows, kUpdates);
+  EXPECT_EQ(s.updates, static_cast<std::uint64_t>(kUpdates));
+  EXPECT_NEAR(s.active_mean, active / kUpdates, 1e-9);
+  EXPECT_GT(s.stored_mean, s.active_mean);  // a 0.2 m x 0.08 m box on a 0.6 m x 0.12 m bed
+  // The box rear at 0.05 + 0.02 k: the cuts move at the first update and then whenever it has
+  // travelled 0.05 m since, at k = 0, 3, 6, 9 (on one rank there is nothing to move).
+  EXPECT_EQ(s.cut_moves, terrain.ranks() > 1 ? 4u : 0u);
 }
 
 }  // namespace
