@@ -4,7 +4,7 @@
 // drive (the bed grows with the speed, the box does not), once with cosim.moving_patch and once
 // on the full bed. Prints a table; never fails on time.
 //
-//   bench/moving_patch [--drive-time 0.3] [--speeds 0.25,0.5,1,2]     (any number of MPI ranks)
+//   bench/moving_patch [--drive-time 0.6] [--speeds 0.25,0.5,1,2]     (any number of MPI ranks)
 
 #include <mpi.h>
 
@@ -25,7 +25,9 @@ namespace {
 
 using namespace trackcosim;
 
-constexpr double kAhead = 0.15, kBehind = 0.10, kSinkage = 0.005, kSettle = 0.1;
+// The box of moving_patch_cosim_test (its forces within 5% of the full bed's there); a short settle:
+// this measures the share of particles simulated and the time, not the forces.
+constexpr double kAhead = 0.45, kBehind = 0.10, kSinkage = 0.005, kSettle = 0.1;
 
 /// A 0.2 m wide bed of 3 layers of 10 mm spheres, `length` long.
 std::string bed(double length) {
@@ -94,7 +96,7 @@ Row measure(double speed, double drive_time) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  double drive_time = 0.3;
+  double drive_time = 0.6;
   std::vector<double> speeds{0.25, 0.5, 1, 2};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
