@@ -178,6 +178,17 @@ struct DomainSettings {
   real max_displacement = 0;
 };
 
+/// The moving patch (docs/moving-patch.md, Heyn thesis 6.2): a box that follows the shoes; the
+/// particles inside it are simulated, those in a boundary layer around it are fixed, the rest are
+/// stored until the box reaches them. Lengths in metres; the box spans z entirely.
+struct MovingPatchSettings {
+  real ahead = 0;            ///< box front = largest shoe x + ahead (X is forward)
+  real behind = 0;           ///< box rear = smallest shoe x - behind
+  real width = 0;            ///< box extent in y, centred between the shoes; 0 = the whole bed
+  real boundary = 0;         ///< fixed layer outside the box; 0 = one particle diameter
+  real rebalance_shift = 0;  ///< move the cuts after the box moved this far; 0 = a quarter of ahead + behind
+};
+
 /// How the terrain meets a vehicle in a co-simulation (`terrain_node --config X --cosim`).
 struct CosimSettings {
   std::string transport = "mpi";  ///< "mpi" (one MPI job with vehicle_node) or "tcp" (an external model connects)
@@ -190,6 +201,7 @@ struct CosimSettings {
   /// contact, N/m and N s/m; 0 = derived from the shoe's mass and the coupling step.
   real shoe_stiffness = 0;
   real shoe_damping = 0;
+  std::optional<MovingPatchSettings> moving_patch;  ///< none: the whole bed is simulated
 };
 
 /// What the file says, defaults filled in.

@@ -200,6 +200,10 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
                   {"port", scene.cosim.port},           {"timeout", scene.cosim.timeout},
                   {"coupling_step", scene.cosim.coupling_step}, {"settle_time", scene.cosim.settle_time},
                   {"shoe_stiffness", scene.cosim.shoe_stiffness}, {"shoe_damping", scene.cosim.shoe_damping}};
+  if (const auto& p = scene.cosim.moving_patch)
+    out["cosim"]["moving_patch"] = {{"ahead", p->ahead},       {"behind", p->behind},
+                                    {"width", p->width},       {"boundary", p->boundary},
+                                    {"rebalance_shift", p->rebalance_shift}};
   return out;
 }
 

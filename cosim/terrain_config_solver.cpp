@@ -90,9 +90,25 @@ DomainSettings read_domain_settings(const JsonField& f) {
   return s;
 }
 
+namespace {
+
+MovingPatchSettings read_moving_patch(const JsonField& f) {
+  f.expect_object({"ahead", "behind", "width", "boundary", "rebalance_shift"});
+  MovingPatchSettings s;
+  s.ahead = f.member("ahead").non_negative_number();
+  s.behind = f.member("behind").non_negative_number();
+  if (s.ahead + s.behind <= 0) f.fail("ahead + behind must be > 0 (the box's length beyond the shoes), got 0");
+  if (const auto v = f.optional_member("width")) s.width = v->non_negative_number();
+  if (const auto v = f.optional_member("boundary")) s.boundary = v->non_negative_number();
+  if (const auto v = f.optional_member("rebalance_shift")) s.rebalance_shift = v->non_negative_number();
+  return s;
+}
+
+}  // namespace
+
 CosimSettings read_cosim_settings(const JsonField& f) {
   f.expect_object({"transport", "host", "port", "timeout", "coupling_step", "settle_time", "shoe_stiffness",
-                   "shoe_damping"});
+                   "shoe_damping", "moving_patch"});
   CosimSettings s;
   if (const auto v = f.optional_member("transport")) s.transport = v->one_of({"mpi", "tcp"});
   if (const auto v = f.optional_member("host")) s.host = v->string();
@@ -105,6 +121,7 @@ CosimSettings read_cosim_settings(const JsonField& f) {
   if (const auto v = f.optional_member("settle_time")) s.settle_time = v->non_negative_number();
   if (const auto v = f.optional_member("shoe_stiffness")) s.shoe_stiffness = v->non_negative_number();
   if (const auto v = f.optional_member("shoe_damping")) s.shoe_damping = v->non_negative_number();
+  if (const auto v = f.optional_member("moving_patch")) s.moving_patch = read_moving_patch(*v);
   return s;
 }
 

@@ -28,6 +28,40 @@ void BodyRecords::append(const gpu::BodySet& s, const SphereIndex& index, std::u
     this->spheres.push_back({{s.sphere_ox[k], s.sphere_oy[k], s.sphere_oz[k]}, s.sphere_radius[k]});
 }
 
+void BodyRecords::append(const BodyRecords& from, std::size_t body, std::size_t first_sphere) {
+  const BodyRecord& r = from.bodies[body];
+  bodies.push_back(r);
+  spheres.insert(spheres.end(), from.spheres.begin() + static_cast<std::ptrdiff_t>(first_sphere),
+                 from.spheres.begin() + static_cast<std::ptrdiff_t>(first_sphere + r.sphere_count));
+}
+
+void sort_by_gid(BodyRecords& records) {
+  std::vector<std::size_t> first(records.bodies.size()), order(records.bodies.size());
+  for (std::size_t i = 0, at = 0; i < records.bodies.size(); at += records.bodies[i++].sphere_count) first[i] = at;
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t l, std::size_t r) { return records.bodies[l].gid < records.bodies[r].gid; });
+  BodyRecords sorted;
+  sorted.bodies.reserve(records.bodies.size());
+  sorted.spheres.reserve(records.spheres.size());
+  for (const std::size_t i : order) sorted.append(records, i, first[i]);
+  records = std::move(sorted);
+}
+
+gpu::BodyState state_of(const BodyRecord& r) {
+  return {r.gid,
+          {r.position[0], r.position[1], r.position[2]},
+          {r.orientation[0], r.orientation[1], r.orientation[2], r.orientation[3]},
+          {r.velocity[0], r.velocity[1], r.velocity[2]},
+          {r.angular_velocity[0], r.angular_velocity[1], r.angular_velocity[2]}};
+}
+
+void set_at_rest(BodyRecord& r, gpu::Motion motion) {
+  r.motion = static_cast<std::uint8_t>(motion);
+  std::fill(r.velocity, r.velocity + 3, real(0));
+  std::fill(r.angular_velocity, r.angular_velocity + 3, real(0));
+}
+
 namespace {
 
 gpu::BodyDesc desc_of(const BodyRecord& r) {

@@ -38,11 +38,22 @@ struct BodyRecords {
   std::vector<BodyRecord> bodies;
   std::vector<SphereRecord> spheres;
   void append(const gpu::BodySet& set, const SphereIndex& index, std::uint32_t body);
+  /// Copies record `body` of `from`, whose spheres start at `first_sphere` there.
+  void append(const BodyRecords& from, std::size_t body, std::size_t first_sphere);
   void clear() {
     bodies.clear();
     spheres.clear();
   }
 };
+
+/// Sorts the records (and their spheres with them) by gid.
+void sort_by_gid(BodyRecords& records);
+
+/// The record's state as the system reports a body's.
+gpu::BodyState state_of(const BodyRecord& r);
+
+/// Sets the record's motion and brings it to rest (velocities zero).
+void set_at_rest(BodyRecord& r, gpu::Motion motion);
 
 /// A body set in increasing gid order from some bodies of `held` (by index) and records; gids
 /// must be distinct. Throws std::logic_error naming a gid that appears twice.

@@ -101,12 +101,28 @@ void run_cosim_command(const CosimOptions& options) {
   if (s.stopped) run["stopped"] = {{"coupling_step", s.coupling_steps}, {"reason", s.stop_reason}};
   run["shoes"] = s.shoes;
   run["wall_seconds"] = s.wall_seconds;
+  if (s.patch) {
+    const PatchSummary& p = *s.patch;
+    run["moving_patch"] = {{"particles", p.particles},     {"active_mean", p.active_mean},
+                           {"fixed_mean", p.fixed_mean},   {"stored_mean", p.stored_mean},
+                           {"active_max", p.active_max},   {"reactivated", p.reactivated},
+                           {"cut_moves", p.cut_moves},     {"seconds", p.seconds}};
+  }
   run["config"] = cosim::resolved_config_json(config.scene);
   cosim::write_json_file(folder / "run.json", run);
   const double wall = s.wall_seconds > 0 ? s.wall_seconds : 1;
   std::printf("terrain cosim steps=%llu shoes=%zu ranks=%d wall_s=%.3f wait_share=%.4f exchange_share=%.4f\n",
               static_cast<unsigned long long>(s.coupling_steps), s.shoes, terrain.ranks(), s.wall_seconds,
               s.wait_seconds / wall, s.exchange_seconds / wall);
+  if (s.patch) {
+    const PatchSummary& p = *s.patch;
+    const double total = p.particles > 0 ? static_cast<double>(p.particles) : 1;
+    std::printf("terrain patch particles=%llu active_mean=%.0f active_fraction=%.4f fixed_mean=%.0f stored_mean=%.0f "
+                "reactivated=%llu cut_moves=%llu patch_share=%.4f\n",
+                static_cast<unsigned long long>(p.particles), p.active_mean, p.active_mean / total, p.fixed_mean,
+                p.stored_mean, static_cast<unsigned long long>(p.reactivated),
+                static_cast<unsigned long long>(p.cut_moves), p.seconds / wall);
+  }
 }
 
 }  // namespace trackcosim::terrain

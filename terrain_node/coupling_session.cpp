@@ -113,6 +113,18 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
 
   std::ofstream timing;
   if (leader && timing_csv != nullptr) timing = open_timing(*timing_csv, resume != nullptr, hello.start_step);
+  std::optional<MovingPatch> patch;
+  std::ofstream patch_csv;
+  if (const auto& settings = config.scene.cosim.moving_patch) {
+    patch.emplace(*settings, terrain.largest_sphere_radius());
+    if (leader && timing_csv != nullptr) {
+      // A resumed coupling continues the file of the run it resumes.
+      const std::filesystem::path file = timing_csv->parent_path() / "patch.csv";
+      patch_csv.open(file, resume != nullptr ? std::ios::app : std::ios::trunc);
+      if (resume == nullptr) patch_csv << MovingPatch::csv_header();
+    }
+  }
+  std::vector<Vec3> shoe_positions(shoes);
   CouplingSummary summary;
   summary.shoes = shoes;
   summary.coupling_steps = hello.start_step;
@@ -155,6 +167,10 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
     }
     for (std::size_t i = 0; i < shoes; ++i) terrain.set_kinematic_state(body_state(proxies[i], message.data() + 2 + 13 * i));
     double exchange = since(t0);
+    if (patch) {  // once per coupling step, from the states every rank just received
+      for (std::size_t i = 0; i < shoes; ++i) shoe_positions[i] = {message[2 + 13 * i], message[3 + 13 * i], message[4 + 13 * i]};
+      patch->follow(terrain, shoe_positions, summary.coupling_steps, message[1], patch_csv);
+    }
     t0 = Clock::now();
     std::array<double, gpu::kStepPhaseCount> phases{};
     double halo = 0;
@@ -210,6 +226,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainCo
     summary.exchange_seconds += exchange;
   }
   summary.wall_seconds = since(start);
+  if (patch) summary.patch = patch->summary();
   return summary;
 }
 

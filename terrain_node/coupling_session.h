@@ -17,6 +17,7 @@
 #include "cosim/terrain_config.h"
 #include "terrain_node/coupling_checkpoint.h"
 #include "terrain_node/distributed_terrain.h"
+#include "terrain_node/moving_patch.h"
 
 namespace trackcosim::terrain {
 
@@ -30,6 +31,7 @@ struct CouplingSummary {
   bool stopped = false;         ///< ended with a checkpoint, not by the vehicle's finish
   std::string stop_reason;      ///< the leader's: the vehicle's checkpoint reason, or this terrain's signal
   int signal = 0;               ///< the stop signal a terrain rank caught (0: none)
+  std::optional<PatchSummary> patch;  ///< with cosim.moving_patch (its seconds are in none of the above)
 };
 
 /// Walltime safety and resumption (docs/protocol.md, "Checkpoints").
@@ -49,7 +51,8 @@ struct CouplingControl {
 /// `timing_csv`, when given, gets one row per coupling step (written by the leader): step, t,
 /// wait (for the vehicle), terrain (the sub-steps), the leader's collision, prepare, solve and
 /// integrate seconds within them, halo (its ghost and solver messages within them, waiting
-/// included) and exchange (broadcasts, load reduction, sending the forces).
+/// included) and exchange (broadcasts, load reduction, sending the forces). With
+/// cosim.moving_patch, patch.csv next to it gets the patch's counts per coupling step.
 CouplingSummary run_coupling(DistributedTerrain& terrain, const cosim::TerrainConfig& config,
                              cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv = nullptr,
                              const CouplingControl& control = {});

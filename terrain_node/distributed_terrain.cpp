@@ -241,6 +241,7 @@ std::vector<gpu::BodyState> DistributedTerrain::gather_states() const {
   std::vector<gpu::BodyState> mine;
   for (std::size_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOwnedHere) mine.push_back(state_of(s, i));
+  for (const BodyRecord& r : held_->stored.bodies) mine.push_back(state_of(r));
   std::vector<gpu::BodyState> all = comm::gather_to_leader(comm_, mine);
   if (!leader()) return {};
   for (std::size_t i = 0; i < s.size(); ++i)
@@ -257,6 +258,10 @@ std::vector<gpu::BodyState> DistributedTerrain::gather_states(const std::vector<
     if (i < s.size() && s.gid[i] == gid && (held_->local.holder[i] == kOwnedHere ||
                                             (held_->local.holder[i] == kOnEveryRank && leader())))
       mine.push_back(state_of(s, i));
+    const std::vector<BodyRecord>& stored = held_->stored.bodies;
+    const auto at = std::lower_bound(stored.begin(), stored.end(), gid,
+                                     [](const BodyRecord& r, gpu::GlobalId g) { return r.gid < g; });
+    if (at != stored.end() && at->gid == gid) mine.push_back(state_of(*at));
   }
   const std::vector<gpu::BodyState> all = comm::gather_to_leader(comm_, mine);
   if (!leader()) return {};
@@ -294,6 +299,12 @@ cosim::TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
   for (std::uint32_t i = 0; i < s.size(); ++i) {
     if (held_->local.holder[i] == kOwnedHere) mine.append(s, spheres, i);
     if (held_->local.holder[i] == kOnEveryRank) everywhere.push_back(i);
+  }
+  // Stored particles of a moving patch go in as fixed: at rest where they were left, until a
+  // restarted patch sorts them again (docs/moving-patch.md).
+  for (std::size_t k = 0, first = 0; k < held_->stored.bodies.size(); first += held_->stored.bodies[k++].sphere_count) {
+    mine.append(held_->stored, k, first);
+    set_at_rest(mine.bodies.back(), gpu::Motion::Fixed);
   }
   const std::vector<gpu::WarmStartImpulse> warm = solved_impulses(nullptr);
   BodyRecords all;

@@ -31,6 +31,7 @@
 #include "cosim/terrain_config.h"
 #include "domain/decomposition.h"
 #include "gpu/dynamics/rigid_body_system.h"
+#include "terrain_node/patch_box.h"
 
 namespace trackcosim::terrain {
 
@@ -79,6 +80,14 @@ class DistributedTerrain {
   /// positions and hands every body and warm-start impulse to its new rank. Results do not
   /// change (they do not depend on the layout); only the load does.
   void rebalance();
+  /// Collective, every rank with the same arguments (docs/moving-patch.md): the terrain's
+  /// particles whose centre is in `box` become (or stay) Dynamic, those in its boundary layer
+  /// Fixed at rest (held by every rank, like the walls), the others leave the solver for this
+  /// rank's store, at rest, with their pose as it was; a stored particle the box reaches comes
+  /// back with that pose. With `move_cuts` (and domain.balance) the cuts then move to the
+  /// quantiles of the active particles. Nothing is exchanged when no particle changes class
+  /// and the cuts stay.
+  PatchCounts apply_patch(const PatchBox& box, bool move_cuts);
 
   real time() const { return system_->time(); }
   std::uint64_t step_count() const { return system_->step_count(); }
@@ -144,6 +153,11 @@ class DistributedTerrain {
   /// The stored impulses of the contacts this rank solved in the last step (and their midpoints).
   std::vector<gpu::WarmStartImpulse> solved_impulses(std::vector<Vec3>* midpoints) const;
   void use_decomposition(domain::Decomposition d);
+  struct Handover;
+  /// Collective: gives every active body and stored particle to its owner under the next cuts
+  /// (the current ones unless `move_cuts`), with the warm starts near each rank's new box; keeps
+  /// the `everywhere` bodies and adds `fixed` (the same on every rank).
+  void hand_over(Handover h, bool move_cuts);
   void accumulate_loads();
 
   MPI_Comm comm_;
@@ -157,6 +171,7 @@ class DistributedTerrain {
   std::unique_ptr<comm::NeighbourExchange> exchange_;
   std::unique_ptr<gpu::RigidBodySystem> system_;
   std::unique_ptr<Held> held_;
+  std::vector<cosim::GidRange> particle_ranges_;  ///< the config's gid ranges: its particles are what a patch sorts
   std::vector<gpu::GlobalId> watched_;  ///< sorted
   comm::ExactSums loads_;               ///< 6 per watched gid
   ExchangeStats exchange_stats_;

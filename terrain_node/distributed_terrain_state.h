@@ -21,18 +21,31 @@ struct DistributedTerrain::Held {
   std::vector<std::vector<std::uint32_t>> ghost_sends;  ///< per neighbour: local indices it holds as ghosts
   const gpu::ContactList* contacts = nullptr;  ///< the last step's kept contacts (owned by the system)
   std::vector<std::uint8_t> solve_here;   ///< per kept contact
+  BodyRecords stored;  ///< particles a moving patch took out of the solver, at rest, in gid order
+};
+
+/// What DistributedTerrain::hand_over distributes: this rank's bodies as records, and the
+/// indices of held bodies that every rank keeps.
+struct DistributedTerrain::Handover {
+  BodyRecords active;                   ///< Dynamic bodies this rank holds now, to go to their owners
+  BodyRecords stored;                   ///< this rank's stored particles, to go to their owners
+  std::vector<std::uint32_t> everywhere;  ///< indices into Held::set
+  BodyRecords fixed;                    ///< newly fixed particles, the same on every rank
 };
 
 inline Vec3 position(const gpu::BodySet& s, std::size_t i) { return {s.px[i], s.py[i], s.pz[i]}; }
 inline real axis_value(Vec3 p, int a) { return a == 0 ? p.x : a == 1 ? p.y : p.z; }
 inline bool dynamic(const gpu::BodySet& s, std::size_t i) { return s.motion[i] == gpu::Motion::Dynamic; }
 /// Collective: cuts along one axis from every rank's owned positions, over their global range
-/// (at least `width` long): at the particle-count quantiles when `balance`, else uniform.
+/// (at least `width` long): at the particle-count quantiles when `balance`, else uniform. When
+/// no rank owns a body: `when_empty` if given (a moving patch keeps its cuts), else cuts of [0, width].
 std::vector<real> global_cuts(MPI_Comm comm, const std::vector<Vec3>& owned, int axis, int parts, real width,
-                              bool balance);
+                              bool balance, const std::vector<real>& when_empty = {});
 
-/// Collective: sends each listed body of `set` to the rank owning its position under `next`;
-/// returns the bodies this rank receives (its own included), in rank order.
+/// Collective: sends each record to the rank owning its position under `next`; returns the
+/// records this rank receives (its own included), in rank order.
+BodyRecords send_to_owners(MPI_Comm comm, const BodyRecords& records, const domain::Decomposition& next);
+/// The same for the listed bodies of `set`.
 BodyRecords send_to_owners(MPI_Comm comm, const gpu::BodySet& set, const std::vector<std::uint32_t>& bodies,
                            const domain::Decomposition& next);
 

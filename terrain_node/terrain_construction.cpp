@@ -125,6 +125,7 @@ DistributedTerrain::DistributedTerrain(const cosim::TerrainConfig& config, MPI_C
                                      max_displacement_);
   balance_ = settings.balance;
   rebalance_interval_ = settings.rebalance_interval;
+  particle_ranges_ = config.gid_ranges;
 
   // 2. The final split, as one rank holding every particle would choose it.
   std::vector<std::uint32_t> moving, everywhere;

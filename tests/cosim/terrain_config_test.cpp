@@ -475,3 +475,43 @@ TEST(TerrainConfigSettle, ShippedSettleConfigLoads) {
 
 }  // namespace
 }  // namespace trackcosim::cosim
+
+namespace trackcosim::cosim {
+namespace {
+
+// cosim.moving_patch (docs/moving-patch.md): the shipped example, the round trip through
+// run.json's resolved config, and each bad value named by its key.
+TEST(TerrainConfig, MovingPatchLoadsRoundTripsAndNamesBadKeys) {
+  const std::filesystem::path file =
+      std::filesystem::path(TRACKCOSIM_SOURCE_DIR) / "configs" / "cosim_robot_patch_terrain.json";
+  const TerrainScene scene = read_terrain_scene(load_json_document(file), file.string());
+  ASSERT_TRUE(scene.cosim.moving_patch.has_value());
+  EXPECT_EQ(scene.cosim.moving_patch->ahead, 0.4);
+  EXPECT_EQ(scene.cosim.moving_patch->behind, 0.2);
+  EXPECT_EQ(scene.cosim.moving_patch->width, 0.0);
+  const nlohmann::ordered_json resolved = resolved_config_json(scene);
+  EXPECT_EQ(resolved["cosim"]["moving_patch"]["ahead"], 0.4);
+  const TerrainScene again = read_terrain_scene(nlohmann::json::parse(resolved.dump()), "resolved");
+  ASSERT_TRUE(again.cosim.moving_patch.has_value());
+  EXPECT_EQ(again.cosim.moving_patch->behind, 0.2);
+  EXPECT_FALSE(read_terrain_scene(nlohmann::json::parse(R"({"end_time": 1})"), "t").cosim.moving_patch.has_value());
+
+  auto error = [](const std::string& patch) {
+    try {
+      read_terrain_scene(nlohmann::json::parse(R"({"end_time": 1, "cosim": {"moving_patch": )" + patch + "}}"),
+                         "terrain.json");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error(R"({"behind": 1})"), "terrain.json: cosim.moving_patch.ahead: required key is missing");
+  EXPECT_EQ(error(R"({"ahead": 0, "behind": 0})"),
+            "terrain.json: cosim.moving_patch: ahead + behind must be > 0 (the box's length beyond the shoes), got 0");
+  EXPECT_EQ(error(R"({"ahead": 1, "behind": -1})"),
+            "terrain.json: cosim.moving_patch.behind: must be >= 0, got -1");
+  EXPECT_EQ(error(R"({"ahead": 1, "behind": 1, "length": 2})").rfind("terrain.json: cosim.moving_patch.length: unknown key", 0), 0u);
+}
+
+}  // namespace
+}  // namespace trackcosim::cosim

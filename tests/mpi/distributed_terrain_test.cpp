@@ -15,8 +15,6 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -32,12 +30,15 @@
 #include "cosim/terrain_config.h"
 #include "terrain_node/distributed_terrain.h"
 #include "tests/support/mpi_world.h"
+#include "tests/support/state_compare.h"
 
 namespace trackcosim::terrain {
 namespace {
 
 using test::world_rank;
 using test::world_size;
+using test::expect_bitwise_equal;
+using test::same_bits;
 
 // 10 x 10 spheres per layer in 0.22 x 0.22 m, 3 layers, dropped into a box: about 300 spheres
 // with contacts across every cut of a 4-way split.
@@ -56,27 +57,6 @@ cosim::TerrainConfig bed_config(std::uint64_t rebalance_interval = 0) {
   cosim::TerrainConfig c = cosim::parse_terrain_config(kBed, "bed");
   c.scene.domain.rebalance_interval = rebalance_interval;
   return c;
-}
-
-bool same_bits(real a, real b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-/// Exact comparison of two state lists; reports the first difference.
-void expect_bitwise_equal(const std::vector<gpu::BodyState>& got, const std::vector<gpu::BodyState>& want,
-                          const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    const gpu::BodyState &g = got[i], &w = want[i];
-    ASSERT_EQ(g.gid, w.gid) << what;
-    const real gv[] = {g.position.x, g.position.y, g.position.z, g.orientation.w, g.orientation.x, g.orientation.y,
-                       g.orientation.z, g.velocity.x, g.velocity.y, g.velocity.z, g.angular_velocity.x,
-                       g.angular_velocity.y, g.angular_velocity.z};
-    const real wv[] = {w.position.x, w.position.y, w.position.z, w.orientation.w, w.orientation.x, w.orientation.y,
-                       w.orientation.z, w.velocity.x, w.velocity.y, w.velocity.z, w.angular_velocity.x,
-                       w.angular_velocity.y, w.angular_velocity.z};
-    for (int k = 0; k < 13; ++k)
-      ASSERT_TRUE(same_bits(gv[k], wv[k])) << what << ": gid " << g.gid << " component " << k << ": " << gv[k]
-                                           << " vs " << wv[k] << " (difference " << gv[k] - wv[k] << ")";
-  }
 }
 
 struct RunResult {
@@ -257,15 +237,7 @@ TEST(DistributedTerrain, CheckpointWrittenOnTwoRanksContinuesOnThreeAsWithoutThe
   if (world_size() != 3) GTEST_SKIP() << "needs 3 ranks";
   const cosim::TerrainConfig config = bed_config();
   const std::uint64_t stop = 25, steps = config.step_count();
-  const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("trackcosim_restart_" + std::to_string(::getpid()) + ".bin");
-  std::string path = file.string();  // rank 0's name for all
-  {
-    int length = static_cast<int>(path.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    path.resize(static_cast<std::size_t>(length));
-    MPI_Bcast(path.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-  }
+  const std::string path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_restart_");
 
   // Ranks 0 and 1: run to the end, writing the checkpoint on the way.
   MPI_Comm pair;
