@@ -28,7 +28,7 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 if [[ "$mode" == run ]]; then
   cmake --build "$build_dir" -j "$jobs" --target terrain_node vehicle_node
   # The default job: the NDIA light robot driving on a settled patch of 52,682 gravel spheres,
-  # 1 vehicle rank + 2 terrain ranks (configs/cosim_gravel.json; about 6 minutes here). Passive
+  # 1 vehicle rank + 2 terrain ranks (configs/cosim_gravel.json; 6 to 11 minutes here). Passive
   # OpenMP waiting keeps shared or oversubscribed cores usable (results are the same either way).
   export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
   TRACKCOSIM_BUILD="$build_dir" python3 tools/trackcosim.py run configs/cosim_gravel.json
