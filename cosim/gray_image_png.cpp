@@ -39,16 +39,23 @@ void write_to_stream(png_structp png, png_bytep data, png_size_t size) {
 }
 void flush_stream(png_structp png) { static_cast<std::ostream*>(png_get_io_ptr(png))->flush(); }
 
-class ReadGuard {
+/// libpng's read or write structures, freed on every path. One template: the two differ only
+/// in the functions that make and free them.
+template <png_structp (*Create)(png_const_charp, png_voidp, png_error_ptr, png_error_ptr),
+          void (*Destroy)(png_structpp, png_infopp)>
+class PngGuard {
  public:
-  ReadGuard() {
-    png_ = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, on_error, on_warning);
+  PngGuard() {
+    png_ = Create(PNG_LIBPNG_VER_STRING, nullptr, on_error, on_warning);
     if (png_ != nullptr) info_ = png_create_info_struct(png_);
-    if (png_ == nullptr || info_ == nullptr) throw std::bad_alloc();
+    if (png_ == nullptr || info_ == nullptr) {
+      Destroy(&png_, &info_);
+      throw std::bad_alloc();
+    }
   }
-  ~ReadGuard() { png_destroy_read_struct(&png_, &info_, nullptr); }
-  ReadGuard(const ReadGuard&) = delete;
-  ReadGuard& operator=(const ReadGuard&) = delete;
+  ~PngGuard() { Destroy(&png_, &info_); }
+  PngGuard(const PngGuard&) = delete;
+  PngGuard& operator=(const PngGuard&) = delete;
   png_structp png() const { return png_; }
   png_infop info() const { return info_; }
 
@@ -57,23 +64,9 @@ class ReadGuard {
   png_infop info_ = nullptr;
 };
 
-class WriteGuard {
- public:
-  WriteGuard() {
-    png_ = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, on_error, on_warning);
-    if (png_ != nullptr) info_ = png_create_info_struct(png_);
-    if (png_ == nullptr || info_ == nullptr) throw std::bad_alloc();
-  }
-  ~WriteGuard() { png_destroy_write_struct(&png_, &info_); }
-  WriteGuard(const WriteGuard&) = delete;
-  WriteGuard& operator=(const WriteGuard&) = delete;
-  png_structp png() const { return png_; }
-  png_infop info() const { return info_; }
-
- private:
-  png_structp png_ = nullptr;
-  png_infop info_ = nullptr;
-};
+void destroy_read(png_structpp png, png_infopp info) { png_destroy_read_struct(png, info, nullptr); }
+using ReadGuard = PngGuard<png_create_read_struct, destroy_read>;
+using WriteGuard = PngGuard<png_create_write_struct, png_destroy_write_struct>;
 
 /// One sample of a decoded row: 8-bit, or 16-bit big-endian as PNG stores it.
 double sample(const std::uint8_t* row, std::size_t index, bool wide) {

@@ -171,7 +171,12 @@ class DistributedTerrain {
   std::unique_ptr<comm::NeighbourExchange> exchange_;
   std::unique_ptr<gpu::RigidBodySystem> system_;
   std::unique_ptr<Held> held_;
-  std::vector<cosim::GidRange> particle_ranges_;  ///< the config's gid ranges: its particles are what a patch sorts
+  std::vector<cosim::GidRange> particle_ranges_;  ///< the config's particle gid ranges: what a patch sorts
+  bool config_particle(gpu::GlobalId gid) const {
+    for (const cosim::GidRange& r : particle_ranges_)
+      if (gid >= r.first && gid - r.first < r.count) return true;
+    return false;
+  }
   std::vector<gpu::GlobalId> watched_;  ///< sorted
   comm::ExactSums loads_;               ///< 6 per watched gid
   ExchangeStats exchange_stats_;

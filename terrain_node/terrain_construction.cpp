@@ -125,7 +125,9 @@ DistributedTerrain::DistributedTerrain(const cosim::TerrainConfig& config, MPI_C
                                      max_displacement_);
   balance_ = settings.balance;
   rebalance_interval_ = settings.rebalance_interval;
-  particle_ranges_ = config.gid_ranges;
+  // Only the particles' ranges, kept once: a patch asks for every held body each coupling step.
+  for (const cosim::GidRange& r : config.gid_ranges)
+    if (cosim::is_particle(config.gid_ranges, r.first) && r.count > 0) particle_ranges_.push_back(r);
 
   // 2. The final split, as one rank holding every particle would choose it.
   std::vector<std::uint32_t> moving, everywhere;

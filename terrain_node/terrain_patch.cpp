@@ -41,7 +41,7 @@ PatchCounts DistributedTerrain::apply_patch(const PatchBox& box, bool move_cuts)
   for (std::uint32_t i = 0; i < cur.size(); ++i) {
     const int holder = held_->local.holder[i];
     if (holder >= 0) continue;  // a ghost: its owner sorts it
-    const bool particle = cosim::is_particle(particle_ranges_, cur.gid[i]);
+    const bool particle = config_particle(cur.gid[i]);
     if (holder == kOnEveryRank && !particle) {  // walls, shoe proxies
       h.everywhere.push_back(i);
       continue;
@@ -92,7 +92,7 @@ PatchCounts DistributedTerrain::apply_patch(const PatchBox& box, bool move_cuts)
   out.stored = totals[1];
   for (std::size_t i = 0; i < held_->set.size(); ++i)
     if (held_->local.holder[i] == kOnEveryRank &&
-        cosim::is_particle(particle_ranges_, held_->set.gid[i]))
+        config_particle(held_->set.gid[i]))
       ++out.fixed;
   return out;
 }
