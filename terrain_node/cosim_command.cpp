@@ -86,9 +86,12 @@ void run_cosim_command(const CosimOptions& options) {
   const CouplingControl control{&stop, folder / "checkpoint.bin", resume ? &*resume : nullptr};
   const CouplingSummary s = run_coupling(terrain, config, coupler.get(), leader ? &timing : nullptr, control);
   if (!leader) return;
+  // The signal this terrain caught, even when the vehicle's checkpoint frame came first (a
+  // launcher forwards one signal to every rank, and the vehicle may act on it sooner).
+  const int caught = s.signal ? s.signal : stop.caught();
   if (s.stopped)
     std::printf("terrain stopped step=%llu signal=%s checkpoint=%s (%s)\n",
-                static_cast<unsigned long long>(s.coupling_steps), s.signal ? comm::signal_name(s.signal) : "none",
+                static_cast<unsigned long long>(s.coupling_steps), caught ? comm::signal_name(caught) : "none",
                 control.checkpoint.string().c_str(), s.stop_reason.c_str());
   nlohmann::ordered_json run = cosim::run_json_header("terrain_node --cosim", omp_get_max_threads());
   run["config_file"] = config.source;
