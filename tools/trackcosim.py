@@ -48,7 +48,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from slurm_hetjob import het_groups, hetjob_command, in_hetjob  # noqa: E402
+from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
 
 
 def fail(message):
@@ -266,12 +266,17 @@ def main(argv):
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     forward_stop_signals(process)
+    guard = HungStepGuard(process) if options["--launcher"] == "hetjob" else None
     output = []
     for line in process.stdout:
         output.append(line)
         sys.stdout.write(line)
         sys.stdout.flush()
-    if process.wait() != 0:
+        if guard:
+            guard.saw(line)
+    if guard:
+        guard.cancel()
+    if process.wait() != 0 and not (guard and guard.ended_hung_step):
         fail("the co-simulation failed (exit status %d); see the messages above" % process.returncode)
     text = "".join(output)
     v, t = parse_line("vehicle cosim", text), parse_line("terrain cosim", text)
