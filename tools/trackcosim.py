@@ -19,7 +19,9 @@ Run config (paths relative to the current folder):
 --launcher srun starts the job step with `srun --mpi=pmix --multi-prog` (inside a Slurm
 allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`; --launcher hetjob
 with `srun --het-group=0 vehicle : --het-group=1 terrain` inside a heterogeneous job
-(tools/slurm_hetjob.py). --grow-with-ranks
+(tools/slurm_hetjob.py; against a Slurm 22.05 srun hang after such a step, the vehicle's task
+lingers TRACKCOSIM_HETJOB_LINGER_S seconds, default 3, and srun is ended if it has not returned
+120 s after both programs' last lines: jobs/README.md). --grow-with-ranks
 keeps the particles per rank of the config: the terrain patch is stretched along x by
 N / terrain.ranks (tools/terrain_grow.py) and written to the run folder. Under Slurm, run.json
 records the job id, node list and task layout (in a heterogeneous job, per component).
