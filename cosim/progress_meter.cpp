@@ -57,7 +57,7 @@ void ProgressMeter::update(const ProgressSample& s, Clock::time_point now) {
     last_width_ = line.size();
     line_open_ = true;
   } else {
-    out_ << line << '\n';
+    out_ << line + '\n';  // one write: a line in pieces can be split by another stream's output
   }
   out_.flush();
   last_report_ = now;

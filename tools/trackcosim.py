@@ -70,9 +70,12 @@ def find_program(name):
 
 
 def parse_line(prefix, text):
+    """The key=value pairs of the first line that starts with prefix. The programs' stdout and
+    stderr reach us merged, so a fragment of another message may precede the prefix."""
     for line in text.splitlines():
-        if line.startswith(prefix):
-            return dict(re.findall(r"(\w+)=([^ ]+)", line))
+        found = re.search(re.escape(prefix) + r" \w+=", line)
+        if found:
+            return dict(re.findall(r"(\w+)=([^ ]+)", line[found.start():]))
     return None
 
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 #include "comm/mpi_channel.h"
@@ -206,10 +207,13 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
       summary.coupling_steps = k + 1;
       if (o.progress_seconds > 0 && since(last_progress) >= o.progress_seconds) {
         const double wall = since(start), rate = double(k + 1 - first) / wall;
-        progress << "vehicle_node: t = " << system.time() << " / " << config.simulation.end_time << " s, "
-                 << static_cast<int>(rate) << " coupling steps/s, ETA "
-                 << static_cast<int>(double(coupling_steps - k - 1) / rate) << " s\n"
-                 << std::flush;
+        // One write per line: std::cerr flushes after every <<, and mpirun forwards stderr and
+        // stdout apart, so a line written in pieces can be split by the summary line on stdout.
+        std::ostringstream line;
+        line << "vehicle_node: t = " << system.time() << " / " << config.simulation.end_time << " s, "
+             << static_cast<int>(rate) << " coupling steps/s, ETA "
+             << static_cast<int>(double(coupling_steps - k - 1) / rate) << " s\n";
+        progress << line.str() << std::flush;
         last_progress = Clock::now();
       }
     }
