@@ -10,6 +10,8 @@ import shutil
 import sys
 import threading
 
+from program_lines import is_last_line
+
 
 def in_hetjob():
     """True inside a heterogeneous Slurm job with at least the vehicle and terrain components."""
@@ -26,7 +28,7 @@ def _threads(group):
 # srun's PMIx plugin (Slurm 22.05, Debian 12) starts an abort agent thread for every component
 # and, when a component's tasks have ended, stops it with an unguarded "join the agent, forget
 # it". Two components that end at the same instant both join the same thread and srun never
-# returns, although every task has exited: one run in three hung so on the two-node test cluster.
+# returns, although every task has exited: 2 runs in 5 hung so on the two-node test cluster.
 # Later Slurm counts the components that started the agent. Letting the vehicle's task linger a
 # few seconds after its program has exited makes the two components end apart.
 LINGER_VARIABLE = "TRACKCOSIM_HETJOB_LINGER_S"
@@ -108,9 +110,7 @@ class HungStepGuard:
         self.timer = None
 
     def saw(self, line):
-        for program in ("vehicle", "terrain"):
-            if line.startswith(program + " cosim ") or line.startswith(program + " stopped "):
-                self.last_lines.add(program)
+        self.last_lines.update(p for p in ("vehicle", "terrain") if is_last_line(p, line))
         if len(self.last_lines) == 2 and self.timer is None:
             self.timer = threading.Timer(self.grace, self._end_step)
             self.timer.daemon = True

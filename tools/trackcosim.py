@@ -41,7 +41,6 @@ run from both checkpoints (on any terrain rank count), appending to RUN_DIR's ou
 import csv
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -50,6 +49,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+from program_lines import key_values  # noqa: E402
 from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
 
 
@@ -70,12 +70,11 @@ def find_program(name):
 
 
 def parse_line(prefix, text):
-    """The key=value pairs of the first line that starts with prefix. The programs' stdout and
-    stderr reach us merged, so a fragment of another message may precede the prefix."""
+    """The key=value pairs of the first `prefix key=...` line in the programs' output."""
     for line in text.splitlines():
-        found = re.search(re.escape(prefix) + r" \w+=", line)
-        if found:
-            return dict(re.findall(r"(\w+)=([^ ]+)", line[found.start():]))
+        pairs = key_values(prefix, line)
+        if pairs is not None:
+            return pairs
     return None
 
 

@@ -1,0 +1,16 @@
+"""The programs' parseable lines ("vehicle cosim steps=...", "terrain stopped step=...") as the
+launcher reads them from the programs' merged stdout and stderr, where a fragment of another
+message may precede one."""
+import re
+
+
+def key_values(prefix, line):
+    """The key=value pairs from `prefix key=...` on in line, or None when line holds no such line:
+    words of an error message ("the vehicle stopped: ...") are not one."""
+    found = re.search(re.escape(prefix) + r" \w+=", line)
+    return dict(re.findall(r"(\w+)=([^ ]+)", line[found.start():])) if found else None
+
+
+def is_last_line(program, line):
+    """True for the program's summary line or its stop line, the last it prints."""
+    return key_values(program + " cosim", line) is not None or key_values(program + " stopped", line) is not None
