@@ -20,7 +20,8 @@ real unit_fraction(const JsonField& f) {
 }  // namespace
 
 gpu::SolverSettings read_solver_settings(const JsonField& f) {
-  f.expect_object({"method", "max_iterations", "tolerance", "omega", "lambda", "max_recovery_speed", "warm_start"});
+  f.expect_object({"method", "max_iterations", "tolerance", "omega", "lambda", "max_recovery_speed", "warm_start",
+                   "contact_stiffness", "contact_damping"});
   gpu::SolverSettings s;
   if (const auto v = f.optional_member("method"))
     s.method = v->one_of({"jacobi", "apgd"}) == "jacobi" ? gpu::SolverMethod::Jacobi : gpu::SolverMethod::Apgd;
@@ -35,6 +36,10 @@ gpu::SolverSettings read_solver_settings(const JsonField& f) {
   if (const auto v = f.optional_member("lambda")) s.jacobi_lambda = unit_fraction(*v);
   if (const auto v = f.optional_member("max_recovery_speed")) s.max_recovery_speed = v->non_negative_number();
   if (const auto v = f.optional_member("warm_start")) s.warm_start = v->boolean();
+  if (const auto v = f.optional_member("contact_stiffness")) s.contact_stiffness = v->non_negative_number();
+  if (const auto v = f.optional_member("contact_damping")) s.contact_damping = v->non_negative_number();
+  if (s.contact_damping > 0 && s.contact_stiffness == 0)
+    f.fail("contact_damping needs a contact_stiffness > 0 (a rigid contact has no damper)");
   return s;
 }
 

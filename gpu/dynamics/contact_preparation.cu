@@ -3,7 +3,8 @@
 // (optionally clamped so that penetration is removed no faster than max_recovery_speed), the
 // friction coefficient, and the warm-start impulse of the same contact key in the last step.
 // A contact with a compliant body (contact_compliance.h) gets b_i = k Phi_i / (h k + c), its
-// compliance eps_i = 1 / (h (h k + c)), and eta_i = 3 / (trace + 3 eps_i).
+// compliance eps_i = 1 / (h (h k + c)), and eta_i = 3 / (trace + 3 eps_i). With
+// SolverSettings::contact_stiffness > 0 every other contact gets that spring and damper.
 
 #include "gpu/dynamics/detail/contact_preparation.h"
 
@@ -69,7 +70,9 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
   up.point_a.assign(c.ax, c.ay, c.az);
   up.point_b.assign(c.bx, c.by, c.bz);
   ws.contacts.resize(n);
-  ws.contacts.compliance.resize(compliant.empty() ? 0 : n);
+  const bool grains_compliant = settings.contact_stiffness > 0;
+  const bool any_compliance = grains_compliant || !compliant.empty();
+  ws.contacts.compliance.resize(any_compliance ? n : 0);
   ws.contact_impulse.resize(n);
   up.keys.resize(n);
   up.match.resize(n);
@@ -105,7 +108,8 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
   const real max_recovery = settings.max_recovery_speed;
   const ComplianceTable table{raw(compliant.gid), raw(compliant.stiffness), raw(compliant.damping),
                               compliant.gid.size()};
-  real* compliance = compliant.empty() ? nullptr : raw(ws.contacts.compliance);
+  real* compliance = any_compliance ? raw(ws.contacts.compliance) : nullptr;
+  const ContactSpring grain_spring{grains_compliant ? settings.contact_stiffness : real(0), settings.contact_damping};
   const GlobalId *gid_a = raw(up.gid_a), *gid_b = raw(up.gid_b);
   thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t i) {
@@ -121,7 +125,8 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
                      const real trace = side_trace(b, A, ra, nrm, u, w) + side_trace(b, B, rb, nrm, u, w);
                      real stabilisation = distance[i] / h, eps = 0;
                      if (compliance != nullptr) {
-                       const ContactSpring s = table.spring(gid_a[i], gid_b[i]);
+                       ContactSpring s = table.spring(gid_a[i], gid_b[i]);
+                       if (s.stiffness <= 0) s = grain_spring;  // no compliant body: the grains' law
                        if (s.stiffness > 0) {
                          stabilisation = s.stiffness * distance[i] / (h * s.stiffness + s.damping);
                          eps = 1 / (h * (h * s.stiffness + s.damping));

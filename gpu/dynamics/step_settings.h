@@ -30,6 +30,13 @@ struct SolverSettings {
   bool jacobi_split_by_contacts = true;
   /// Clamp on the speed at which penetration is removed, b = max(Phi/h, -v); 0 = no clamp.
   real max_recovery_speed = 0;
+  /// Compliant grain contacts (docs/ccp.md, "Compliant grain contacts"): every contact that no
+  /// compliant body claims (contact_compliance.h) becomes a spring-damper of this normal
+  /// stiffness [N/m] and damping [N s/m], solved as a regularised row. 0 keeps the rigid CCP
+  /// and its exact bits. A finite stiffness puts eps = 1 / (h (h k + c)) on the diagonal of N,
+  /// which bounds the condition number of heavily loaded contact networks.
+  real contact_stiffness = 0;
+  real contact_damping = 0;
   bool warm_start = true;          ///< start from last step's impulses matched by contact key
   bool record_residuals = false;   ///< keep the residual of every iteration in StepStats
 };

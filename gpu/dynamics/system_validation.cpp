@@ -65,6 +65,10 @@ void validate_step_settings(const StepSettings& st) {
   if (!(s.jacobi_lambda > 0 && s.jacobi_lambda <= 1))
     fail("jacobi lambda must be in (0, 1], got " + number(s.jacobi_lambda));
   if (!(s.max_recovery_speed >= 0)) fail("max recovery speed must be >= 0, got " + number(s.max_recovery_speed));
+  if (!(s.contact_stiffness >= 0 && std::isfinite(s.contact_stiffness)))
+    fail("contact stiffness must be finite and >= 0, got " + number(s.contact_stiffness));
+  if (!(s.contact_damping >= 0 && std::isfinite(s.contact_damping)))
+    fail("contact damping must be finite and >= 0, got " + number(s.contact_damping));
 }
 
 }  // namespace trackcosim::gpu::detail

@@ -116,5 +116,38 @@ TEST(CompliantBodies, RefuseNonPositiveStiffnessNegativeDampingAndRepeats) {
   EXPECT_THROW(system.set_compliant_bodies({{kFloorGid, 1e4, 1}, {kFloorGid, 2e4, 1}}), std::invalid_argument);
 }
 
+// Compliant grain contacts (SolverSettings::contact_stiffness): the same spring law for every
+// contact that no listed body claims. The sphere on a rigid floor then rests at m g / k, as on a
+// compliant floor, and the floor still carries m g.
+TEST_P(CompliantFloor, GrainContactStiffnessGivesEveryContactTheSpring) {
+  StepSettings s = settings_for(GetParam(), 0.005);
+  s.solver.contact_stiffness = kStiffness;
+  s.solver.contact_damping = 2 * 0.7 * std::sqrt(kStiffness * kMass);
+  RigidBodySystem system(sphere_touching_floor(), s);
+  for (int k = 0; k < 1000; ++k) system.step();
+  EXPECT_NEAR(kRadius - system.body_state(1).position.z, kMass * kG / kStiffness, 0.01 * kMass * kG / kStiffness);
+  const Vec3 p = impulse_given_by(system.contact_impulses(), kFloorGid);
+  EXPECT_NEAR(p.z, kMass * kG * 1e-3, 1e-6 * kMass * kG * 1e-3);
+}
+
+// A listed compliant body keeps its own spring: the grain law only fills in for the others.
+TEST_P(CompliantFloor, ListedBodyKeepsItsSpringUnderGrainCompliance) {
+  StepSettings s = settings_for(GetParam(), 0.005);
+  s.solver.contact_stiffness = 100 * kStiffness;
+  RigidBodySystem system(sphere_touching_floor(), s);
+  system.set_compliant_bodies({{kFloorGid, kStiffness, 2 * 0.7 * std::sqrt(kStiffness * kMass)}});
+  for (int k = 0; k < 1000; ++k) system.step();
+  EXPECT_NEAR(kRadius - system.body_state(1).position.z, kMass * kG / kStiffness, 0.01 * kMass * kG / kStiffness);
+}
+
+TEST(CompliantBodies, RefuseNegativeGrainStiffnessOrDamping) {
+  StepSettings s = settings_for(SolverMethod::Jacobi, 0.005);
+  s.solver.contact_stiffness = -1;
+  EXPECT_THROW(RigidBodySystem(sphere_touching_floor(), s), std::invalid_argument);
+  s.solver.contact_stiffness = 1e4;
+  s.solver.contact_damping = -1;
+  EXPECT_THROW(RigidBodySystem(sphere_touching_floor(), s), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace trackcosim::gpu::test
