@@ -7,6 +7,10 @@ terrain_node ranks), runs it with the progress of both programs on the terminal,
 folder, and prints a summary ending with one parseable line:
 
   cosim steps=<n> terrain_ranks=<r> particles=<p> distance_m=<d> sinkage_m=<s> step_ms=<t> exchange_share=<x>
+        slip=<i> sprocket_power_kw=<p> ground_pressure_kpa=<q>   (one line; n/a where undefined)
+
+The summary also gives the track slip, the sprocket power and the ground pressure over the
+driving window (tools/mobility_metrics.py, docs/mobility-metrics.md).
 
 Run config (paths relative to the current folder):
   {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 1.0},
@@ -49,8 +53,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+from mobility_metrics import line_fields, mobility, report_lines  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
+from terrain_grow import strip_comments  # noqa: E402
 
 
 def fail(message):
@@ -108,10 +114,54 @@ def mean(values):
 
 def sprocket_torques(folder):
     """Mean motor torque on the left and right sprockets over the run (N m), from vehicle.csv."""
-    with open(os.path.join(folder, "vehicle", "vehicle.csv")) as f:
-        rows = list(csv.DictReader(f))
+    rows = read_csv(os.path.join(folder, "vehicle", "vehicle.csv"))
     return (mean([float(r["sprocket_torque_left"]) for r in rows]),
             mean([float(r["sprocket_torque_right"]) for r in rows]))
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def vehicle_run_json(folder):
+    """vehicle_node's run.json of the run, {} if it wrote none."""
+    try:
+        with open(os.path.join(folder, "vehicle", "run.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def vehicle_config_of_run(config_file, vehicle_run):
+    """The vehicle config the run names (JSON with // comments); should it no longer read, the
+    document vehicle_node recorded in its run.json: the summary must not be lost at the end."""
+    try:
+        with open(config_file) as f:
+            return json.loads(strip_comments(f.read()))
+    except (OSError, ValueError) as e:
+        if "config" not in vehicle_run:
+            fail("%s: %s" % (config_file, e))
+        return vehicle_run["config"]
+
+
+def sprocket_pitch_radius(vehicle_run, vehicle_config):
+    """Track speed per sprocket rad/s (m): vehicle_node's figure, which the shoes' geometry sets
+    (docs/vehicle.md, "Wrapping"); a vehicle_node too old to write it leaves the config's sprocket
+    radius, 8-16% short for the shipped vehicles (slip then reads low)."""
+    try:
+        return float(vehicle_run["vehicle"]["sprocket_pitch_radius_m"])
+    except (KeyError, TypeError, ValueError):
+        return float(vehicle_config["track"]["sprocket"]["radius"])
+
+
+def mobility_of_run(folder, vehicle_config_file):
+    """Slip, sprocket power and ground pressure of a finished run (tools/mobility_metrics.py)."""
+    vehicle_run = vehicle_run_json(folder)
+    vehicle_config = vehicle_config_of_run(vehicle_config_file, vehicle_run)
+    return mobility(read_csv(os.path.join(folder, "vehicle", "vehicle.csv")),
+                    read_csv(os.path.join(folder, "vehicle", "shoes.csv")), vehicle_config,
+                    sprocket_pitch_radius(vehicle_run, vehicle_config))
 
 
 def program_commands(vehicle, terrain_config, folder, resume=False):
@@ -294,13 +344,14 @@ def main(argv):
         os.remove(os.path.join(folder, "stopped.txt"))
     ms = merge_timing(folder)
     left, right = sprocket_torques(folder)
+    metrics = mobility_of_run(folder, vehicle["config"])
     steps = int(v["steps"])
     summary = {"steps": steps, "terrain_ranks": ranks, "particles": int(v["particles"]),
                "distance_m": float(v["distance_m"]), "sinkage_m": float(v["sinkage_m"]),
                "step_ms": float(v["step_ms"]), "exchange_share": float(t["exchange_share"]),
                "vehicle_wait_share": float(v["wait_share"]), "terrain_wait_share": float(t["wait_share"]),
                "sprocket_torque_nm": {"left": left, "right": right, "mean": (left + right) / 2},
-               "ms_per_coupling_step": ms}
+               "ms_per_coupling_step": ms, **metrics}
     with open(os.path.join(folder, "run.json"), "w") as f:
         json.dump({"program": "trackcosim run", "config": run, "command": command, "launcher": options["--launcher"],
                    "resumed": options["--resume"] is not None, "terrain_config": terrain_config, "ranks": {"vehicle": [0], "terrain": list(range(1, ranks + 1))},
@@ -310,6 +361,7 @@ def main(argv):
     print("  distance travelled    %.3f m" % summary["distance_m"])
     print("  mean sinkage          %.4f m" % summary["sinkage_m"])
     print("  mean sprocket torque  %.0f N m (left %.0f, right %.0f)" % ((left + right) / 2, left, right))
+    print("\n".join(report_lines(metrics)))
     print("  per coupling step     %.2f ms; vehicle %.2f ms computing; terrain %.2f ms computing (collision %.2f, "
           "prepare %.2f, solve %.2f, integrate %.2f, halo %.2f), %.2f ms exchanging" % (
               summary["step_ms"], ms["vehicle_compute"], ms["terrain_compute"], ms["terrain_collision"],
@@ -319,7 +371,7 @@ def main(argv):
         100 * summary["vehicle_wait_share"], 100 * summary["terrain_wait_share"], 100 * summary["exchange_share"]))
     print("cosim steps=%d terrain_ranks=%d particles=%d distance_m=%.4f sinkage_m=%.4f step_ms=%.3f exchange_share=%.4f"
           % (steps, ranks, summary["particles"], summary["distance_m"], summary["sinkage_m"], summary["step_ms"],
-             summary["exchange_share"]))
+             summary["exchange_share"]) + line_fields(metrics))
     return 0
 
 

@@ -4,11 +4,13 @@
 # sprockets still throughout, sequential scheme (the light shoes need its stiffer springs):
 #  - the handshake places it on the terrain and the terrain catches it: once settled
 #    (0.4 s to 0.8 s), the mean vertical force on its 122 shoes is its weight
-#    (471.48 kg x 9.81 = 4625 N) within 5%, and the chassis stays above the floor;
+#    (471.48 kg x 9.81 = 4625 N) within 5%, and the chassis stays above the floor; shoes.csv
+#    holds those terrain forces per shoe (fz summed over the shoes: the weight within 5%);
 #  - the robot's outputs (vehicle.csv, shoes.csv, the force column of timing.csv) are byte for
 #    byte the same with 1 and 2 terrain ranks: the shoe forces do not depend on the rank count;
 #  - the 2-rank run goes through the launcher (tools/trackcosim run), which writes the merged
-#    timing.csv and run.json and ends with the parseable `cosim steps=...` line.
+#    timing.csv and run.json and ends with the parseable `cosim steps=...` line, whose mobility
+#    fields (slip, sprocket power, ground pressure) are n/a: the sprockets never turn.
 # Usage: cosim_robot_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
 set -euo pipefail
 vehicle=$1 terrain=$2 mpiexec=$3 src=$4
@@ -35,7 +37,7 @@ JSON
 TRACKCOSIM_BUILD=$(dirname "$(dirname "$vehicle")") "$src/tools/trackcosim" run "$work/run.json" >"$work/two.log" 2>&1 ||
   { cat "$work/two.log"; exit 1; }
 tail -n 1 "$work/two.log"
-grep -Eq "^cosim steps=800 terrain_ranks=2 particles=3100 distance_m=[-0-9.]+ sinkage_m=[-0-9.]+ step_ms=[0-9.]+ exchange_share=[0-9.]+$" "$work/two.log"
+grep -Eq "^cosim steps=800 terrain_ranks=2 particles=3100 distance_m=[-0-9.]+ sinkage_m=[-0-9.]+ step_ms=[0-9.]+ exchange_share=[0-9.]+ slip=n/a sprocket_power_kw=n/a ground_pressure_kpa=n/a$" "$work/two.log"
 [[ -f $work/two/timing.csv && -f $work/two/run.json && -f $work/two/terrain/timing.csv ]]
 [[ $(wc -l < "$work/two/timing.csv") == 801 ]]
 
@@ -44,6 +46,11 @@ settled=$(awk -F, 'NR > 1 && $2 > 0.4 && $2 <= 0.8 {s += $5; n++} END {printf "%
 echo "mean terrain force on the shoes from 0.4 s to 0.8 s: $settled N; robot weight $weight N"
 awk -v f="$settled" -v w="$weight" 'BEGIN{exit !(f > 0.95 * w && f < 1.05 * w)}' ||
   { echo "FAIL: the settled terrain force is not the weight within 5%"; exit 1; }
+shoes=$(awk -F, 'NR > 1 && $1 > 0.4 && $1 <= 0.8 {s[$1] += $19} END {for (t in s) {m += s[t]; n++}; printf "%.1f", m / n}' \
+  "$work/two/vehicle/shoes.csv")
+echo "shoes.csv: mean terrain force summed over the shoes from 0.4 s to 0.8 s: $shoes N"
+awk -v f="$shoes" -v w="$weight" 'BEGIN{exit !(f > 0.95 * w && f < 1.05 * w)}' ||
+  { echo "FAIL: shoes.csv does not hold the terrain's forces (their sum is not the weight within 5%)"; exit 1; }
 lowest=$(awk -F, 'NR > 1 && (min == "" || $4 < min) {min = $4} END {print min}' "$work/two/vehicle/vehicle.csv")
 awk -v z="$lowest" 'BEGIN{exit !(z > 0.1)}' || { echo "FAIL: the chassis fell to z = $lowest m"; exit 1; }
 

@@ -15,8 +15,9 @@ std::string timing_row(std::size_t k, double t, double compute, double wait, dou
   return row.str();
 }
 
-void write_run_json(const CoupledOptions& o, const RunConfig& config, const CoupledSummary& summary,
-                    double coupling_step, double surface_height, double terrain_step, std::size_t first) {
+void write_run_json(const CoupledOptions& o, const RunConfig& config, const TrackedVehicle& vehicle,
+                    const CoupledSummary& summary, double coupling_step, double surface_height, double terrain_step,
+                    std::size_t first) {
   nlohmann::json run;
   run["program"] = "vehicle_node";
   run["version"] = std::string(cosim::kTrackcosimVersion);
@@ -25,6 +26,13 @@ void write_run_json(const CoupledOptions& o, const RunConfig& config, const Coup
   run["config_file"] = config.source;
   run["coupling_step"] = coupling_step;
   run["coupling_scheme"] = o.scheme;
+  // The pitch radius is not in the config: it follows from the sprocket radius and the shoes'
+  // geometry (docs/vehicle.md, "Wrapping"): 8% above the config's radius for the light robot,
+  // 16% for the M113.
+  run["vehicle"] = {{"name", config.vehicle.name},
+                    {"total_mass_kg", config.vehicle.total_mass()},
+                    {"shoes_per_track", vehicle.shoe_count() / 2},
+                    {"sprocket_pitch_radius_m", vehicle.sprocket_pitch_radius()}};
   run["terrain"] = {{"particles", summary.particles}, {"surface_height", surface_height}, {"terrain_step", terrain_step}};
   run["result"] = {{"coupling_steps", summary.coupling_steps},
                    {"simulated_s", summary.simulated_seconds},

@@ -203,7 +203,9 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
       const Vec3 chassis = system.state(vehicle->chassis()).position;
       if (!std::isfinite(chassis.x + chassis.y + chassis.z))
         throw std::runtime_error("the vehicle diverged at t = " + std::to_string(system.time()) + " s");
-      if ((k + 1) % output_every == 0) recorder.record(system);
+      // shoes.csv gets the terrain's forces of this interval (those of timing.csv's terrain_fz):
+      // there is no rigid ground in a co-simulation, so its own contact forces would be zero.
+      if ((k + 1) % output_every == 0) recorder.record(system, terrain_forces(forces));
       summary.coupling_steps = k + 1;
       if (o.progress_seconds > 0 && since(last_progress) >= o.progress_seconds) {
         const double wall = since(start), rate = double(k + 1 - first) / wall;
@@ -228,7 +230,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   summary.distance_m = system.state(vehicle->chassis()).position.x - x0;
   summary.sinkage_m = mean_sinkage(*vehicle, system, shoes, forces, surface_height);
   write_outputs();
-  write_run_json(o, config, summary, coupling_step, surface_height, w.terrain_step, first);
+  write_run_json(o, config, *vehicle, summary, coupling_step, surface_height, w.terrain_step, first);
   return summary;
 }
 

@@ -62,6 +62,12 @@ void apply_shoe_forces(MultibodySystem& system, const std::vector<BodyId>& shoes
                               {forces[i].torque[0], forces[i].torque[1], forces[i].torque[2]});
 }
 
+std::vector<Vec3> terrain_forces(const std::vector<cosim::ShoeForce>& forces) {
+  std::vector<Vec3> out;
+  for (const cosim::ShoeForce& f : forces) out.push_back({f.force[0], f.force[1], f.force[2]});
+  return out;
+}
+
 double mean_sinkage(const TrackedVehicle& vehicle, const MultibodySystem& system, const std::vector<BodyId>& shoes,
                     const std::vector<cosim::ShoeForce>& forces, double surface_height) {
   const std::vector<LocalSphere> left = vehicle.terrain_shoe_spheres(Side::kLeft),

@@ -24,6 +24,9 @@ cosim::VehicleHello make_hello(const TrackedVehicle& vehicle, const MultibodySys
 void apply_shoe_forces(MultibodySystem& system, const std::vector<BodyId>& shoes,
                        const std::vector<cosim::ShoeForce>& forces);
 
+/// The force part of each shoe's terrain load, as the recorder writes it into shoes.csv.
+std::vector<Vec3> terrain_forces(const std::vector<cosim::ShoeForce>& forces);
+
 /// Mean depth below `surface_height` of the lowest points of the shoes the terrain carries
 /// (vertical force above 1 N), m; 0 when none is carried.
 double mean_sinkage(const TrackedVehicle& vehicle, const MultibodySystem& system, const std::vector<BodyId>& shoes,

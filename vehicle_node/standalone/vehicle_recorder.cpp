@@ -37,6 +37,16 @@ VehicleRecorder::VehicleRecorder(const TrackedVehicle& vehicle) : vehicle_(vehic
 }
 
 void VehicleRecorder::record(const MultibodySystem& system) {
+  std::vector<Vec3> ground;
+  for (const Side s : kSides)
+    for (const BodyId shoe : vehicle_.track(s).shoes) ground.push_back(system.ground_contact_force(shoe));
+  record(system, ground);
+}
+
+void VehicleRecorder::record(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces) {
+  if (shoe_forces.size() != vehicle_.shoe_count())
+    throw std::logic_error("VehicleRecorder::record: " + std::to_string(shoe_forces.size()) + " shoe forces for " +
+                           std::to_string(vehicle_.shoe_count()) + " shoes");
   const double t = system.time();
   cosim::append_number(vehicle_csv_, t);
   put_state(vehicle_csv_, system.state(vehicle_.chassis()));
@@ -47,16 +57,17 @@ void VehicleRecorder::record(const MultibodySystem& system) {
     for (const BodyId wheel : vehicle_.track(s).road_wheels) put(vehicle_csv_, system.body_contact_force(wheel).z);
   vehicle_csv_ += '\n';
 
+  std::size_t next = 0;  // index into shoe_forces: left track, then right
   for (const Side s : kSides) {
     const std::vector<BodyId>& shoes = vehicle_.track(s).shoes;
-    for (std::size_t i = 0; i < shoes.size(); ++i) {
+    for (std::size_t i = 0; i < shoes.size(); ++i, ++next) {
       cosim::append_number(shoes_csv_, t);
       shoes_csv_ += ',';
       cosim::append_number(shoes_csv_, i);
       shoes_csv_ += ',';
       shoes_csv_ += side_name(s);
       put_state(shoes_csv_, system.state(shoes[i]));
-      const Vec3 f = system.ground_contact_force(shoes[i]);
+      const Vec3 f = shoe_forces[next];
       put(shoes_csv_, f.x);
       put(shoes_csv_, f.y);
       put(shoes_csv_, f.z);

@@ -6,10 +6,13 @@
 //                (N m, motor on sprocket), sprocket_speed_{left,right} (rad/s),
 //                idler_travel_{left,right} (m), road_wheel_fz_{left,right}_<i> (N, vertical
 //                force of the track on each road wheel, + up)
-//   shoes.csv:   t, shoe, side, x y z qw qx qy qz vx vy vz wx wy wz, fx fy fz (ground force, N)
+//   shoes.csv:   t, shoe, side, x y z qw qx qy qz vx vy vz wx wy wz, fx fy fz (ground force, N:
+//                the rigid ground's contact force standalone, the terrain's force in a
+//                co-simulation)
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "vehicle_node/mbd/multibody_system.h"
 #include "vehicle_node/track/tracked_vehicle.h"
@@ -20,8 +23,12 @@ class VehicleRecorder {
  public:
   explicit VehicleRecorder(const TrackedVehicle& vehicle);
 
-  /// Appends one row to vehicle.csv and one row per shoe to shoes.csv for the current state.
+  /// Appends one row to vehicle.csv and one row per shoe to shoes.csv for the current state,
+  /// with each shoe's rigid-ground contact force.
   void record(const MultibodySystem& system);
+  /// The same with the given force on each shoe, both tracks in one order (left, then right):
+  /// a co-simulation's terrain forces, which the system holds as external forces, not contacts.
+  void record(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces);
   std::size_t frames() const { return frames_; }
 
   /// Writes DIR/vehicle.csv and DIR/shoes.csv; throws cosim::OutputError.

@@ -1,0 +1,157 @@
+"""What a mobility engineer reads off a run: track slip, sprocket power and ground pressure
+(docs/mobility-metrics.md).
+
+Pure functions of the rows of vehicle.csv and shoes.csv (csv.DictReader dicts, values as text
+or numbers) and the vehicle config; tools/trackcosim.py reads the files and prints the result.
+All three figures are means over the driving window: the driver ramps the sprockets up first,
+and slip while the tracks barely turn is a ratio of two small numbers, not a property of the
+terrain.
+"""
+
+import math
+
+DRIVING_SHARE = 0.5     # the driving window: mean sprocket speed at least this share of its maximum
+MIN_TRACK_SPEED = 1e-3  # m/s of track (sprocket speed x pitch radius): below it a track stands still
+LOADED_FORCE_N = 1.0    # a shoe the terrain carries, as vehicle_node's sinkage counts it
+PEAK_QUANTILE = 0.95    # the peak pressure: a high quantile, as one grain under one shoe spikes
+
+
+def forward_speed(row):
+    """The chassis velocity along its own x axis, which the tracks run along (tilted with the
+    chassis on a slope or in a pitch, unlike the world's x)."""
+    qw, qx, qy, qz = (float(row[k]) for k in ("qw", "qx", "qy", "qz"))
+    axis = (1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy + qw * qz), 2 * (qx * qz - qw * qy))
+    return sum(float(row[k]) * a for k, a in zip(("vx", "vy", "vz"), axis))
+
+
+def sprocket_speeds(row):
+    return float(row["sprocket_speed_left"]), float(row["sprocket_speed_right"])
+
+
+def driving_window(vehicle_rows, pitch_radius):
+    """The rows where the mean sprocket speed is at least DRIVING_SHARE of its maximum, or []
+    when the tracks never reach MIN_TRACK_SPEED (a vehicle standing still, or turning on the
+    spot: the mean of the two sides is what moves the chassis). Magnitudes, so that reversing
+    counts as driving."""
+    mean_speed = [abs(sum(sprocket_speeds(r))) / 2 for r in vehicle_rows]
+    top = max(mean_speed, default=0.0)
+    if top * pitch_radius < MIN_TRACK_SPEED:
+        return []
+    return [r for r, w in zip(vehicle_rows, mean_speed) if w >= DRIVING_SHARE * top]
+
+
+def mean(values):
+    return sum(values) / len(values) if values else None
+
+
+def side_slip(window, side, pitch_radius):
+    """Mean of i = 1 - v_x / (omega r) over the window on one side; samples where that track
+    stands still (a steering driver may stop one side) have no slip and are left out."""
+    slips = []
+    for r in window:
+        track_speed = float(r["sprocket_speed_" + side]) * pitch_radius
+        if abs(track_speed) >= MIN_TRACK_SPEED:
+            slips.append(1 - forward_speed(r) / track_speed)
+    return mean(slips)
+
+
+def track_slip(window, pitch_radius):
+    """{"left", "right", "mean"}, or None without a driving window."""
+    if not window:
+        return None
+    left, right = side_slip(window, "left", pitch_radius), side_slip(window, "right", pitch_radius)
+    return {"left": left, "right": right, "mean": mean([s for s in (left, right) if s is not None])}
+
+
+def sprocket_power_kw(window):
+    """Mean motor power torque x omega per side over the window and their sum, kW: what the
+    drive delivers to the tracks (negative: braking)."""
+    if not window:
+        return None
+    left = mean([float(r["sprocket_torque_left"]) * float(r["sprocket_speed_left"]) for r in window]) / 1000
+    right = mean([float(r["sprocket_torque_right"]) * float(r["sprocket_speed_right"]) for r in window]) / 1000
+    return {"left": left, "right": right, "total": left + right}
+
+
+def pad_area(vehicle_config):
+    """The contact area of one shoe, m^2: the pad's length x width (track.shoes.pad, the box the
+    terrain's shoe spheres fill), not pitch x width: the pad is what the config gives, and the
+    gap between pads carries no load. None for shoes made of spheres only (no pad)."""
+    pad = vehicle_config.get("track", {}).get("shoes", {}).get("pad")
+    return float(pad["length"]) * float(pad["width"]) if pad else None
+
+
+def quantile(values, q):
+    """Linear interpolation between the closest ranks (numpy's default)."""
+    ordered = sorted(values)
+    at = q * (len(ordered) - 1)
+    low = math.floor(at)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
+
+
+def ground_pressure_kpa(window, shoe_rows, area):
+    """{"mean", "p95", "loaded_shoes"} over the window, kPa: per sample, the total vertical
+    terrain force on the loaded shoes over their total pad area, averaged over the samples;
+    the peak is the PEAK_QUANTILE of each loaded shoe's own pressure over shoes and samples.
+    None without a driving window, a pad or a loaded shoe."""
+    if not window or not area:
+        return None
+    times = {float(r["t"]) for r in window}
+    loads = {}  # t -> vertical forces of the loaded shoes at t
+    for s in shoe_rows:
+        t, fz = float(s["t"]), float(s["fz"])
+        if t in times and fz > LOADED_FORCE_N:
+            loads.setdefault(t, []).append(fz)
+    if not loads:
+        return None
+    each = [fz / area for forces in loads.values() for fz in forces]
+    return {"mean": mean([sum(forces) / (len(forces) * area) for forces in loads.values()]) / 1000,
+            "p95": quantile(each, PEAK_QUANTILE) / 1000,
+            "loaded_shoes": mean([len(forces) for forces in loads.values()])}
+
+
+def mobility(vehicle_rows, shoe_rows, vehicle_config, pitch_radius):
+    """The figures of a run, for run.json's summary (None: not defined for this run)."""
+    window = driving_window(vehicle_rows, pitch_radius)
+    area = pad_area(vehicle_config)
+    return {"driving_window_s": [float(window[0]["t"]), float(window[-1]["t"])] if window else None,
+            "sprocket_pitch_radius_m": pitch_radius,
+            "slip": track_slip(window, pitch_radius),
+            "sprocket_power_kw": sprocket_power_kw(window),
+            "ground_pressure_kpa": ground_pressure_kpa(window, shoe_rows, area),
+            "pad_area_m2": area}
+
+
+def text(value, form):
+    return "n/a" if value is None else form % value
+
+
+def report_lines(m):
+    """The summary's lines for the printout."""
+    slip, power, pressure = m["slip"], m["sprocket_power_kw"], m["ground_pressure_kpa"]
+    if slip is None:
+        return ["  slip                  n/a (the sprockets did not turn)",
+                "  sprocket power        n/a (the sprockets did not turn)",
+                "  ground pressure       n/a (no driving window)"]
+    t0, t1 = m["driving_window_s"]
+    lines = ["  slip                  left %s, right %s (mean %s), over t = %.2f..%.2f s" % (
+                 text(slip["left"], "%.3f"), text(slip["right"], "%.3f"), text(slip["mean"], "%.3f"), t0, t1),
+             "  sprocket power        %.2f kW (left %.2f, right %.2f), over the same window" % (
+                 power["total"], power["left"], power["right"])]
+    if pressure is None:
+        lines.append("  ground pressure       n/a (%s)" % ("no shoe pad in the vehicle config" if not m["pad_area_m2"]
+                                                         else "no shoe carried by the terrain"))
+    else:
+        lines.append("  ground pressure       mean %.1f kPa, 95th percentile %.1f kPa over %.1f loaded shoes "
+                     "(pad %.4f m^2)" % (pressure["mean"], pressure["p95"], pressure["loaded_shoes"], m["pad_area_m2"]))
+    return lines
+
+
+def line_fields(m):
+    """The fields appended to the parseable `cosim steps=...` line, "n/a" where not defined."""
+    def part(figure, key):
+        return None if m[figure] is None else m[figure][key]
+    return " slip=%s sprocket_power_kw=%s ground_pressure_kpa=%s" % (
+        text(part("slip", "mean"), "%.4f"), text(part("sprocket_power_kw", "total"), "%.3f"),
+        text(part("ground_pressure_kpa", "mean"), "%.2f"))
