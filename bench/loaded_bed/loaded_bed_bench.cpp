@@ -11,7 +11,8 @@
 //
 //   loaded_bed [--grains 10000] [--loads 5000,10000,20000] [--methods apgd,jacobi]
 //              [--iterations 50,100,200] [--steps 1e-3] [--stiffness 0] [--damping-ratio 0.3]
-//              [--ramp 0.05] [--hold 0.25] [--window 0.1] [--threads 2] [--radius 0.0125]
+//              [--ramp 0.05] [--hold 0.25] [--window 0.1] [--threads 2] [--radius 0.0125] [--box side_m]
+//              [--spheres-per-grain 1|2|3|4] [--inertia-scale 1]
 //              [--print-every 25] [--residual-curve]
 
 #include <omp.h>
@@ -87,10 +88,13 @@ int main(int argc, char** argv) {
   LoadedBedSpec spec;
   spec.grains = static_cast<std::size_t>(numbers(flag(argc, argv, "--grains", "10000")).at(0));
   spec.radius = numbers(flag(argc, argv, "--radius", "0.0125")).at(0);
+  spec.inertia_scale = numbers(flag(argc, argv, "--inertia-scale", "1")).at(0);
+  spec.spheres_per_grain = static_cast<unsigned>(numbers(flag(argc, argv, "--spheres-per-grain", "1")).at(0));
   // The container grows with the bed so that it stays about 0.25 m deep at a packing fraction of
   // 0.6 (10^4 grains of 12.5 mm: 0.8 m square; 10^5: 2.1 m), and never narrower than 0.8 m.
   const double grain_volume = 4.0 / 3.0 * 3.14159265358979323846 * std::pow(spec.radius, 3);
   spec.box_x = spec.box_y = std::max(0.8, std::sqrt(double(spec.grains) * grain_volume / (0.6 * 0.25)));
+  if (const char* box = flag(argc, argv, "--box", nullptr)) spec.box_x = spec.box_y = numbers(box).at(0);
   const std::vector<double> loads = numbers(flag(argc, argv, "--loads", "5000,10000,20000"));
   const std::vector<std::string> methods = split(flag(argc, argv, "--methods", "apgd,jacobi"));
   const std::vector<double> iteration_counts = numbers(flag(argc, argv, "--iterations", "50,100,200"));
@@ -112,12 +116,14 @@ int main(int argc, char** argv) {
   settle_settings.solver.max_iterations = 50;
   settle_settings.solver.max_recovery_speed = 0.5;
   SettleReport settled_report;
-  const gpu::BodySet settled = settle(loose_bed(spec), settle_settings, 0.01, 1.5, &settled_report);
+  const gpu::BodySet loose = loose_bed(spec);
+  const gpu::BodySet settled = settle(loose, settle_settings, 0.01, 1.5, &settled_report);
   const gpu::BodySet loaded = with_plate(settled, spec);
-  const double grain_mass = spec.density * grain_volume;
-  std::printf("# loaded bed: %zu grains, r = %.4f m +-%.0f%% (%.1f g each), box %.2f x %.2f m, settled in %.2f s "
+  double grain_mass = 0;  // the mean, from the bodies themselves (clumps differ from spheres)
+  for (std::size_t i = 2; i < loose.size(); ++i) grain_mass += loose.mass[i] / double(loose.size() - 2);
+  std::printf("# loaded bed: %zu grains of %u sphere(s), r = %.4f m +-%.0f%% (%.1f g each), box %.2f x %.2f m, settled in %.2f s "
               "simulated (%zu steps, %.1f s wall), rms speed %.4f m/s, surface under the plate %.3f m\n",
-              spec.grains, spec.radius, 100 * spec.radius_spread, 1e3 * grain_mass, spec.box_x, spec.box_y,
+              spec.grains, spec.spheres_per_grain, spec.radius, 100 * spec.radius_spread, 1e3 * grain_mass, spec.box_x, spec.box_y,
               settled_report.simulated_seconds, settled_report.steps, settled_report.wall_seconds,
               settled_report.rms_speed, double(surface_under_plate(settled, spec)));
   std::printf("# plate %.3f x %.3f m, %.2f kg (plate-to-grain mass ratio %.0f); load ramped over %.3f s, held %.3f s; "

@@ -15,7 +15,47 @@ using gpu::BodySet;
 
 constexpr real kPi = 3.14159265358979323846;
 
-real sphere_mass(const LoadedBedSpec& spec, real r) { return spec.density * 4 / 3 * kPi * r * r * r; }
+/// A uniformly random orientation (Shoemake's method).
+Quat random_orientation(std::mt19937_64& rng) {
+  std::uniform_real_distribution<real> u(0, 1);
+  const real a = u(rng), b = 2 * kPi * u(rng), c = 2 * kPi * u(rng);
+  return {std::sqrt(a) * std::cos(c), std::sqrt(1 - a) * std::sin(b), std::sqrt(1 - a) * std::cos(b),
+          std::sqrt(a) * std::sin(c)};
+}
+
+/// Adds one grain of bounding radius r at g.position: a sphere, or a clump (LoadedBedSpec).
+/// A clump's mass and inertia treat its spheres as separate (their overlap, about a tenth of the
+/// volume, is counted twice: a slightly denser grain, which changes no conclusion here).
+void add_grain(BodySet& set, BodyDesc g, real r, unsigned spheres, real density, std::mt19937_64& rng) {
+  if (spheres <= 1) {
+    g.mass = density * 4 / 3 * kPi * r * r * r;
+    g.inertia = gpu::solid_sphere_inertia(g.mass, r);
+    set.add_sphere(set.add_body(g), {0, 0, 0}, r);
+    return;
+  }
+  const real rs = r / real(1.6), d = real(0.6) * rs;
+  const real ms = density * 4 / 3 * kPi * rs * rs * rs, own = real(0.4) * ms * rs * rs;
+  std::vector<Vec3> offsets;
+  if (spheres == 4) {  // a tetrahedron: the vertices of a cube's alternate corners
+    const real e = d / std::sqrt(real(3));
+    offsets = {{e, e, e}, {e, -e, -e}, {-e, e, -e}, {-e, -e, e}};
+  } else {
+    for (unsigned k = 0; k < spheres; ++k) {
+      const real angle = 2 * kPi * real(k) / real(spheres);
+      offsets.push_back({d * std::cos(angle), d * std::sin(angle), 0});
+    }
+  }
+  g.mass = ms * real(spheres);
+  // Principal frame: a dimer along x, a trimer in the xy plane, a tetrahedron isotropic.
+  Vec3 inertia{0, 0, 0};
+  for (const Vec3& o : offsets)
+    inertia = inertia + Vec3{own + ms * (o.y * o.y + o.z * o.z), own + ms * (o.x * o.x + o.z * o.z),
+                             own + ms * (o.x * o.x + o.y * o.y)};
+  g.inertia = inertia;
+  g.orientation = random_orientation(rng);
+  const std::uint32_t body = set.add_body(g);
+  for (const Vec3& o : offsets) set.add_sphere(body, o, rs);
+}
 
 /// The bodies' current states written back into the set they came from (same order).
 BodySet with_states(BodySet set, const std::vector<gpu::BodyState>& states, bool zero_velocity) {
@@ -84,14 +124,13 @@ BodySet loose_bed(const LoadedBedSpec& spec) {
     const std::size_t layer = i / (nx * ny), in_layer = i % (nx * ny);
     const real r = spec.radius * (1 + spec.radius_spread * unit(rng));
     g.gid = 2 + i;
-    g.mass = sphere_mass(spec, r);
-    g.inertia = gpu::solid_sphere_inertia(g.mass, r);
     // Odd layers shift by half a pitch so that grains drop into the holes below them.
     const real shift = (layer % 2) * pitch / 2;
     const real x = r_max + real(in_layer % nx) * pitch + shift + jitter * unit(rng);
     const real y = r_max + real(in_layer / nx) * pitch + shift + jitter * unit(rng);
     g.position = {std::min(x, spec.box_x - r_max), std::min(y, spec.box_y - r_max), r_max + real(layer) * pitch};
-    set.add_sphere(set.add_body(g), {0, 0, 0}, r);
+    add_grain(set, g, r, spec.spheres_per_grain, spec.density, rng);
+    set.ix.back() *= spec.inertia_scale, set.iy.back() *= spec.inertia_scale, set.iz.back() *= spec.inertia_scale;
   }
   return set;
 }
@@ -124,7 +163,10 @@ real surface_under_plate(const BodySet& bed, const LoadedBedSpec& spec) {
   for (std::size_t s = 0; s < bed.sphere_body.size(); ++s) {
     const std::uint32_t b = bed.sphere_body[s];
     if (std::abs(bed.px[b] - cx) > spec.plate_length / 2 || std::abs(bed.py[b] - cy) > spec.plate_width / 2) continue;
-    top = std::max(top, bed.pz[b] + bed.sphere_radius[s]);
+    // The sphere's own height: its offset turned into the world by the body's orientation.
+    const Quat q{bed.qw[b], bed.qx[b], bed.qy[b], bed.qz[b]};
+    const Vec3 centre = Vec3{bed.px[b], bed.py[b], bed.pz[b]} + rotate(q, {bed.sphere_ox[s], bed.sphere_oy[s], bed.sphere_oz[s]});
+    top = std::max(top, centre.z + bed.sphere_radius[s]);
   }
   return top;
 }

@@ -25,6 +25,14 @@ struct LoadedBedSpec {
   real radius_spread = 0.1;   ///< radii uniform in radius (1 +- spread)
   real density = 2600;        ///< granite, kg/m^3
   real friction = 0.7;        ///< grain-grain and grain-plate
+  /// Spheres per grain: 1 (spheres), 2 (a dimer), 3 (a flat trimer) or 4 (a tetrahedron), clumps of
+  /// spheres of radius / 1.6 whose centres are 0.6 of that from the grain's centre, so that each
+  /// grain fits in a sphere of `radius`. Spheres without rolling resistance roll past each other
+  /// and give a bed a low friction angle; clumps interlock as angular gravel does.
+  unsigned spheres_per_grain = 1;
+  /// Diagnostic: grains' moments of inertia times this (1e6: grains that hardly turn, the limit
+  /// of a very large rolling resistance).
+  real inertia_scale = 1;
   real box_x = 0.8, box_y = 0.8;  ///< container, plate at its centre
   /// The plate: an M113 shoe's footprint (pitch 0.154 m along x, pad 0.38 m across) and mass.
   real plate_length = 0.154, plate_width = 0.38, plate_thickness = 0.04, plate_mass = 18.02;
