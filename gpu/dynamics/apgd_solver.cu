@@ -51,10 +51,10 @@ void extrapolate_bodies(const BodyView& b, Vec3View v_prev, Vec3View w_prev, Vec
 
 /// A first Lipschitz estimate: the largest diagonal block of N has eigenvalues up to its trace
 /// 3 / eta_i; the line search corrects it upwards within a few trials when coupling makes it low.
-real initial_lipschitz(const DeviceContactBlock& contacts, const DeviceRowBlock& rows, SolverWorkspace& ws) {
+real initial_lipschitz(SolverWorkspace& ws) {
   real smallest_eta = 0;
   bool any = false;
-  for (const auto* eta : {&contacts.eta, &rows.eta}) {
+  for (const auto* eta : {&ws.contacts.eta, &ws.rows.eta, &ws.rolling.eta}) {
     if (eta->empty()) continue;
     const real m = *thrust::min_element(eta->begin(), eta->end());
     smallest_eta = any ? std::min(smallest_eta, m) : m;
@@ -82,10 +82,11 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
   apply_impulses(bodies, ws);
   ws.contact_impulse.y = ws.contact_impulse.gamma;
   ws.row_impulse.y = ws.row_impulse.gamma;
+  ws.rolling_impulse.y = ws.rolling_impulse.gamma;
   extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), 0, nb, ws.partials);
   const VelocityReference at_y_velocities{ws.v_y.view(), ws.w_y.view(), true};
 
-  real lipschitz = initial_lipschitz(ws.contacts, ws.rows, ws);
+  real lipschitz = initial_lipschitz(ws);
   real theta = 1;
   for (std::uint32_t it = 0; it < settings.max_iterations; ++it) {
     ChunkSums step{};
@@ -96,7 +97,11 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
                                              ws.partials);
       const ChunkSums r = apgd_gradient_step(ws.row_view(), at_y, ws.row_impulse.y.view(), ws.row_impulse.gamma.view(),
                                              ws.row_impulse.next.view(), t, ws.partials);
-      for (int k = 0; k < kSumSlots; ++k) step.s[k] = c.s[k] + r.s[k];
+      // Rolling rows last: their discs are bounded by the contacts' new normal impulses.
+      const ChunkSums o = apgd_gradient_step(ws.rolling_view(ws.contact_impulse.next.view()), at_y,
+                                             ws.rolling_impulse.y.view(), ws.rolling_impulse.gamma.view(),
+                                             ws.rolling_impulse.next.view(), t, ws.partials);
+      for (int k = 0; k < kSumSlots; ++k) step.s[k] = c.s[k] + r.s[k] + o.s[k];
       step = global_sums(ws, step);
       // d^T (N + E) d: the bodies' part from the velocity change, the compliant contacts' from s2.
       const real curvature = reduce_velocities(bodies, ws, at_y_velocities).s[0] + step.s[2];
@@ -117,11 +122,16 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
             .s[0] +
         apgd_residual_and_extrapolate(ws.row_view(), b, ws.row_impulse.next.view(), ws.row_impulse.gamma.view(),
                                       ws.row_impulse.y.view(), beta, ws.partials)
+            .s[0] +
+        apgd_residual_and_extrapolate(ws.rolling_view(ws.contact_impulse.next.view()), b,
+                                      ws.rolling_impulse.next.view(), ws.rolling_impulse.gamma.view(),
+                                      ws.rolling_impulse.y.view(), beta, ws.partials)
             .s[0];
     const real residual_sum = global_sums(ws, residual).s[0];
     extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), beta, nb, ws.partials);
     std::swap(ws.contact_impulse.gamma, ws.contact_impulse.next);
     std::swap(ws.row_impulse.gamma, ws.row_impulse.next);
+    std::swap(ws.rolling_impulse.gamma, ws.rolling_impulse.next);
     theta = theta_next;
     lipschitz *= real(0.9);
     ++result.iterations;

@@ -146,6 +146,52 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
                    });
 }
 
+void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const WarmStartStore& warm,
+                     const ContactUpload& up, SolverWorkspace& ws) {
+  const std::size_t n = settings.rolling_friction > 0 ? ws.contacts.size() : 0;
+  ws.rolling.resize(n);
+  ws.rolling.mu = settings.rolling_friction;
+  ws.rolling_impulse.resize(n);
+  if (n == 0) return;
+  const bool warm_start = settings.warm_start && !warm.keys.empty() && warm.rolling.x.size() == warm.keys.size();
+  const BodyView b = bodies.view();
+  const ContactBlockView blk = ws.contact_view();
+  real* radius = raw(ws.rolling.radius);
+  real* eta = raw(ws.rolling.eta);
+  const Vec3View gamma = ws.contact_impulse.gamma.view(), rho = ws.rolling_impulse.gamma.view();
+  const ContactKey* keys = raw(up.keys);
+  const ContactKey* old_keys = warm_start ? raw(warm.keys) : nullptr;
+  const std::size_t old_count = warm.keys.size();
+  const std::uint32_t* match = raw(up.match);
+  const Vec3View old_rolling = warm.rolling.view();
+  const real mu = settings.rolling_friction;
+  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                   [=] TRACKCOSIM_HD(std::size_t i) {
+                     const ContactBlockView::Frame f = blk.frame(i);
+                     // R*: the arms of the dynamic bodies in parallel (a sphere on a wall: its radius).
+                     real inverse = 0;
+                     if (b.dynamic(f.a)) inverse += 1 / std::sqrt(dot(f.arm_a, f.arm_a));
+                     if (b.dynamic(f.b)) inverse += 1 / std::sqrt(dot(f.arm_b, f.arm_b));
+                     const real r = inverse > 0 ? 1 / inverse : real(0);
+                     real trace = 0;  // of the two rows' diagonal block, R*^2 e . (I_A^-1 + I_B^-1) e
+                     if (b.dynamic(f.a))
+                       trace += r * r * (dot(f.u, b.apply_inv_inertia(f.a, f.u)) + dot(f.w, b.apply_inv_inertia(f.a, f.w)));
+                     if (b.dynamic(f.b))
+                       trace += r * r * (dot(f.u, b.apply_inv_inertia(f.b, f.u)) + dot(f.w, b.apply_inv_inertia(f.b, f.w)));
+                     radius[i] = r;
+                     eta[i] = trace > 0 ? 2 / trace : real(0);
+                     Vec3 start{0, 0, 0};
+                     if (old_keys != nullptr && match[i] < old_count && old_keys[match[i]] == keys[i]) {
+                       const Vec3 p = old_rolling.get(match[i]);
+                       const real ru = dot(p, f.u), rw = dot(p, f.w), t = std::sqrt(ru * ru + rw * rw);
+                       const real gn = gamma.get(i).x, bound = gn > 0 ? mu * gn : real(0);
+                       const real scale = t > bound ? bound / t : real(1);
+                       start = {0, ru * scale, rw * scale};
+                     }
+                     rho.set(i, start);
+                   });
+}
+
 void prepare_rows(DeviceBodies& bodies, SolverWorkspace& ws) {
   const std::size_t n = ws.rows.size();
   ws.row_impulse.resize(n);
@@ -178,6 +224,18 @@ void store_warm_start(const ContactUpload& up, SolverWorkspace& ws, WarmStartSto
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const Vec3 g = gamma.get(i);
                      out.set(i, ContactBlockView::world_impulse(blk.frame(i), {g.x, g.y, g.z}));
+                   });
+  if (ws.rolling.size() != n) {
+    warm.rolling.resize(0);
+    return;
+  }
+  warm.rolling.resize(n);
+  const Vec3View rho = ws.rolling_impulse.gamma.view(), rolling_out = warm.rolling.view();
+  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                   [=] TRACKCOSIM_HD(std::size_t i) {
+                     const ContactBlockView::Frame f = blk.frame(i);
+                     const Vec3 r = rho.get(i);
+                     rolling_out.set(i, r.y * f.u + r.z * f.w);
                    });
 }
 

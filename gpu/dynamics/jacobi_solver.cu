@@ -19,6 +19,7 @@ namespace trackcosim::gpu::detail {
 void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws) {
   scatter_all(ws.contact_view(), ws.contact_impulse.gamma.view(), ws.partials);
   scatter_all(ws.row_view(), ws.row_impulse.gamma.view(), ws.partials);
+  scatter_all(ws.rolling_view(ws.contact_impulse.gamma.view()), ws.rolling_impulse.gamma.view(), ws.partials);
   reduce_velocities(bodies, ws);
 }
 
@@ -30,19 +31,27 @@ real current_residual(DeviceBodies& bodies, SolverWorkspace& ws) {
   const BodyView b = bodies.view();
   ChunkSums sum{};
   sum.s[0] = residual_pass(ws.contact_view(), b, ws.contact_impulse.gamma.view(), ws.partials).s[0] +
-             residual_pass(ws.row_view(), b, ws.row_impulse.gamma.view(), ws.partials).s[0];
+             residual_pass(ws.row_view(), b, ws.row_impulse.gamma.view(), ws.partials).s[0] +
+             residual_pass(ws.rolling_view(ws.contact_impulse.gamma.view()), b, ws.rolling_impulse.gamma.view(),
+                           ws.partials)
+                 .s[0];
   return rms(global_sums(ws, sum).s[0], ws.rows_total());
 }
 
 namespace {
 
+/// One sweep of every block. The rolling rows come after the contacts, whose new normal
+/// impulses bound them.
 template <bool kResidual>
-real sweep_both_blocks(const BodyView& b, SolverWorkspace& ws, const SolverSettings& settings) {
+real sweep_all_blocks(const BodyView& b, SolverWorkspace& ws, const SolverSettings& settings) {
   return jacobi_sweep<kResidual>(ws.contact_view(), b, ws.contact_impulse.gamma.view(), settings.jacobi_lambda,
                                  ws.partials)
              .s[0] +
          jacobi_sweep<kResidual>(ws.row_view(), b, ws.row_impulse.gamma.view(), settings.jacobi_lambda,
                                  ws.partials)
+             .s[0] +
+         jacobi_sweep<kResidual>(ws.rolling_view(ws.contact_impulse.gamma.view()), b,
+                                 ws.rolling_impulse.gamma.view(), settings.jacobi_lambda, ws.partials)
              .s[0];
 }
 
@@ -53,13 +62,13 @@ namespace {
 /// Writes the Jacobi step of every constraint of one block.
 template <class Block>
 void write_jacobi_steps(const Block& blk, real* out, const BodyView& b, const std::uint32_t* start, real omega,
-                        bool split, const std::uint32_t* global_count) {
+                        bool split, const std::uint32_t* global_count, std::uint32_t global_factor) {
   thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(blk.count),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const auto f = blk.frame(i);
                      // A ghost's own list misses the contacts other ranks hold: use the global count.
                      auto count = [=](std::uint32_t j) {
-                       return global_count != nullptr ? global_count[j] : start[j + 1] - start[j];
+                       return global_count != nullptr ? global_factor * global_count[j] : start[j + 1] - start[j];
                      };
                      std::uint32_t shared = 1;
                      if (split) {
@@ -76,11 +85,15 @@ void prepare_jacobi_steps(DeviceBodies& bodies, SolverWorkspace& ws, const Solve
   const BodyView b = bodies.view();
   const std::uint32_t* start = raw(ws.slot_lists.start);
   const std::uint32_t* global_count = ws.distributed.active() ? raw(ws.distributed.constraint_count) : nullptr;
+  // The partition counts a ghost's contacts; with rolling rows each contact is two constraints.
+  const std::uint32_t factor = ws.rolling.size() > 0 ? 2 : 1;
   ws.rows.jacobi_step.resize(ws.rows.size());
   write_jacobi_steps(ws.contact_view(), raw(ws.contacts.jacobi_step), b, start, settings.jacobi_omega,
-                     settings.jacobi_split_by_contacts, global_count);
+                     settings.jacobi_split_by_contacts, global_count, factor);
   write_jacobi_steps(ws.row_view(), raw(ws.rows.jacobi_step), b, start, settings.jacobi_omega,
-                     settings.jacobi_split_by_contacts, global_count);
+                     settings.jacobi_split_by_contacts, global_count, factor);
+  write_jacobi_steps(ws.rolling_view(ws.contact_impulse.gamma.view()), raw(ws.rolling.jacobi_step), b, start,
+                     settings.jacobi_omega, settings.jacobi_split_by_contacts, global_count, factor);
 }
 
 SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSettings& settings) {
@@ -90,7 +103,7 @@ SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const Solver
   const bool want_residual = settings.tolerance > 0 || settings.record_residuals;
   for (std::uint32_t it = 0; it < settings.max_iterations; ++it) {
     ChunkSums sum{};
-    sum.s[0] = want_residual ? sweep_both_blocks<true>(b, ws, settings) : sweep_both_blocks<false>(b, ws, settings);
+    sum.s[0] = want_residual ? sweep_all_blocks<true>(b, ws, settings) : sweep_all_blocks<false>(b, ws, settings);
     reduce_velocities(bodies, ws);
     ++result.iterations;
     // The sweep measured the residual of the impulses it started from, i.e. after `it` sweeps.

@@ -172,9 +172,10 @@ void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchang
   clock.run(StepPhase::Prepare, [&] {
     detail::compute_free_velocities(m.bodies, h, settings_.gravity);
     detail::prepare_contacts(m.contacts, m.bodies, h, settings_.solver, m.compliant, m.warm, m.upload, m.ws);
+    detail::prepare_rolling(m.bodies, settings_.solver, m.warm, m.upload, m.ws);
     detail::prepare_rows(m.bodies, m.ws);
-    m.ws.slots.resize(2 * (m.ws.contacts.size() + m.ws.rows.size()));
-    m.ws.slot_lists.build(m.ws.contacts, m.ws.rows, m.bodies.size());
+    m.ws.slots.resize(m.ws.slot_count());
+    m.ws.slot_lists.build(m.ws.contacts, m.ws.rows, m.ws.rolling.size() > 0, m.bodies.size());
     if (distributed) detail::begin_distributed_solve(*partition, *exchange, m.bodies, m.ws);
     if (settings_.solver.method == SolverMethod::Jacobi) detail::prepare_jacobi_steps(m.bodies, m.ws, settings_.solver);
   });
@@ -245,6 +246,14 @@ std::vector<WarmStartImpulse> RigidBodySystem::warm_start(const std::vector<std:
       z(impulse.z.begin(), impulse.z.end());
   std::vector<WarmStartImpulse> out(k.size());
   for (std::size_t i = 0; i < k.size(); ++i) out[i] = {k[i].gid_a, k[i].gid_b, k[i].shape_a, k[i].shape_b, {x[i], y[i], z[i]}};
+  if (w.rolling.x.size() == w.keys.size() && !w.keys.empty()) {
+    detail::DeviceVec3 rolling;
+    rolling.resize(index.size());
+    thrust::gather(index.begin(), index.end(), w.rolling.x.begin(), rolling.x.begin());
+    thrust::gather(index.begin(), index.end(), w.rolling.y.begin(), rolling.y.begin());
+    thrust::gather(index.begin(), index.end(), w.rolling.z.begin(), rolling.z.begin());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].rolling_on_b = rolling.at(i);
+  }
   return out;
 }
 
@@ -270,13 +279,17 @@ void RigidBodySystem::merge_warm_start(const std::vector<WarmStartImpulse>& entr
   }
   std::vector<detail::ContactKey> keys(merged.size());
   std::vector<real> x(merged.size()), y(merged.size()), z(merged.size());
+  std::vector<real> rx(merged.size()), ry(merged.size()), rz(merged.size());
   for (std::size_t k = 0; k < merged.size(); ++k) {
     keys[k] = key(merged[k]);
     x[k] = merged[k].impulse_on_b.x, y[k] = merged[k].impulse_on_b.y, z[k] = merged[k].impulse_on_b.z;
+    rx[k] = merged[k].rolling_on_b.x, ry[k] = merged[k].rolling_on_b.y, rz[k] = merged[k].rolling_on_b.z;
   }
   detail::WarmStartStore& w = impl_->warm;
   w.keys.assign(keys.begin(), keys.end());
   w.impulse.assign(x, y, z);
+  if (settings_.solver.rolling_friction > 0) w.rolling.assign(rx, ry, rz);
+  else w.rolling.resize(0);
 }
 
 void RigidBodySystem::set_clock(real time, std::uint64_t steps) {

@@ -62,7 +62,10 @@ struct WarmStartImpulse {
   GlobalId gid_a, gid_b;
   ShapeIndex shape_a, shape_b;
   Vec3 impulse_on_b;
+  /// Rolling resistance (SolverSettings::rolling_friction): rho_u u + rho_w w, the rolling
+  /// impulse in force units (docs/ccp.md); zero without rolling resistance.
+  Vec3 rolling_on_b{0, 0, 0};
 };
-static_assert(sizeof(WarmStartImpulse) == 48 && std::is_trivially_copyable_v<WarmStartImpulse>);
+static_assert(sizeof(WarmStartImpulse) == 72 && std::is_trivially_copyable_v<WarmStartImpulse>);
 
 }  // namespace trackcosim::gpu

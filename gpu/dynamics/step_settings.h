@@ -37,6 +37,11 @@ struct SolverSettings {
   /// which bounds the condition number of heavily loaded contact networks.
   real contact_stiffness = 0;
   real contact_damping = 0;
+  /// Rolling resistance (docs/ccp.md, "Rolling resistance"): each contact also resists the
+  /// relative rolling of its bodies with an angular impulse of at most rolling_friction R* gamma_n,
+  /// R* the contact's effective radius. Smooth spheres roll past each other and give a bed a
+  /// friction angle far below gravel's; 0 (no rows added) keeps the CCP and its exact bits.
+  real rolling_friction = 0;
   bool warm_start = true;          ///< start from last step's impulses matched by contact key
   bool record_residuals = false;   ///< keep the residual of every iteration in StepStats
 };

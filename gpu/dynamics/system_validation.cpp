@@ -67,6 +67,8 @@ void validate_step_settings(const StepSettings& st) {
   if (!(s.max_recovery_speed >= 0)) fail("max recovery speed must be >= 0, got " + number(s.max_recovery_speed));
   if (!(s.contact_stiffness >= 0 && std::isfinite(s.contact_stiffness)))
     fail("contact stiffness must be finite and >= 0, got " + number(s.contact_stiffness));
+  if (!(s.rolling_friction >= 0 && std::isfinite(s.rolling_friction)))
+    fail("rolling friction must be finite and >= 0, got " + number(s.rolling_friction));
   if (!(s.contact_damping >= 0 && std::isfinite(s.contact_damping)))
     fail("contact damping must be finite and >= 0, got " + number(s.contact_damping));
 }

@@ -27,7 +27,8 @@ struct BlockVectors {
 struct SolverWorkspace {
   DeviceContactBlock contacts;
   DeviceRowBlock rows;
-  BlockVectors contact_impulse, row_impulse;
+  DeviceRollingBlock rolling;  ///< empty unless SolverSettings::rolling_friction > 0
+  BlockVectors contact_impulse, row_impulse, rolling_impulse;
   DeviceSlots slots;
   SlotLists slot_lists;
   DeviceVec3 v_prev, w_prev, v_y, w_y;  ///< APGD: body velocities at gamma_k and at y
@@ -36,9 +37,15 @@ struct SolverWorkspace {
 
   ContactBlockView contact_view() { return contacts.view(slots.view(), 0); }
   RowBlockView row_view() { return rows.view(slots.view(), 2 * contacts.size()); }
+  /// The rolling rows, bounded by the contact impulses `normal_impulse` (gamma, or APGD's next).
+  RollingBlockView rolling_view(Vec3View normal_impulse) {
+    return rolling.view(contacts, normal_impulse, slots.view(), 2 * (contacts.size() + rows.size()));
+  }
+  std::size_t slot_count() const { return 2 * (contacts.size() + rows.size() + rolling.size()); }
   /// Rows the residual's RMS divides by: this rank's, or all ranks' in a distributed solve.
   real rows_total() const {
-    return distributed.active() ? distributed.global_rows : static_cast<real>(3 * contacts.size() + rows.size());
+    return distributed.active() ? distributed.global_rows
+                                : static_cast<real>(3 * contacts.size() + rows.size() + 2 * rolling.size());
   }
 };
 

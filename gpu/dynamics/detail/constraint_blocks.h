@@ -6,7 +6,10 @@
 //     D_i^T v = [n u w]^T ((v_B + w_B x r_B) - (v_A + w_A x r_A)),  b_i = (Phi_i / h, 0, 0),
 //     projected on the friction cone;
 //   bilateral scalar rows (set B, eq. 13): J^T v + b = 0, no projection; stored in the .n
-//     component of the same triplet type so one solver vector type serves both.
+//     component of the same triplet type so one solver vector type serves both;
+//   rolling resistance (docs/ccp.md): two rows (u, w) per contact on the bodies' relative
+//     angular velocity, R* [u w]^T (w_B - w_A), whose impulse lies in the disc of radius
+//     mu_r gamma_n of its contact (stored in .u and .w; .n stays 0).
 //
 // Per contact we stream n, r_A, r_B (the tangents are rebuilt from n), eta, b, mu and the body
 // indices: 12 reals + 2 indices, and one more real (eps, contact_compliance.h) only in scenes
@@ -118,6 +121,59 @@ struct RowBlockView {
   }
 };
 
+/// Rolling resistance of the contacts, one entry per contact (same index). The impulse rho is
+/// in force units (an impulse at the lever arm R*): the rows R* e . (w_B - w_A) then have the
+/// scale of the contact rows, so that APGD's single step size suits both. Body B receives the
+/// angular impulse R* (rho_u u + rho_w w), A its opposite. The bound mu_r gamma_n reads the
+/// contact impulses of the same pass (`normal_impulse`, their .x is gamma_n).
+struct RollingBlockView {
+  std::size_t count;
+  const std::uint32_t *body_a, *body_b;  ///< the contacts'
+  Vec3View normal;                       ///< the contacts'
+  const real *radius, *eta;              ///< R* and 2 / trace of the two rows
+  const real* jacobi_step;
+  real mu;                               ///< rolling_friction
+  Vec3View normal_impulse;               ///< the contacts' current impulses (n, u, w)
+  SlotView slots;
+  std::size_t first_slot;
+  const std::uint8_t* solve_here = nullptr;  ///< the contacts' mask
+
+  TRACKCOSIM_HD const std::uint8_t* solve_mask() const { return solve_here; }
+
+  struct Frame {
+    std::uint32_t a, b;
+    Vec3 u, w;
+    real radius;
+  };
+  TRACKCOSIM_HD Frame frame(std::size_t i) const {
+    Frame f{body_a[i], body_b[i], {}, {}, radius[i]};
+    tangent_basis(normal.get(i), f.u, f.w);
+    return f;
+  }
+  TRACKCOSIM_HD ConeImpulse velocity(std::size_t, const Frame& f, const BodyView& b, ConeImpulse) const {
+    const Vec3 rel = b.angular_velocity.get(f.b) - b.angular_velocity.get(f.a);
+    return {0, f.radius * dot(f.u, rel), f.radius * dot(f.w, rel)};
+  }
+  /// The disc |rho| <= mu gamma_n (gamma_n of this pass's contact impulse).
+  TRACKCOSIM_HD ConeImpulse project(std::size_t i, ConeImpulse g) const {
+    const real gn = normal_impulse.x[i];
+    const real bound = gn > 0 ? mu * gn : real(0);
+    const real t = std::sqrt(g.u * g.u + g.w * g.w);
+    if (t <= bound) return {0, g.u, g.w};
+    const real scale = t > 0 ? bound / t : real(0);
+    return {0, g.u * scale, g.w * scale};
+  }
+  TRACKCOSIM_HD real compliance_curvature(std::size_t, ConeImpulse) const { return 0; }
+  TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
+  /// World angular impulse on B of the pair rho.
+  TRACKCOSIM_HD static Vec3 world_torque(const Frame& f, ConeImpulse g) { return f.radius * (g.u * f.u + g.w * f.w); }
+  TRACKCOSIM_HD void scatter(std::size_t i, const Frame& f, ConeImpulse g) const {
+    const Vec3 tau = world_torque(f, g);
+    slots.write(first_slot + 2 * i, {0, 0, 0}, -tau);
+    slots.write(first_slot + 2 * i + 1, {0, 0, 0}, tau);
+  }
+};
+
 /// Device storage behind ContactBlockView, refilled every step by contact_preparation.cu.
 struct DeviceContactBlock {
   thrust::device_vector<std::uint32_t> body_a, body_b;
@@ -156,6 +212,34 @@ struct DeviceRowBlock {
     return {size(),           raw(body_a),       raw(body_b), linear_a.view(), angular_a.view(),
             linear_b.view(),  angular_b.view(),  raw(eta),    raw(bias),       raw(jacobi_step),
             slots,            first_slot};
+  }
+};
+
+/// Device storage of RollingBlockView's own arrays (the rest are the contacts'); empty when
+/// rolling_friction is 0.
+struct DeviceRollingBlock {
+  thrust::device_vector<real> radius, eta, jacobi_step;
+  real mu = 0;
+
+  std::size_t size() const { return eta.size(); }
+  void resize(std::size_t n) {
+    radius.resize(n);
+    eta.resize(n);
+    jacobi_step.resize(n);
+  }
+  RollingBlockView view(DeviceContactBlock& contacts, Vec3View normal_impulse, SlotView slots, std::size_t first_slot) {
+    return {size(),
+            raw(contacts.body_a),
+            raw(contacts.body_b),
+            contacts.normal.view(),
+            raw(radius),
+            raw(eta),
+            raw(jacobi_step),
+            mu,
+            normal_impulse,
+            slots,
+            first_slot,
+            contacts.solve_here.empty() ? nullptr : raw(contacts.solve_here)};
   }
 };
 

@@ -16,6 +16,7 @@ namespace trackcosim::gpu::detail {
 struct WarmStartStore {
   thrust::device_vector<ContactKey> keys;
   DeviceVec3 impulse;
+  DeviceVec3 rolling;  ///< rho_u u + rho_w w per key; empty without rolling resistance
 };
 
 /// Upload scratch, kept between steps so that a step does not reallocate.
@@ -40,6 +41,11 @@ struct DeviceCompliance {
 void prepare_contacts(const ContactList& contacts, DeviceBodies& bodies, real step_size,
                       const SolverSettings& settings, const DeviceCompliance& compliant, const WarmStartStore& warm,
                       ContactUpload& upload, SolverWorkspace& ws);
+
+/// The rolling rows of the contacts ws.contacts holds (after prepare_contacts): R*, eta and the
+/// warm start; empty when settings.rolling_friction is 0.
+void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const WarmStartStore& warm,
+                     const ContactUpload& upload, SolverWorkspace& ws);
 
 /// eta of the bilateral rows, 1 / (J M^-1 J^T), and zero starting impulses.
 void prepare_rows(DeviceBodies& bodies, SolverWorkspace& ws);
