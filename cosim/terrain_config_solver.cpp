@@ -21,7 +21,7 @@ real unit_fraction(const JsonField& f) {
 
 gpu::SolverSettings read_solver_settings(const JsonField& f) {
   f.expect_object({"method", "max_iterations", "tolerance", "omega", "lambda", "max_recovery_speed", "warm_start",
-                   "contact_stiffness", "contact_damping"});
+                   "contact_stiffness", "contact_damping", "rolling_friction"});
   gpu::SolverSettings s;
   if (const auto v = f.optional_member("method"))
     s.method = v->one_of({"jacobi", "apgd"}) == "jacobi" ? gpu::SolverMethod::Jacobi : gpu::SolverMethod::Apgd;
@@ -36,6 +36,7 @@ gpu::SolverSettings read_solver_settings(const JsonField& f) {
   if (const auto v = f.optional_member("lambda")) s.jacobi_lambda = unit_fraction(*v);
   if (const auto v = f.optional_member("max_recovery_speed")) s.max_recovery_speed = v->non_negative_number();
   if (const auto v = f.optional_member("warm_start")) s.warm_start = v->boolean();
+  if (const auto v = f.optional_member("rolling_friction")) s.rolling_friction = v->non_negative_number();
   if (const auto v = f.optional_member("contact_stiffness")) s.contact_stiffness = v->non_negative_number();
   if (const auto v = f.optional_member("contact_damping")) s.contact_damping = v->non_negative_number();
   if (s.contact_damping > 0 && s.contact_stiffness == 0)

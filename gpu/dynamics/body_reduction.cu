@@ -10,9 +10,9 @@
 
 namespace trackcosim::gpu::detail {
 
-void SlotLists::build(const DeviceContactBlock& contacts, const DeviceRowBlock& rows, bool rolling, std::size_t bodies) {
+void SlotLists::build(const DeviceContactBlock& contacts, const DeviceRowBlock& rows, std::size_t bodies) {
   const std::size_t nc = contacts.size(), nr = rows.size();
-  const std::size_t n = 2 * (nc + nr + (rolling ? nc : 0));
+  const std::size_t n = 2 * (nc + nr);
   slot_body.resize(n);
   slots.resize(n);
   const std::uint32_t *ca = raw(contacts.body_a), *cb = raw(contacts.body_b);
@@ -22,8 +22,7 @@ void SlotLists::build(const DeviceContactBlock& contacts, const DeviceRowBlock& 
                       const std::size_t item = s / 2;
                       const bool is_b = (s & 1) != 0;
                       if (item < nc) return is_b ? cb[item] : ca[item];
-                      if (item < nc + nr) return is_b ? rb[item - nc] : ra[item - nc];
-                      return is_b ? cb[item - nc - nr] : ca[item - nc - nr];  // rolling
+                      return is_b ? rb[item - nc] : ra[item - nc];
                     });
   thrust::sequence(slots.begin(), slots.end());
   thrust::stable_sort_by_key(slot_body.begin(), slot_body.end(), slots.begin());

@@ -81,21 +81,9 @@ void begin_distributed_solve(const SolvePartition& p, SolverExchange& exchange, 
   upload(ws.contacts.solve_here, p.solve_here);
   upload(bodies.ghost, p.ghost);
   upload(d.constraint_count, p.constraint_count);
-  // The partition lists contact slots; each has a rolling twin (same bodies, slot + base) that
-  // travels with it, appended in the same order on the sending and the receiving rank.
-  std::vector<std::uint32_t> slots_out = p.slots_out, slots_in = p.slots_in;
-  const bool rolling = ws.rolling.size() > 0;
-  if (rolling) {
-    const auto contact_slots = static_cast<std::uint32_t>(2 * ws.contacts.size());
-    const auto base = static_cast<std::uint32_t>(2 * (ws.contacts.size() + ws.rows.size()));
-    for (std::vector<std::uint32_t>* list : {&slots_out, &slots_in}) {
-      const std::size_t n = list->size();
-      for (std::size_t k = 0; k < n; ++k)
-        if ((*list)[k] < contact_slots) list->push_back(base + (*list)[k]);
-    }
-  }
-  upload(d.slots_out, slots_out);
-  upload(d.slots_in, slots_in);
+  upload(d.slots_out, p.slots_out);
+  upload(d.slots_in, p.slots_in);
+  const bool rolling = ws.rolling.size() > 0;  // two more rows per contact (in its slots)
   upload(d.velocities_out, p.velocities_out);
   upload(d.velocities_in, p.velocities_in);
   real solved = 0;

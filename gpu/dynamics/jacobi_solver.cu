@@ -62,13 +62,13 @@ namespace {
 /// Writes the Jacobi step of every constraint of one block.
 template <class Block>
 void write_jacobi_steps(const Block& blk, real* out, const BodyView& b, const std::uint32_t* start, real omega,
-                        bool split, const std::uint32_t* global_count, std::uint32_t global_factor) {
+                        bool split, const std::uint32_t* global_count, std::uint32_t factor) {
   thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(blk.count),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const auto f = blk.frame(i);
                      // A ghost's own list misses the contacts other ranks hold: use the global count.
                      auto count = [=](std::uint32_t j) {
-                       return global_count != nullptr ? global_factor * global_count[j] : start[j + 1] - start[j];
+                       return factor * (global_count != nullptr ? global_count[j] : start[j + 1] - start[j]);
                      };
                      std::uint32_t shared = 1;
                      if (split) {
@@ -85,7 +85,7 @@ void prepare_jacobi_steps(DeviceBodies& bodies, SolverWorkspace& ws, const Solve
   const BodyView b = bodies.view();
   const std::uint32_t* start = raw(ws.slot_lists.start);
   const std::uint32_t* global_count = ws.distributed.active() ? raw(ws.distributed.constraint_count) : nullptr;
-  // The partition counts a ghost's contacts; with rolling rows each contact is two constraints.
+  // With rolling rows each contact is two constraints on its bodies (in the same slots).
   const std::uint32_t factor = ws.rolling.size() > 0 ? 2 : 1;
   ws.rows.jacobi_step.resize(ws.rows.size());
   write_jacobi_steps(ws.contact_view(), raw(ws.contacts.jacobi_step), b, start, settings.jacobi_omega,

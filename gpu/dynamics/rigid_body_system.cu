@@ -175,7 +175,7 @@ void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchang
     detail::prepare_rolling(m.bodies, settings_.solver, m.warm, m.upload, m.ws);
     detail::prepare_rows(m.bodies, m.ws);
     m.ws.slots.resize(m.ws.slot_count());
-    m.ws.slot_lists.build(m.ws.contacts, m.ws.rows, m.ws.rolling.size() > 0, m.bodies.size());
+    m.ws.slot_lists.build(m.ws.contacts, m.ws.rows, m.bodies.size());
     if (distributed) detail::begin_distributed_solve(*partition, *exchange, m.bodies, m.ws);
     if (settings_.solver.method == SolverMethod::Jacobi) detail::prepare_jacobi_steps(m.bodies, m.ws, settings_.solver);
   });

@@ -26,9 +26,9 @@ struct SlotLists {
   thrust::device_vector<std::uint32_t> slots;
   thrust::device_vector<std::uint32_t> start;
 
-  /// Contacts own slots [0, 2 nc), rows own [2 nc, 2 nc + 2 nr), rolling rows (one per contact,
-  /// on the contact's bodies, when there are any) the next 2 nc.
-  void build(const DeviceContactBlock& contacts, const DeviceRowBlock& rows, bool rolling, std::size_t bodies);
+  /// Contacts own slots [0, 2 nc), rows own [2 nc, 2 nc + 2 nr) (rolling rows add into their
+  /// contact's slots).
+  void build(const DeviceContactBlock& contacts, const DeviceRowBlock& rows, std::size_t bodies);
 };
 
 /// Velocities to measure the new ones against (APGD's line search); inactive by default.

@@ -37,11 +37,10 @@ struct SolverWorkspace {
 
   ContactBlockView contact_view() { return contacts.view(slots.view(), 0); }
   RowBlockView row_view() { return rows.view(slots.view(), 2 * contacts.size()); }
-  /// The rolling rows, bounded by the contact impulses `normal_impulse` (gamma, or APGD's next).
-  RollingBlockView rolling_view(Vec3View normal_impulse) {
-    return rolling.view(contacts, normal_impulse, slots.view(), 2 * (contacts.size() + rows.size()));
-  }
-  std::size_t slot_count() const { return 2 * (contacts.size() + rows.size() + rolling.size()); }
+  /// The rolling rows, bounded by the contact impulses `normal_impulse` (gamma, or APGD's next);
+  /// they add into the contacts' slots, so every pass scatters them after the contacts.
+  RollingBlockView rolling_view(Vec3View normal_impulse) { return rolling.view(contacts, normal_impulse, slots.view(), 0); }
+  std::size_t slot_count() const { return 2 * (contacts.size() + rows.size()); }
   /// Rows the residual's RMS divides by: this rank's, or all ranks' in a distributed solve.
   real rows_total() const {
     return distributed.active() ? distributed.global_rows

@@ -37,6 +37,7 @@ static_assert(sizeof(SlotImpulse) == 6 * sizeof(real));
 struct SlotView {
   SlotImpulse* slot;
   TRACKCOSIM_HD void write(std::size_t i, Vec3 p, Vec3 l) const { slot[i] = SlotImpulse{p, l}; }
+  TRACKCOSIM_HD void add_angular(std::size_t i, Vec3 l) const { slot[i].angular = slot[i].angular + l; }
 };
 
 struct ContactBlockView {
@@ -126,6 +127,9 @@ struct RowBlockView {
 /// scale of the contact rows, so that APGD's single step size suits both. Body B receives the
 /// angular impulse R* (rho_u u + rho_w w), A its opposite. The bound mu_r gamma_n reads the
 /// contact impulses of the same pass (`normal_impulse`, their .x is gamma_n).
+/// The rows have no slots of their own: scatter adds the torque into its contact's two slots,
+/// after the contact pass has written them. A body's sum, the slots a distributed solve sends
+/// and the Jacobi split are then those of the contacts alone, on any number of ranks.
 struct RollingBlockView {
   std::size_t count;
   const std::uint32_t *body_a, *body_b;  ///< the contacts'
@@ -135,7 +139,7 @@ struct RollingBlockView {
   real mu;                               ///< rolling_friction
   Vec3View normal_impulse;               ///< the contacts' current impulses (n, u, w)
   SlotView slots;
-  std::size_t first_slot;
+  std::size_t first_slot;                    ///< the contacts' (0)
   const std::uint8_t* solve_here = nullptr;  ///< the contacts' mask
 
   TRACKCOSIM_HD const std::uint8_t* solve_mask() const { return solve_here; }
@@ -169,8 +173,8 @@ struct RollingBlockView {
   TRACKCOSIM_HD static Vec3 world_torque(const Frame& f, ConeImpulse g) { return f.radius * (g.u * f.u + g.w * f.w); }
   TRACKCOSIM_HD void scatter(std::size_t i, const Frame& f, ConeImpulse g) const {
     const Vec3 tau = world_torque(f, g);
-    slots.write(first_slot + 2 * i, {0, 0, 0}, -tau);
-    slots.write(first_slot + 2 * i + 1, {0, 0, 0}, tau);
+    slots.add_angular(first_slot + 2 * i, -tau);
+    slots.add_angular(first_slot + 2 * i + 1, tau);
   }
 };
 
