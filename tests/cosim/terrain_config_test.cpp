@@ -92,7 +92,8 @@ TEST(TerrainConfig, DefaultsOfAMinimalConfig) {
 TEST(TerrainConfig, SolverAndOutputKeysMapOntoTheSettings) {
   const TerrainConfig c = parse(R"({"end_time": 1, "step_size": 0.002, "gravity": [0, 0, -1.62],
     "solver": {"method": "jacobi", "max_iterations": 40, "tolerance": 1e-6, "omega": 0.5, "lambda": 0.9,
-               "max_recovery_speed": 0.1, "warm_start": false},
+               "max_recovery_speed": 0.1, "warm_start": false, "rolling_friction": 0.4,
+               "contact_stiffness": 1e6, "contact_damping": 50},
     "collision": {"envelope": 0.001, "bin_size": 0.05, "max_contacts_per_body_pair": 4},
     "output": {"probe_interval": 10, "snapshot_interval": 100, "stats": false, "progress_interval": 0}})");
   const gpu::StepSettings& s = c.scene.step;
@@ -105,6 +106,9 @@ TEST(TerrainConfig, SolverAndOutputKeysMapOntoTheSettings) {
   EXPECT_EQ(s.solver.jacobi_lambda, 0.9);
   EXPECT_EQ(s.solver.max_recovery_speed, 0.1);
   EXPECT_FALSE(s.solver.warm_start);
+  EXPECT_EQ(s.solver.rolling_friction, 0.4);
+  EXPECT_EQ(s.solver.contact_stiffness, 1e6);
+  EXPECT_EQ(s.solver.contact_damping, 50);
   EXPECT_EQ(s.collision.envelope, 0.001);
   EXPECT_EQ(s.collision.bin_size, 0.05);
   EXPECT_EQ(s.collision.max_contacts_per_body_pair, 4u);
@@ -268,6 +272,21 @@ TEST(TerrainConfig, ShippedExamplesLoad) {
   EXPECT_EQ(large.material.friction, 0.5);
 }
 
+// The heavy vehicles' gravel (issue 15): at least 10^5 grains, as their comments count them,
+// with rolling resistance on, and the moving patch.
+TEST(TerrainConfig, HeavyVehicleBedsHoldTheirCommentedGrainCounts) {
+  const std::filesystem::path configs = std::filesystem::path(TRACKCOSIM_SOURCE_DIR) / "configs";
+  for (const auto& [file, grains] : {std::pair{"cosim_m113_gravel_terrain.json", 107'952u},
+                                     std::pair{"cosim_excavator_gravel_terrain.json", 128'712u}}) {
+    const TerrainScene scene = read_terrain_scene(load_json_document(configs / file), file);
+    std::uint64_t count = 0;
+    for (const GidRange& r : plan_gid_ranges(scene)) count += r.count;
+    EXPECT_EQ(count, grains + 6u) << file;  // the grains, 5 walls and the box between the strips
+    EXPECT_EQ(scene.step.solver.rolling_friction, 0.5) << file;
+    EXPECT_TRUE(scene.cosim.moving_patch.has_value()) << file;
+  }
+}
+
 // --- errors: each names the file and the key path ---
 
 TEST(TerrainConfigErrors, UnknownKeysAtEveryLevel) {
@@ -320,6 +339,10 @@ TEST(TerrainConfigErrors, ImpossibleValues) {
             "terrain.json: solver.omega: must be in (0, 1], got 1.5");
   EXPECT_EQ(config_error(R"({"end_time": 1, "solver": {"max_iterations": 0}})"),
             "terrain.json: solver.max_iterations: must be >= 1, got 0");
+  EXPECT_EQ(config_error(R"({"end_time": 1, "solver": {"rolling_friction": -0.1}})"),
+            "terrain.json: solver.rolling_friction: must be >= 0, got -0.1");
+  EXPECT_EQ(config_error(R"({"end_time": 1, "solver": {"contact_damping": 10}})"),
+            "terrain.json: solver: contact_damping needs a contact_stiffness > 0 (a rigid contact has no damper)");
   EXPECT_EQ(config_error(R"({"end_time": 1, "output": {"probe_interval": 0}})"),
             "terrain.json: output.probe_interval: must be >= 1 (steps), got 0");
   EXPECT_EQ(config_error(R"({"end_time": 1, "collision": {"envelope": -0.001}})"),
