@@ -33,12 +33,16 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.h"
 #include "gpu/dynamics/body_set.h"
 #include "gpu/dynamics/rigid_body_system.h"
 #include "gpu/dynamics/solver_traffic.h"
 
 using namespace trackcosim;
 using namespace trackcosim::gpu;
+using trackcosim::bench::flag;
+using trackcosim::bench::has;
+using trackcosim::bench::split;
 
 namespace {
 
@@ -91,26 +95,6 @@ StepSettings bench_settings(SolverMethod method, std::uint32_t iterations) {
 const char* name_of(SolverMethod m) { return m == SolverMethod::Jacobi ? "jacobi" : "apgd"; }
 
 // ---- command line ----------------------------------------------------------------------------
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-const char* flag(int argc, char** argv, const char* name) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
-  return nullptr;
-}
-
-bool has(int argc, char** argv, const char* name) {
-  for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], name) == 0) return true;
-  return false;
-}
 
 std::vector<std::size_t> numbers(const char* text, const char* fallback) {
   std::vector<std::size_t> out;

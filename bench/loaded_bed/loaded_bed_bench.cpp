@@ -28,32 +28,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.h"
 #include "bench/loaded_bed/loaded_bed_case.h"
 
 using namespace trackcosim;
 using namespace trackcosim::bench;
 
 namespace {
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-const char* flag(int argc, char** argv, const char* name, const char* fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
-  return fallback;
-}
-
-bool has(int argc, char** argv, const char* name) {
-  for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], name) == 0) return true;
-  return false;
-}
 
 std::vector<double> numbers(const char* text) {
   std::vector<double> out;

@@ -1,0 +1,34 @@
+#pragma once
+// The benchmarks' small command lines: `--name value` flags, comma-separated lists, bare switches.
+
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace trackcosim::bench {
+
+/// "a,b,,c" -> {"a", "b", "c"}.
+inline std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+/// The value after `name`, or `fallback` when the flag is absent.
+inline const char* flag(int argc, char** argv, const char* name, const char* fallback = nullptr) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
+  return fallback;
+}
+
+/// Whether the bare switch `name` is given.
+inline bool has(int argc, char** argv, const char* name) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], name) == 0) return true;
+  return false;
+}
+
+}  // namespace trackcosim::bench
