@@ -5,14 +5,15 @@
 //   loaded_bed N=<n> load_N=<f> method=<m> iterations=<k> sinkage_m=<s> max_grain_speed=<v>
 //              step_seconds=<t> residual=<r>
 // `method` names the solver and what differs from the rigid CCP at 1 ms: apgd, jacobi,
-// apgd_mur0.1 (rolling resistance mu_r), apgd_k1e+07 (compliant grain contacts of that
+// apgd_tol0.0001 (stops at that residual, --iterations is the cap and the line gives the mean
+// count), apgd_mur0.1 (rolling resistance mu_r), apgd_k1e+07 (compliant grain contacts of that
 // stiffness, N/m), apgd_h5e-04 (terrain step).
 // sinkage_m and residual are means over the last `--window` seconds of the hold,
 // max_grain_speed the largest over the run. It never fails on its figures.
 //
 //   loaded_bed [--grains 10000] [--loads 5000,10000,20000] [--methods apgd,jacobi]
 //              [--iterations 50,100,200] [--steps 1e-3] [--rolling-friction 0] [--stiffness 0]
-//              [--damping-ratio 0.3]
+//              [--damping-ratio 0.3] [--tolerance 0]
 //              [--ramp 0.05] [--hold 0.25] [--window 0.1] [--threads 2] [--radius 0.0125] [--box side_m]
 //              [--spheres-per-grain 1|2|3|4] [--inertia-scale 1]
 //              [--print-every 25] [--residual-curve]
@@ -57,9 +58,10 @@ gpu::SolverMethod method_of(const std::string& s) {
 }
 
 /// The label of a setting: the method, then what differs from the rigid CCP at 1 ms.
-std::string label(const std::string& method, double rolling, double stiffness, double step) {
+std::string label(const std::string& method, double rolling, double stiffness, double step, double tolerance) {
   char buf[96];
   std::string out = method;
+  if (tolerance > 0) std::snprintf(buf, sizeof buf, "_tol%g", tolerance), out += buf;
   if (rolling > 0) std::snprintf(buf, sizeof buf, "_mur%g", rolling), out += buf;
   if (stiffness > 0) std::snprintf(buf, sizeof buf, "_k%.0e", stiffness), out += buf;
   if (step != 1e-3) std::snprintf(buf, sizeof buf, "_h%.0e", step), out += buf;
@@ -85,6 +87,8 @@ int main(int argc, char** argv) {
   const std::vector<double> steps = numbers(flag(argc, argv, "--steps", "1e-3"));
   const std::vector<double> stiffnesses = numbers(flag(argc, argv, "--stiffness", "0"));
   const std::vector<double> rollings = numbers(flag(argc, argv, "--rolling-friction", "0"));
+  // Residual-based stopping: --iterations is then the cap, and the line reports the mean count.
+  const double tolerance = numbers(flag(argc, argv, "--tolerance", "0")).at(0);
   const double damping_ratio = numbers(flag(argc, argv, "--damping-ratio", "0.3")).at(0);
   const double ramp = numbers(flag(argc, argv, "--ramp", "0.05")).at(0);
   const double hold = numbers(flag(argc, argv, "--hold", "0.25")).at(0);
@@ -131,12 +135,13 @@ int main(int argc, char** argv) {
             c.settings.collision.envelope = 0.05 * spec.radius;
             c.settings.solver.method = method_of(method);
             c.settings.solver.max_iterations = static_cast<std::uint32_t>(iterations);
+            c.settings.solver.tolerance = tolerance;
             c.settings.solver.max_recovery_speed = 0.5;
             c.settings.solver.contact_stiffness = stiffness;
             c.settings.solver.rolling_friction = rolling;
             // Damping ratio zeta of two grains in contact (reduced mass m/2): c = 2 zeta sqrt(k m / 2).
             c.settings.solver.contact_damping = stiffness > 0 ? 2 * damping_ratio * std::sqrt(stiffness * grain_mass / 2) : 0;
-            const std::string name = label(method, rolling, stiffness, step);
+            const std::string name = label(method, rolling, stiffness, step, tolerance);
             std::printf("# case load=%.0f N method=%s iterations=%.0f\n#   t_s sinkage_m plate_vz max_grain_speed "
                         "residual floor_force_N contacts step_s  fastest_grain_xyz (plate centre %.3f %.3f)\n",
                         load, name.c_str(), iterations, spec.box_x / 2, spec.box_y / 2);
