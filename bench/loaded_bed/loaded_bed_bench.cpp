@@ -7,7 +7,7 @@
 // `method` names the solver and what differs from the rigid CCP at 1 ms: apgd, jacobi,
 // apgd_tol0.0001 (stops at that residual, --iterations is the cap and the line gives the mean
 // count), apgd_mur0.1 (rolling resistance mu_r), apgd_k1e+07 (compliant grain contacts of that
-// stiffness, N/m), apgd_h5e-04 (terrain step).
+// stiffness, N/m), apgd_h0.00025 (terrain step).
 // sinkage_m and residual are means over the last `--window` seconds of the hold,
 // max_grain_speed the largest over the run. It never fails on its figures.
 //
@@ -63,8 +63,8 @@ std::string label(const std::string& method, double rolling, double stiffness, d
   std::string out = method;
   if (tolerance > 0) std::snprintf(buf, sizeof buf, "_tol%g", tolerance), out += buf;
   if (rolling > 0) std::snprintf(buf, sizeof buf, "_mur%g", rolling), out += buf;
-  if (stiffness > 0) std::snprintf(buf, sizeof buf, "_k%.0e", stiffness), out += buf;
-  if (step != 1e-3) std::snprintf(buf, sizeof buf, "_h%.0e", step), out += buf;
+  if (stiffness > 0) std::snprintf(buf, sizeof buf, "_k%g", stiffness), out += buf;
+  if (step != 1e-3) std::snprintf(buf, sizeof buf, "_h%g", step), out += buf;
   return out;
 }
 
