@@ -17,11 +17,13 @@ inline std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-/// The value after `name`, or `fallback` when the flag is absent.
+/// The value after the last `name` (a later flag overrides an earlier one, as scripts that add
+/// to a common list expect), or `fallback` when the flag is absent.
 inline const char* flag(int argc, char** argv, const char* name, const char* fallback = nullptr) {
+  const char* value = fallback;
   for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
-  return fallback;
+    if (std::strcmp(argv[i], name) == 0) value = argv[i + 1];
+  return value;
 }
 
 /// Whether the bare switch `name` is given.

@@ -22,6 +22,8 @@ common=(--grains "$grains" --loads "$loads" --threads "$threads" --hold "$hold" 
   "$exe" "${common[@]}" --methods apgd --rolling-friction 0,0.5 --iterations 100,200
   # Compliant grain contacts on top (1e6 N/m: 0.1 mm under 100 N), at half and the full budget.
   "$exe" "${common[@]}" --methods apgd --rolling-friction 0.5 --stiffness 1e6 --iterations 50,100
+  # Their convergence: twice the budget at 10 kN.
+  "$exe" "${common[@]}" --loads 10000 --methods apgd --rolling-friction 0.5 --stiffness 1e6 --iterations 200
 } | tee "$out"
 echo "# rows of the table ($out holds the traces):"
 grep '^loaded_bed ' "$out"
