@@ -38,6 +38,26 @@ TRACKCOSIM_HD inline std::size_t find_gid(const GlobalId* sorted, std::size_t n,
   return lo < n && sorted[lo] == gid ? lo : n;
 }
 
+/// Which of last step's contacts each contact continues (the same key), for its warm start.
+struct WarmMatch {
+  const ContactKey *keys, *old_keys;  ///< old_keys is null without a warm start
+  std::size_t old_count;
+  const std::uint32_t* match;
+  TRACKCOSIM_HD bool found(std::size_t i) const {
+    return old_keys != nullptr && match[i] < old_count && old_keys[match[i]] == keys[i];
+  }
+};
+
+WarmMatch warm_match(const ContactUpload& up, const WarmStartStore& warm, bool enabled) {
+  return {raw(up.keys), enabled ? raw(warm.keys) : nullptr, warm.keys.size(), raw(up.match)};
+}
+
+/// The rolling rows' share of a dynamic body's angular inverse mass: R*^2 (u.I^-1 u + w.I^-1 w).
+TRACKCOSIM_HD inline real rolling_trace(const BodyView& b, std::uint32_t j, real r, Vec3 u, Vec3 w) {
+  if (!b.dynamic(j)) return 0;
+  return r * r * (dot(u, b.apply_inv_inertia(j, u)) + dot(w, b.apply_inv_inertia(j, w)));
+}
+
 /// Spring and damper of a contact: a compliant body's own, or both in series.
 struct ContactSpring {
   real stiffness = 0, damping = 0;
@@ -100,9 +120,7 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
   real* bias = raw(ws.contacts.bias);
   real* mu = raw(ws.contacts.mu);
   const Vec3View gamma = ws.contact_impulse.gamma.view();
-  const ContactKey* keys = raw(up.keys);
-  const ContactKey* old_keys = warm_start ? raw(warm.keys) : nullptr;
-  const std::size_t old_count = warm.keys.size();
+  const WarmMatch previous = warm_match(up, warm, warm_start);
   const std::uint32_t* match = raw(up.match);
   const Vec3View old_impulse = warm.impulse.view();
   const real max_recovery = settings.max_recovery_speed;
@@ -138,7 +156,7 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
                      bias[i] = stabilisation;
                      mu[i] = friction[A] < friction[B] ? friction[A] : friction[B];
                      ConeImpulse start{0, 0, 0};
-                     if (old_keys != nullptr && match[i] < old_count && old_keys[match[i]] == keys[i]) {
+                     if (previous.found(i)) {
                        const Vec3 p = old_impulse.get(match[i]);
                        start = project_on_cone({dot(p, nrm), dot(p, u), dot(p, w)}, mu[i]);
                      }
@@ -159,9 +177,7 @@ void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const
   real* radius = raw(ws.rolling.radius);
   real* eta = raw(ws.rolling.eta);
   const Vec3View gamma = ws.contact_impulse.gamma.view(), rho = ws.rolling_impulse.gamma.view();
-  const ContactKey* keys = raw(up.keys);
-  const ContactKey* old_keys = warm_start ? raw(warm.keys) : nullptr;
-  const std::size_t old_count = warm.keys.size();
+  const WarmMatch previous = warm_match(up, warm, warm_start);
   const std::uint32_t* match = raw(up.match);
   const Vec3View old_rolling = warm.rolling.view();
   const real mu = settings.rolling_friction;
@@ -173,22 +189,16 @@ void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const
                      if (b.dynamic(f.a)) inverse += 1 / std::sqrt(dot(f.arm_a, f.arm_a));
                      if (b.dynamic(f.b)) inverse += 1 / std::sqrt(dot(f.arm_b, f.arm_b));
                      const real r = inverse > 0 ? 1 / inverse : real(0);
-                     real trace = 0;  // of the two rows' diagonal block, R*^2 e . (I_A^-1 + I_B^-1) e
-                     if (b.dynamic(f.a))
-                       trace += r * r * (dot(f.u, b.apply_inv_inertia(f.a, f.u)) + dot(f.w, b.apply_inv_inertia(f.a, f.w)));
-                     if (b.dynamic(f.b))
-                       trace += r * r * (dot(f.u, b.apply_inv_inertia(f.b, f.u)) + dot(f.w, b.apply_inv_inertia(f.b, f.w)));
+                     const real trace = rolling_trace(b, f.a, r, f.u, f.w) + rolling_trace(b, f.b, r, f.u, f.w);
                      radius[i] = r;
                      eta[i] = trace > 0 ? 2 / trace : real(0);
-                     Vec3 start{0, 0, 0};
-                     if (old_keys != nullptr && match[i] < old_count && old_keys[match[i]] == keys[i]) {
+                     ConeImpulse start{0, 0, 0};
+                     if (previous.found(i)) {
                        const Vec3 p = old_rolling.get(match[i]);
-                       const real ru = dot(p, f.u), rw = dot(p, f.w), t = std::sqrt(ru * ru + rw * rw);
-                       const real gn = gamma.get(i).x, bound = gn > 0 ? mu * gn : real(0);
-                       const real scale = t > bound ? bound / t : real(1);
-                       start = {0, ru * scale, rw * scale};
+                       const real gn = gamma.get(i).x;
+                       start = project_on_disc({0, dot(p, f.u), dot(p, f.w)}, gn > 0 ? mu * gn : real(0));
                      }
-                     rho.set(i, start);
+                     rho.set(i, {start.n, start.u, start.w});
                    });
 }
 

@@ -247,12 +247,13 @@ std::vector<WarmStartImpulse> RigidBodySystem::warm_start(const std::vector<std:
   std::vector<WarmStartImpulse> out(k.size());
   for (std::size_t i = 0; i < k.size(); ++i) out[i] = {k[i].gid_a, k[i].gid_b, k[i].shape_a, k[i].shape_b, {x[i], y[i], z[i]}};
   if (w.rolling.x.size() == w.keys.size() && !w.keys.empty()) {
-    detail::DeviceVec3 rolling;
-    rolling.resize(index.size());
-    thrust::gather(index.begin(), index.end(), w.rolling.x.begin(), rolling.x.begin());
-    thrust::gather(index.begin(), index.end(), w.rolling.y.begin(), rolling.y.begin());
-    thrust::gather(index.begin(), index.end(), w.rolling.z.begin(), rolling.z.begin());
-    for (std::size_t i = 0; i < out.size(); ++i) out[i].rolling_on_b = rolling.at(i);
+    // Reuses `impulse` as the staging buffer, and copies to the host once per component.
+    thrust::gather(index.begin(), index.end(), w.rolling.x.begin(), impulse.x.begin());
+    thrust::gather(index.begin(), index.end(), w.rolling.y.begin(), impulse.y.begin());
+    thrust::gather(index.begin(), index.end(), w.rolling.z.begin(), impulse.z.begin());
+    const std::vector<real> rx(impulse.x.begin(), impulse.x.end()), ry(impulse.y.begin(), impulse.y.end()),
+        rz(impulse.z.begin(), impulse.z.end());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].rolling_on_b = {rx[i], ry[i], rz[i]};
   }
   return out;
 }

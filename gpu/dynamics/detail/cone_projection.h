@@ -28,6 +28,15 @@ TRACKCOSIM_HD inline ConeImpulse project_on_cone(ConeImpulse g, real mu) {
   return {n, g.u * scale, g.w * scale};
 }
 
+/// The disc {(u, w) : sqrt(u^2 + w^2) <= bound} of rolling resistance (bound = mu_r gamma_n, 0
+/// when the contact carries nothing): keep inside, scale back to the rim outside. n stays 0.
+TRACKCOSIM_HD inline ConeImpulse project_on_disc(ConeImpulse g, real bound) {
+  const real t = std::sqrt(g.u * g.u + g.w * g.w);
+  if (t <= bound) return {0, g.u, g.w};
+  const real scale = t > 0 ? bound / t : real(0);
+  return {0, g.u * scale, g.w * scale};
+}
+
 /// A right-handed orthonormal basis (n, u, w) from a unit normal, continuous except across
 /// n.z = -1 (Duff et al. 2017, "Building an orthonormal basis, revisited"). Recomputed from n in
 /// every kernel instead of being stored: two fewer vectors to stream per contact-iteration.

@@ -161,11 +161,7 @@ struct RollingBlockView {
   /// The disc |rho| <= mu gamma_n (gamma_n of this pass's contact impulse).
   TRACKCOSIM_HD ConeImpulse project(std::size_t i, ConeImpulse g) const {
     const real gn = normal_impulse.x[i];
-    const real bound = gn > 0 ? mu * gn : real(0);
-    const real t = std::sqrt(g.u * g.u + g.w * g.w);
-    if (t <= bound) return {0, g.u, g.w};
-    const real scale = t > 0 ? bound / t : real(0);
-    return {0, g.u * scale, g.w * scale};
+    return project_on_disc(g, gn > 0 ? mu * gn : real(0));
   }
   TRACKCOSIM_HD real compliance_curvature(std::size_t, ConeImpulse) const { return 0; }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
