@@ -6,7 +6,7 @@
 // For each source (lattice, layers, heightmap PNG, elevation_grid CSV and OBJ, random_fill) a bed
 // of about P spheres of radius 5 mm is described, 0.44 m wide and as long along x as P needs.
 // Timed per rank: `plan` (loading the config: every rank computes every cell's count, which
-// fixes the gids), `generate` (cosim::build_terrain_bodies for this rank's first box: the
+// fixes the gids), `generate` (terrain::build_terrain_bodies for this rank's first box: the
 // particles this rank creates; the better of two runs) and, up to S particles, `setup` (the whole DistributedTerrain
 // construction: generation, the global cuts and the move of every particle to its owner).
 // The slowest rank counts. Prints one parseable line per source:
@@ -26,10 +26,10 @@
 #include <string>
 
 #include "bench/bench_mpi.h"
-#include "cosim/gray_image.h"
-#include "cosim/terrain_config.h"
+#include "io/gray_image.h"
+#include "terrain_node/config/terrain_config.h"
 #include "domain/grid_layout.h"
-#include "terrain_node/distributed_terrain.h"
+#include "terrain_node/distributed/distributed_terrain.h"
 
 namespace {
 
@@ -83,7 +83,7 @@ std::string source_json(const std::string& kind, long long p, const std::filesys
 
 void write_inputs(const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
-  cosim::GrayImage hills;
+  io::GrayImage hills;
   hills.width = 256, hills.height = 64;
   std::ofstream csv(dir / "hills.csv");
   for (std::size_t r = 0; r < hills.height; ++r)
@@ -92,7 +92,7 @@ void write_inputs(const std::filesystem::path& dir) {
       hills.value.push_back(v);
       csv << 0.06 + 0.04 * v << (c + 1 < hills.width ? "," : "\n");
     }
-  cosim::write_gray_png(dir / "hills.png", hills);
+  io::write_gray_png(dir / "hills.png", hills);
 }
 
 }  // namespace
@@ -110,12 +110,12 @@ int main(int argc, char** argv) {
     const std::string text = R"({"end_time": 0, "step_size": 1e-3, "particles": [)" + source_json(kind, particles, dir) + "]}";
     MPI_Barrier(MPI_COMM_WORLD);
     auto t = Clock::now();
-    const cosim::TerrainConfig config = cosim::parse_terrain_config(text, "bench.json", cosim::BuildBodies::FixedOnly);
+    const terrain::TerrainConfig config = terrain::parse_terrain_config(text, "bench.json", terrain::BuildBodies::FixedOnly);
     const double plan = slowest(seconds_since(t));
-    const std::uint64_t total = cosim::body_count(config.scene);
+    const std::uint64_t total = terrain::body_count(config.scene);
 
     // This rank's first box, as DistributedTerrain's construction splits space.
-    const domain::Aabb bounds = cosim::particle_bounds(config.scene);
+    const domain::Aabb bounds = terrain::particle_bounds(config.scene);
     const domain::Decomposition split =
         domain::Decomposition::uniform(domain::choose_grid(domain::parse_layout("auto"), ranks, bounds), bounds);
     // The better of two runs: the first one also pays for the allocator's first touch of memory.
@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
     for (int run = 0; run < 2; ++run) {
       MPI_Barrier(MPI_COMM_WORLD);
       t = Clock::now();
-      { const gpu::BodySet mine = cosim::build_terrain_bodies(config.scene, split.box(rank), &created); }
+      { const gpu::BodySet mine = terrain::build_terrain_bodies(config.scene, split.box(rank), &created); }
       generate = std::min(generate, slowest(seconds_since(t)));
     }
     std::uint64_t most = created;

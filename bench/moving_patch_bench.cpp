@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "cosim/terrain_checkpoint.h"
-#include "cosim/terrain_config.h"
-#include "terrain_node/distributed_terrain.h"
+#include "terrain_node/checkpoint/terrain_checkpoint.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/distributed/distributed_terrain.h"
 #include "tests/support/kinematic_track.h"
 
 namespace {
@@ -56,13 +56,13 @@ Row measure(double speed, double drive_time) {
   Row row;
   row.speed = speed;
   row.length = d.rear_x + (d.shoes - 1) * d.pitch + speed * drive_time + kAhead + 0.1;
-  cosim::TerrainConfig full = cosim::parse_terrain_config(bed(row.length), "bench bed");
-  cosim::TerrainConfig patched = full;
-  patched.scene.cosim.moving_patch = cosim::MovingPatchSettings{kAhead, kBehind, 0, 0, 0};
+  terrain::TerrainConfig full = terrain::parse_terrain_config(bed(row.length), "bench bed");
+  terrain::TerrainConfig patched = full;
+  patched.scene.cosim.moving_patch = terrain::MovingPatchSettings{kAhead, kBehind, 0, 0, 0};
 
   terrain::DistributedTerrain settle(full, MPI_COMM_WORLD);
   for (std::uint64_t k = 0; k < full.step_count(); ++k) settle.step();
-  const cosim::TerrainCheckpoint c = settle.gather_checkpoint();
+  const terrain::TerrainCheckpoint c = settle.gather_checkpoint();
   double surface = 0;
   const std::vector<gpu::BodyState> states = settle.gather_states();
   for (std::size_t i = 0; i < states.size(); ++i)
@@ -71,9 +71,9 @@ Row measure(double speed, double drive_time) {
   d.bottom_z = surface - kSinkage;
   // Every rank restarts from the leader's checkpoint (a file: the format's reader is the way in).
   const std::filesystem::path file = std::filesystem::temp_directory_path() / "trackcosim_bench_patch.bin";
-  if (settle.leader()) cosim::write_checkpoint(file, c);
+  if (settle.leader()) terrain::write_checkpoint(file, c);
   MPI_Barrier(MPI_COMM_WORLD);
-  const cosim::TerrainCheckpoint settled = cosim::read_checkpoint(file);
+  const terrain::TerrainCheckpoint settled = terrain::read_checkpoint(file);
   MPI_Barrier(MPI_COMM_WORLD);
   if (settle.leader()) std::filesystem::remove(file);
 

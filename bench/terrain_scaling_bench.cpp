@@ -24,8 +24,8 @@
 #include <string>
 
 #include "bench/bench_mpi.h"
-#include "cosim/terrain_config.h"
-#include "terrain_node/distributed_terrain.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/distributed/distributed_terrain.h"
 
 namespace {
 
@@ -36,7 +36,7 @@ using bench::max_over_ranks;
 constexpr double kRadius = 0.005, kGap = 0.1, kWidth = 0.22;
 constexpr int kLayers = 8;
 
-cosim::TerrainConfig bed(long long particles, int iterations) {
+terrain::TerrainConfig bed(long long particles, int iterations) {
   const double pitch = 2 * kRadius * (1 + kGap);
   const long long across = static_cast<long long>(kWidth / pitch);  // cells across the width
   const long long along = (particles + across * kLayers - 1) / (across * kLayers);
@@ -52,7 +52,7 @@ cosim::TerrainConfig bed(long long particles, int iterations) {
     "domain": {"layout": "slab:x"},
     "output": {"progress_interval": 0}
   })";
-  return cosim::parse_terrain_config(text, "scaling bed");
+  return terrain::parse_terrain_config(text, "scaling bed");
 }
 
 }  // namespace
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   const long long steps = flag(argc, argv, "--steps", 10), warmup = flag(argc, argv, "--warmup-steps", 60);
   const int iterations = static_cast<int>(flag(argc, argv, "--iterations", 50));
 
-  const cosim::TerrainConfig config = bed(particles, iterations);
+  const terrain::TerrainConfig config = bed(particles, iterations);
   terrain::DistributedTerrain terrain(config, MPI_COMM_WORLD);
   for (long long k = 0; k < warmup; ++k) terrain.step();
   double exchange = 0, solver_exchange = 0;

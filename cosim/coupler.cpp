@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "comm/tcp_channel.h"
-#include "cosim/number_text.h"
+#include "io/number_text.h"
 
 namespace trackcosim::cosim {
 
@@ -71,8 +71,8 @@ const VehicleHello& TerrainCoupler::accept(const TerrainExpectations& expect, co
   try {
     hello_ = decode_hello(channel_->receive(timeout_), channel_->peer());
     if (expect.coupling_step > 0 && std::fabs(hello_.coupling_step - expect.coupling_step) > 1e-12 * expect.coupling_step)
-      throw ProtocolError("coupling step mismatch: the vehicle uses " + number_to_string(hello_.coupling_step) +
-                          " s, the terrain " + number_to_string(expect.coupling_step) + " s");
+      throw ProtocolError("coupling step mismatch: the vehicle uses " + io::number_to_string(hello_.coupling_step) +
+                          " s, the terrain " + io::number_to_string(expect.coupling_step) + " s");
     if (expect.shoes > 0 && hello_.shoes.size() != expect.shoes)
       throw ProtocolError("shoe count mismatch: the vehicle has " + std::to_string(hello_.shoes.size()) +
                           " shoes, the terrain expects " + std::to_string(expect.shoes));
@@ -90,8 +90,8 @@ const VehicleHello& TerrainCoupler::accept(const TerrainExpectations& expect, co
     if (expect.terrain_step > 0) {
       const double ratio = hello_.coupling_step / expect.terrain_step;
       if (ratio < 1 - 1e-9 || std::fabs(ratio - std::round(ratio)) > 1e-9 * ratio)
-        throw ProtocolError("the coupling step " + number_to_string(hello_.coupling_step) +
-                            " s is not a whole number of terrain steps of " + number_to_string(expect.terrain_step) +
+        throw ProtocolError("the coupling step " + io::number_to_string(hello_.coupling_step) +
+                            " s is not a whole number of terrain steps of " + io::number_to_string(expect.terrain_step) +
                             " s");
     }
   } catch (const ProtocolError& e) {

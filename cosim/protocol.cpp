@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cosim/config_error.h"
-#include "cosim/json_fields.h"
+#include "io/config_error.h"
+#include "io/json_fields.h"
 
 namespace trackcosim::cosim {
 namespace {
@@ -82,8 +82,8 @@ template <class Read>
 auto read_json(const comm::Frame& f, const std::string& what, Read read) {
   const nlohmann::json doc = parse_payload(f, what);
   try {
-    return read(JsonField(doc, what));
-  } catch (const ConfigError& e) {
+    return read(io::JsonField(doc, what));
+  } catch (const io::ConfigError& e) {
     throw ProtocolError(e.what());
   }
 }
@@ -96,7 +96,7 @@ Json numbers(const double (&v)[N]) {
   return a;
 }
 
-void check_version(const JsonField& f, const char* who) {
+void check_version(const io::JsonField& f, const char* who) {
   if (f.member("protocol").string() != kProtocolName)
     f.member("protocol").fail(std::string("expected \"") + kProtocolName + "\"");
   const std::uint64_t v = f.member("version").unsigned_integer();
@@ -147,7 +147,7 @@ comm::Frame encode_hello(const VehicleHello& h) {
 
 VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer) {
   expect_kind(frame, MessageKind::Hello, peer);
-  return read_json(frame, "hello from " + peer, [](const JsonField& f) {
+  return read_json(frame, "hello from " + peer, [](const io::JsonField& f) {
     f.expect_object({"protocol", "version", "units", "coupling_step", "end_time", "scheme", "shoes", "checkpoint",
                      "start_step", "start_time"});
     check_version(f, "vehicle");
@@ -159,22 +159,22 @@ VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer) {
     h.coupling_step = f.member("coupling_step").positive_number();
     h.end_time = f.member("end_time").non_negative_number();
     if (const auto scheme = f.optional_member("scheme")) h.scheme = scheme->one_of({"concurrent", "sequential"});
-    for (const JsonField& shoe : f.member("shoes").elements()) {
+    for (const io::JsonField& shoe : f.member("shoes").elements()) {
       shoe.expect_object({"mass", "spheres", "state"});
       ShoeGeometry g;
       g.mass = shoe.member("mass").positive_number();
-      for (const JsonField& s : shoe.member("spheres").elements()) {
+      for (const io::JsonField& s : shoe.member("spheres").elements()) {
         s.expect_object({"offset", "radius"});
         g.spheres.push_back({s.member("offset").vec3(), s.member("radius").positive_number()});
       }
       if (g.spheres.empty()) shoe.member("spheres").fail("a shoe needs at least one sphere");
-      const JsonField state = shoe.member("state");
+      const io::JsonField state = shoe.member("state");
       state.expect_object({"position", "orientation", "velocity", "angular_velocity"});
       ShoeState st{};
       auto fill = [&](const char* key, double* out, std::size_t n) {
-        const JsonField v = state.member(key);
+        const io::JsonField v = state.member(key);
         v.expect_array_of_numbers(n);
-        const std::vector<JsonField> e = v.elements();
+        const std::vector<io::JsonField> e = v.elements();
         for (std::size_t k = 0; k < n; ++k) out[k] = e[k].number();
       };
       fill("position", st.position, 3);
@@ -203,19 +203,19 @@ comm::Frame encode_welcome(const TerrainWelcome& w) {
 
 TerrainWelcome decode_welcome(const comm::Frame& frame, const std::string& peer) {
   expect_kind(frame, MessageKind::Welcome, peer);
-  return read_json(frame, "welcome from " + peer, [](const JsonField& f) {
+  return read_json(frame, "welcome from " + peer, [](const io::JsonField& f) {
     f.expect_object(
         {"protocol", "version", "patch", "surface_height", "particles", "material", "terrain_step", "checkpoint"});
     check_version(f, "terrain");
     TerrainWelcome w;
     if (const auto c = f.optional_member("checkpoint")) w.checkpoint = c->boolean();
-    const JsonField patch = f.member("patch");
+    const io::JsonField patch = f.member("patch");
     patch.expect_object({"min", "max"});
     w.patch_min = patch.member("min").vec3();
     w.patch_max = patch.member("max").vec3();
     w.surface_height = f.member("surface_height").number();
     w.particles = f.member("particles").unsigned_integer();
-    const JsonField m = f.member("material");
+    const io::JsonField m = f.member("material");
     m.expect_object({"friction", "density"});
     w.friction = m.member("friction").non_negative_number();
     w.density = m.member("density").non_negative_number();
@@ -284,7 +284,7 @@ comm::Frame encode_checkpoint(const CheckpointRequest& c) {
 
 CheckpointRequest decode_checkpoint(const comm::Frame& frame, std::uint64_t expected_step, const std::string& peer) {
   expect_kind(frame, MessageKind::Checkpoint, peer);
-  const CheckpointRequest c = read_json(frame, "checkpoint request from " + peer, [](const JsonField& f) {
+  const CheckpointRequest c = read_json(frame, "checkpoint request from " + peer, [](const io::JsonField& f) {
     f.expect_object({"step", "time", "reason"});
     CheckpointRequest r;
     r.step = f.member("step").unsigned_integer();

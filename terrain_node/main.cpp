@@ -15,11 +15,11 @@
 #include <CLI/CLI.hpp>
 
 #include "comm/mpi_session.h"
-#include "cosim/config_error.h"
-#include "cosim/version.h"
-#include "terrain_node/contacts_command.h"
-#include "terrain_node/cosim_command.h"
-#include "terrain_node/settle_command.h"
+#include "io/config_error.h"
+#include "io/version.h"
+#include "terrain_node/contacts/contacts_command.h"
+#include "terrain_node/coupling/cosim_command.h"
+#include "terrain_node/settle/settle_command.h"
 
 namespace {
 
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   CLI::App app{"trackcosim terrain node: the granular terrain of rigid spheres.", "terrain_node"};
   app.footer(kFooter);
   app.get_formatter()->column_width(44);
-  app.set_version_flag("--version", "trackcosim terrain_node " + std::string(cosim::kTrackcosimVersion));
+  app.set_version_flag("--version", "trackcosim terrain_node " + std::string(io::kTrackcosimVersion));
 
   std::filesystem::path scene, config, out_dir;
   int threads = 0;
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     int rank = 0, initialized = 0;
     MPI_Initialized(&initialized);
     if (initialized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const bool input_error = dynamic_cast<const cosim::ConfigError*>(&e) != nullptr;
+    const bool input_error = dynamic_cast<const io::ConfigError*>(&e) != nullptr;
     std::fflush(stdout);
     if (rank == 0 || !input_error)
       std::cerr << "terrain_node: error: " << (rank > 0 ? "rank " + std::to_string(rank) + ": " : std::string()) << e.what()

@@ -12,8 +12,8 @@
 #include <CLI/CLI.hpp>
 
 #include "comm/mpi_session.h"
-#include "cosim/version.h"
-#include "vehicle_node/cosim/coupled_run.h"
+#include "io/version.h"
+#include "vehicle_node/coupled/coupled_run.h"
 #include "vehicle_node/standalone/standalone_run.h"
 
 namespace {
@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   CLI::App app{"trackcosim vehicle node: the tracked-vehicle multibody program.", "vehicle_node"};
   app.footer(kFooter);
   app.get_formatter()->column_width(40);
-  app.set_version_flag("--version", "trackcosim vehicle_node " + std::string(cosim::kTrackcosimVersion));
+  app.set_version_flag("--version", "trackcosim vehicle_node " + std::string(io::kTrackcosimVersion));
 
   vehicle::StandaloneOptions options;
   std::string ground, profile;

@@ -1,4 +1,4 @@
-// The distributed terrain (terrain_node/distributed_terrain.h) against a single rank, run under
+// The distributed terrain (terrain_node/distributed/distributed_terrain.h) against a single rank, run under
 // mpiexec with 2, 3 and 4 ranks. The reference is the same config stepped by rank 0 alone on
 // MPI_COMM_SELF inside the same test, so every comparison is between two runs of this build.
 //
@@ -26,9 +26,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cosim/terrain_checkpoint.h"
-#include "cosim/terrain_config.h"
-#include "terrain_node/distributed_terrain.h"
+#include "terrain_node/checkpoint/terrain_checkpoint.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/distributed/distributed_terrain.h"
 #include "tests/support/mpi_world.h"
 #include "tests/support/state_compare.h"
 
@@ -53,8 +53,8 @@ constexpr const char* kBed = R"({
   "output": {"progress_interval": 0}
 })";
 
-cosim::TerrainConfig bed_config(std::uint64_t rebalance_interval = 0) {
-  cosim::TerrainConfig c = cosim::parse_terrain_config(kBed, "bed");
+terrain::TerrainConfig bed_config(std::uint64_t rebalance_interval = 0) {
+  terrain::TerrainConfig c = terrain::parse_terrain_config(kBed, "bed");
   c.scene.domain.rebalance_interval = rebalance_interval;
   return c;
 }
@@ -64,7 +64,7 @@ struct RunResult {
   std::vector<double> kinetic_energy;  ///< per step
 };
 
-RunResult run(const cosim::TerrainConfig& config, MPI_Comm comm, const std::string& layout, std::uint64_t steps) {
+RunResult run(const terrain::TerrainConfig& config, MPI_Comm comm, const std::string& layout, std::uint64_t steps) {
   DistributedTerrain terrain(config, comm, layout);
   RunResult r;
   for (std::uint64_t k = 0; k < steps; ++k) {
@@ -82,7 +82,7 @@ std::vector<std::string> layouts_for(int ranks) {
 }
 
 TEST(DistributedTerrain, SettlingBedIsBitwiseTheSameAsOneRankForEveryLayout) {
-  const cosim::TerrainConfig config = bed_config();
+  const terrain::TerrainConfig config = bed_config();
   const std::uint64_t steps = config.step_count();
   RunResult single;
   if (world_rank() == 0) single = run(config, MPI_COMM_SELF, "auto", steps);
@@ -107,9 +107,9 @@ TEST(DistributedTerrain, SettlingBedIsBitwiseTheSameAsOneRankForEveryLayout) {
 // Rolling resistance adds rows whose reduction slots and warm-start impulses travel with their
 // contacts' (docs/ccp.md): the split solve must still give one rank's bits.
 TEST(DistributedTerrain, BedWithRollingResistanceIsBitwiseTheSameAsOneRank) {
-  cosim::TerrainConfig config = bed_config();
+  terrain::TerrainConfig config = bed_config();
   config.scene.step.solver.rolling_friction = 0.3;
-  cosim::TerrainConfig rebalancing = bed_config(7);
+  terrain::TerrainConfig rebalancing = bed_config(7);
   rebalancing.scene.step.solver.rolling_friction = 0.3;
   const std::uint64_t steps = config.step_count();
   RunResult single, plain;
@@ -134,7 +134,7 @@ TEST(DistributedTerrain, ApgdBedAgreesWithOneRankWithin1e12Metres) {
   // APGD's line-search and restart sums are allreduces of per-rank partial sums, not the
   // single-rank chunked sum, so only the iterate's discrete decisions can differ; the issue's
   // bound for a non-bitwise method is 1e-12 m.
-  cosim::TerrainConfig config = bed_config();
+  terrain::TerrainConfig config = bed_config();
   config.scene.step.solver.method = gpu::SolverMethod::Apgd;
   const std::uint64_t steps = config.step_count();
   RunResult single;
@@ -153,7 +153,7 @@ TEST(DistributedTerrain, ApgdBedAgreesWithOneRankWithin1e12Metres) {
 
 /// 240 spheres in a 2 m long row, moving in +x at 2-4 m/s with some spread, no gravity and no
 /// walls: they collide (the faster catch up) and cross the cuts of a slab split along x.
-cosim::TerrainConfig stream_config() {
+terrain::TerrainConfig stream_config() {
   nlohmann::json spheres = nlohmann::json::array();
   for (int i = 0; i < 240; ++i) {
     const double x = 0.03 * (i % 40), y = 0.03 * ((i / 40) % 3), z = 0.03 * (i / 120);
@@ -168,11 +168,11 @@ cosim::TerrainConfig stream_config() {
                         {"collision", {{"envelope", 0.001}}},
                         {"domain", {{"layout", "slab:x"}, {"balance", false}, {"max_displacement", 0.01}}},
                         {"output", {{"progress_interval", 0}}}};
-  return cosim::parse_terrain_config(doc.dump(), "stream");
+  return terrain::parse_terrain_config(doc.dump(), "stream");
 }
 
 TEST(DistributedTerrain, StreamAcrossSeveralCutsKeepsEveryParticleAndTheMomentum) {
-  const cosim::TerrainConfig config = stream_config();
+  const terrain::TerrainConfig config = stream_config();
   DistributedTerrain terrain(config, MPI_COMM_WORLD);
   auto momentum = [](const std::vector<gpu::BodyState>& s) {
     Vec3 p{0, 0, 0};
@@ -190,7 +190,7 @@ TEST(DistributedTerrain, StreamAcrossSeveralCutsKeepsEveryParticleAndTheMomentum
   }
   MPI_Allreduce(MPI_IN_PLACE, &migrated, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   const std::vector<gpu::BodyState> end = terrain.gather_states();
-  cosim::TerrainConfig rebalancing = config;
+  terrain::TerrainConfig rebalancing = config;
   rebalancing.scene.domain.balance = true;
   rebalancing.scene.domain.rebalance_interval = 10;
   const std::vector<gpu::BodyState> following_cuts =
@@ -231,7 +231,7 @@ TEST(DistributedTerrain, BodyCrossingTheCornerOfATwoByTwoGridMovesToTheDiagonalR
     "domain": {"layout": "grid:2x2x1", "balance": false, "max_displacement": 0.002},
     "output": {"progress_interval": 0}
   })";
-  const cosim::TerrainConfig config = cosim::parse_terrain_config(text, "corner");
+  const terrain::TerrainConfig config = terrain::parse_terrain_config(text, "corner");
   DistributedTerrain terrain(config, MPI_COMM_WORLD);
   ASSERT_EQ(terrain.decomposition().owner_of({0.45, 0.45, 0}), 0);
   ASSERT_EQ(terrain.decomposition().owner_of({0.55, 0.55, 0}), 3);
@@ -261,7 +261,7 @@ TEST(DistributedTerrain, BodyCrossingTheCornerOfATwoByTwoGridMovesToTheDiagonalR
 
 TEST(DistributedTerrain, CheckpointWrittenOnTwoRanksContinuesOnThreeAsWithoutTheStop) {
   if (world_size() != 3) GTEST_SKIP() << "needs 3 ranks";
-  const cosim::TerrainConfig config = bed_config();
+  const terrain::TerrainConfig config = bed_config();
   const std::uint64_t stop = 25, steps = config.step_count();
   const std::string path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_restart_");
 
@@ -274,8 +274,8 @@ TEST(DistributedTerrain, CheckpointWrittenOnTwoRanksContinuesOnThreeAsWithoutThe
     for (std::uint64_t k = 0; k < steps; ++k) {
       two.step();
       if (two.step_count() == stop) {
-        const cosim::TerrainCheckpoint c = two.gather_checkpoint();
-        if (two.leader()) cosim::write_checkpoint(path, c);
+        const terrain::TerrainCheckpoint c = two.gather_checkpoint();
+        if (two.leader()) terrain::write_checkpoint(path, c);
       }
     }
     uninterrupted = two.gather_states();
@@ -283,7 +283,7 @@ TEST(DistributedTerrain, CheckpointWrittenOnTwoRanksContinuesOnThreeAsWithoutThe
   }
   MPI_Barrier(MPI_COMM_WORLD);
 
-  const cosim::TerrainCheckpoint c = cosim::read_checkpoint(path);
+  const terrain::TerrainCheckpoint c = terrain::read_checkpoint(path);
   ASSERT_EQ(c.step, stop);
   DistributedTerrain three(config, MPI_COMM_WORLD, "slab:y", &c);
   EXPECT_EQ(three.step_count(), stop);

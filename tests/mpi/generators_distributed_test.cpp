@@ -1,4 +1,4 @@
-// Distributed generation (terrain_node/terrain_construction.cpp): on 1, 2 and 3 ranks, each
+// Distributed generation (terrain_node/distributed/distributed_terrain_construction.cpp): on 1, 2 and 3 ranks, each
 // rank generates only the particles of its first box (the ranks' generated counts add up to the
 // scene's particle count, and on several ranks each builds fewer than all), and the terrain the
 // ranks then hold together is the 1-rank build, bit for bit: same gids, positions, radii,
@@ -12,9 +12,9 @@
 #include <fstream>
 #include <string>
 
-#include "cosim/gray_image.h"
-#include "cosim/terrain_config.h"
-#include "terrain_node/distributed_terrain.h"
+#include "io/gray_image.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/distributed/distributed_terrain.h"
 #include "tests/support/mpi_world.h"
 #include "tests/support/sphere_checks.h"
 
@@ -32,11 +32,11 @@ std::filesystem::path write_inputs() {
                                     ("trackcosim_generators_np" + std::to_string(test::world_size()));
   if (test::world_rank() == 0) {
     std::filesystem::create_directories(dir);
-    cosim::GrayImage hill;
+    io::GrayImage hill;
     hill.width = 17, hill.height = 9;
     for (std::size_t r = 0; r < hill.height; ++r)
       for (std::size_t c = 0; c < hill.width; ++c) hill.value.push_back(0.5 + 0.5 * std::sin(0.4 * double(c + r)));
-    cosim::write_gray_png(dir / "hill.png", hill);
+    io::write_gray_png(dir / "hill.png", hill);
     std::ofstream(dir / "steps.csv") << "0.03,0.04,0.05\n0.05,0.04,0.03\n";
     std::ofstream(dir / "tilt.obj") << "v 0 0.4 0.02\nv 0.3 0.4 0.06\nv 0.3 0.6 0.06\nv 0 0.6 0.02\nf 1 2 3 4\n";
   }
@@ -63,8 +63,8 @@ std::string scene_text(const std::filesystem::path& dir) {
 
 TEST(DistributedGenerators, RanksBuildOnlyTheirOwnAndTogetherTheOneRankScene) {
   const std::string text = scene_text(write_inputs());
-  const cosim::TerrainConfig fixed = cosim::parse_terrain_config(text, "scene.json", cosim::BuildBodies::FixedOnly);
-  const std::uint64_t particles = cosim::body_count(fixed.scene) - 5 - 1;  // walls, the bump
+  const terrain::TerrainConfig fixed = terrain::parse_terrain_config(text, "scene.json", terrain::BuildBodies::FixedOnly);
+  const std::uint64_t particles = terrain::body_count(fixed.scene) - 5 - 1;  // walls, the bump
   EXPECT_EQ(fixed.bodies.size(), 6u) << "FixedOnly builds the walls and the obstacle only";
 
   const DistributedTerrain terrain(fixed, MPI_COMM_WORLD);
@@ -74,9 +74,9 @@ TEST(DistributedGenerators, RanksBuildOnlyTheirOwnAndTogetherTheOneRankScene) {
   if (test::world_size() > 1) EXPECT_LT(generated, particles) << "a rank generated everything";
   EXPECT_GT(particles, 5000u);
 
-  const cosim::TerrainCheckpoint together = terrain.gather_checkpoint();
+  const terrain::TerrainCheckpoint together = terrain.gather_checkpoint();
   if (test::world_rank() != 0) return;
-  const cosim::TerrainConfig one = cosim::parse_terrain_config(text, "scene.json");  // all bodies, one process
+  const terrain::TerrainConfig one = terrain::parse_terrain_config(text, "scene.json");  // all bodies, one process
   const gpu::BodySet &got = together.bodies, &want = one.bodies;
   ASSERT_EQ(got.size(), want.size());
   EXPECT_TRUE(same_bits(got.gid, want.gid));

@@ -1,4 +1,4 @@
-// The moving patch in a co-simulation (terrain_node/moving_patch.h, docs/moving-patch.md), on
+// The moving patch in a co-simulation (terrain_node/coupling/moving_patch.h, docs/moving-patch.md), on
 // 2 terrain ranks (slab:x: the box crosses the cut as the track drives on), with the stand-in
 // vehicle of tests/support/kinematic_track.h: three flat shoes pressed 5 mm into a settled
 // 1.8 m bed and driven 0.56 m along it at 1 m/s.
@@ -27,9 +27,9 @@
 #include <filesystem>
 #include <string>
 
-#include "cosim/terrain_checkpoint.h"
-#include "cosim/terrain_config.h"
-#include "terrain_node/distributed_terrain.h"
+#include "terrain_node/checkpoint/terrain_checkpoint.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/distributed/distributed_terrain.h"
 #include "tests/support/kinematic_track.h"
 #include "tests/support/mpi_world.h"
 #include "tests/support/state_compare.h"
@@ -83,9 +83,9 @@ Means means_after_lowering(const test::TrackForces& f, const test::TrackDrive& d
 }
 
 TEST(MovingPatchCosim, MovingBoxGivesTheFullBedsShoeForcesWithHalfTheParticlesOnAnyRankCount) {
-  cosim::TerrainConfig full = cosim::parse_terrain_config(kBed, "long track bed");
-  cosim::TerrainConfig patched = full;
-  patched.scene.cosim.moving_patch = cosim::MovingPatchSettings{};
+  terrain::TerrainConfig full = terrain::parse_terrain_config(kBed, "long track bed");
+  terrain::TerrainConfig patched = full;
+  patched.scene.cosim.moving_patch = terrain::MovingPatchSettings{};
   patched.scene.cosim.moving_patch->ahead = kAhead;
   patched.scene.cosim.moving_patch->behind = kBehind;
 
@@ -97,14 +97,14 @@ TEST(MovingPatchCosim, MovingBoxGivesTheFullBedsShoeForcesWithHalfTheParticlesOn
     for (std::uint64_t k = 0; k < full.step_count(); ++k) settle.step();
     const double energy = settle.global_stats().kinetic_energy;
     if (settle.leader()) std::printf("settled bed: kinetic energy %g J\n", energy);
-    const cosim::TerrainCheckpoint c = settle.gather_checkpoint();
-    if (settle.leader()) cosim::write_checkpoint(path, c);
+    const terrain::TerrainCheckpoint c = settle.gather_checkpoint();
+    if (settle.leader()) terrain::write_checkpoint(path, c);
     const std::vector<gpu::BodyState> states = settle.gather_states();
     for (std::size_t i = 0; i < states.size(); ++i)
       if (full.bodies.motion[i] == gpu::Motion::Dynamic) surface = std::max(surface, states[i].position.z + real(0.01));
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  const cosim::TerrainCheckpoint settled = cosim::read_checkpoint(path);
+  const terrain::TerrainCheckpoint settled = terrain::read_checkpoint(path);
   const test::TrackDrive d = drive(surface);
 
   test::TrackForces alone;

@@ -1,4 +1,4 @@
-// The moving patch on DistributedTerrain (terrain_node/terrain_patch.cpp, docs/moving-patch.md),
+// The moving patch on DistributedTerrain (terrain_node/distributed/distributed_terrain_patch.cpp, docs/moving-patch.md),
 // the box moved by hand, under mpiexec with 2 ranks on a slab:x split whose cut the box crosses:
 //
 //  - persistence (Heyn thesis 6.2.2: "the effect of the vehicle on the terrain is persistent"):
@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "cosim/terrain_checkpoint.h"
-#include "cosim/terrain_config.h"
-#include "terrain_node/distributed_terrain.h"
-#include "terrain_node/moving_patch.h"
+#include "terrain_node/checkpoint/terrain_checkpoint.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/coupling/moving_patch.h"
 #include "tests/support/mpi_world.h"
 #include "tests/support/state_compare.h"
 
@@ -60,10 +60,10 @@ const PatchBox kLeft = box(-1, 0.25), kRight = box(0.35, 1.6);
 struct Sequence {
   std::vector<gpu::BodyState> initial, left, right_start, right_end, back_left;
   PatchCounts left_counts, right_counts, back_counts;
-  cosim::TerrainCheckpoint during_right;  ///< on the leader
+  terrain::TerrainCheckpoint during_right;  ///< on the leader
 };
 
-Sequence run_sequence(const cosim::TerrainConfig& config, MPI_Comm comm) {
+Sequence run_sequence(const terrain::TerrainConfig& config, MPI_Comm comm) {
   DistributedTerrain terrain(config, comm, "slab:x");
   Sequence s;
   s.initial = terrain.gather_states();
@@ -93,7 +93,7 @@ real distance(Vec3 a, Vec3 b) {
 }
 
 TEST(MovingPatch, ParticlesLeftBehindComeBackWithTheirDisturbedPoseOnAnyRankCount) {
-  const cosim::TerrainConfig config = cosim::parse_terrain_config(kLongBed, "long bed");
+  const terrain::TerrainConfig config = terrain::parse_terrain_config(kLongBed, "long bed");
   std::size_t particles = 0;
   for (std::size_t i = 0; i < config.bodies.size(); ++i) particles += config.bodies.motion[i] == gpu::Motion::Dynamic;
   Sequence alone;
@@ -102,9 +102,9 @@ TEST(MovingPatch, ParticlesLeftBehindComeBackWithTheirDisturbedPoseOnAnyRankCoun
 
   // Restart from the checkpoint taken while the right box was on: the same end of that phase.
   const std::string path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_patch_");
-  if (world_rank() == 0) cosim::write_checkpoint(path, split.during_right);
+  if (world_rank() == 0) terrain::write_checkpoint(path, split.during_right);
   MPI_Barrier(MPI_COMM_WORLD);
-  const cosim::TerrainCheckpoint checkpoint = cosim::read_checkpoint(path);
+  const terrain::TerrainCheckpoint checkpoint = terrain::read_checkpoint(path);
   DistributedTerrain restarted(config, MPI_COMM_WORLD, "slab:x", &checkpoint);
   restarted.apply_patch(kRight, true);
   for (int k = 0; k < kSteps; ++k) restarted.step();
@@ -159,7 +159,7 @@ TEST(MovingPatch, ParticlesLeftBehindComeBackWithTheirDisturbedPoseOnAnyRankCoun
 }
 
 /// The box slides along the bed by 2 mm every 2 steps, the cuts following it every 10th time.
-std::vector<gpu::BodyState> slide(const cosim::TerrainConfig& config, MPI_Comm comm, PatchCounts* last,
+std::vector<gpu::BodyState> slide(const terrain::TerrainConfig& config, MPI_Comm comm, PatchCounts* last,
                                    std::uint64_t* reactivated) {
   DistributedTerrain terrain(config, comm, "slab:x");
   for (int k = 0; k < 100; ++k) {
@@ -173,7 +173,7 @@ std::vector<gpu::BodyState> slide(const cosim::TerrainConfig& config, MPI_Comm c
 }
 
 TEST(MovingPatch, ASlidingBoxGivesTheSameBitsOnAnyRankCount) {
-  const cosim::TerrainConfig config = cosim::parse_terrain_config(kLongBed, "long bed");
+  const terrain::TerrainConfig config = terrain::parse_terrain_config(kLongBed, "long bed");
   std::vector<gpu::BodyState> alone;
   PatchCounts counts;
   std::uint64_t reactivated = 0, ignored = 0;
@@ -186,7 +186,7 @@ TEST(MovingPatch, ASlidingBoxGivesTheSameBitsOnAnyRankCount) {
 }
 
 TEST(MovingPatch, ABoxOverTheWholeBedChangesNoBitEvenWhenTheCutsMove) {
-  const cosim::TerrainConfig config = cosim::parse_terrain_config(kLongBed, "long bed");
+  const terrain::TerrainConfig config = terrain::parse_terrain_config(kLongBed, "long bed");
   std::vector<gpu::BodyState> plain;
   if (world_rank() == 0) {
     DistributedTerrain t(config, MPI_COMM_SELF);
@@ -205,8 +205,8 @@ TEST(MovingPatch, ABoxOverTheWholeBedChangesNoBitEvenWhenTheCutsMove) {
 // The co-simulation side (moving_patch.h): the box around the shoes, a patch.csv row per update
 // with counts that add up, the summary's means, the cuts moving every rebalance_shift of travel.
 TEST(MovingPatch, FollowsTheShoesAndWritesARowPerUpdate) {
-  const cosim::TerrainConfig config = cosim::parse_terrain_config(kLongBed, "long bed");
-  cosim::MovingPatchSettings settings;
+  const terrain::TerrainConfig config = terrain::parse_terrain_config(kLongBed, "long bed");
+  terrain::MovingPatchSettings settings;
   settings.ahead = 0.1, settings.behind = 0.05, settings.width = 0.08, settings.rebalance_shift = 0.05;
   MovingPatch patch(settings, 0.01);
   const PatchBox b = patch.box_around({{0.2, 0.05, 0.03}, {0.25, 0.07, 0.03}});

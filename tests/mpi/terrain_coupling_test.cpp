@@ -1,4 +1,4 @@
-// The terrain side of a co-simulation (terrain_node/coupling_session.h) with a stand-in vehicle
+// The terrain side of a co-simulation (terrain_node/coupling/coupling_session.h) with a stand-in vehicle
 // in a thread on rank 0, over TCP: one "shoe", a plate of 21 x 21 spheres held still (its
 // edges just touch the walls; the proxy meets them through its spring), carries a
 // bed of 400 spheres dropped onto it inside frictionless walls. Once settled, the vertical force
@@ -14,7 +14,7 @@
 
 #include "comm/tcp_channel.h"
 #include "cosim/coupler.h"
-#include "terrain_node/coupling_session.h"
+#include "terrain_node/coupling/coupling_session.h"
 #include "tests/support/mpi_world.h"
 
 namespace trackcosim::terrain {
@@ -50,7 +50,7 @@ cosim::VehicleHello plate() {
 /// Runs the coupled terrain on `comm` (rank 0 of it also hosts the vehicle thread); returns the
 /// force on the plate at every coupling step (on rank 0).
 std::vector<cosim::ShoeForce> coupled_run(MPI_Comm comm, double* weight) {
-  const cosim::TerrainConfig config = cosim::parse_terrain_config(kBed, "plate bed");
+  const terrain::TerrainConfig config = terrain::parse_terrain_config(kBed, "plate bed");
   DistributedTerrain terrain(config, comm, "slab:x");
   std::vector<cosim::ShoeForce> forces;
   std::string vehicle_error;

@@ -6,16 +6,16 @@
 
 #include <string>
 
-#include "cosim/config_error.h"
+#include "io/config_error.h"
 
 namespace trackcosim::test {
 
-/// The message of the cosim::ConfigError that `parse(text)` throws; a test failure when none.
+/// The message of the io::ConfigError that `parse(text)` throws; a test failure when none.
 template <typename Parse>
 std::string config_error_message(Parse parse, const std::string& text) {
   try {
     parse(text);
-  } catch (const cosim::ConfigError& e) {
+  } catch (const io::ConfigError& e) {
     return e.what();
   }
   ADD_FAILURE() << "no ConfigError for: " << text;

@@ -15,7 +15,7 @@
 
 #include "comm/tcp_channel.h"
 #include "cosim/coupler.h"
-#include "terrain_node/coupling_session.h"
+#include "terrain_node/coupling/coupling_session.h"
 
 namespace trackcosim::test {
 
@@ -71,7 +71,7 @@ inline std::vector<cosim::ShoeState> track_states(const TrackDrive& d, double t)
 
 /// Collective over the terrain's communicator: runs the coupling with the track as the vehicle.
 /// Forces come back on the leader ({} elsewhere).
-inline TrackForces drive_track(terrain::DistributedTerrain& terrain, const cosim::TerrainConfig& config,
+inline TrackForces drive_track(terrain::DistributedTerrain& terrain, const terrain::TerrainConfig& config,
                                const TrackDrive& d) {
   TrackForces out;
   if (!terrain.leader()) {

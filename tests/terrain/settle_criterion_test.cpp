@@ -16,8 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cosim/terrain_checkpoint.h"
-#include "terrain_node/settle_command.h"
+#include "terrain_node/checkpoint/terrain_checkpoint.h"
+#include "terrain_node/settle/settle_command.h"
 #include "tests/support/text_files.h"
 
 namespace trackcosim::terrain {
@@ -95,7 +95,7 @@ TEST_F(SettleCriterionRun, StopsAtTheFirstCheckBelowTheThreshold) {
 
 TEST_F(SettleCriterionRun, TheSettledBedIsCheckpointedAndSnapshotted) {
   const std::uint64_t steps = settle("threshold")["steps"];
-  const cosim::TerrainCheckpoint c = cosim::read_checkpoint(root_ / "threshold" / "checkpoint.bin");
+  const terrain::TerrainCheckpoint c = terrain::read_checkpoint(root_ / "threshold" / "checkpoint.bin");
   EXPECT_EQ(c.step, steps);
   EXPECT_EQ(c.bodies.size(), std::size_t(kSpheres + 5));
   char name[64];

@@ -11,9 +11,9 @@
 #include <numbers>
 #include <string>
 
-#include "cosim/gray_image.h"
-#include "cosim/height_map.h"
-#include "terrain_node/sphere_box_volume.h"
+#include "io/gray_image.h"
+#include "terrain_node/output/height_map.h"
+#include "terrain_node/settle/sphere_box_volume.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -67,8 +67,8 @@ TEST(SphereBoxVolume, WholePeriodsOfASimpleCubicLatticeGivePiOverSix) {
 }
 
 /// A layer of spheres of radius r at z on a square grid of pitch 2r (one centre per map cell).
-cosim::HeightMap layer_map(double r, double step_height) {
-  cosim::HeightMap map(cosim::covering_grid(0, 0, 0.2, 0.1, 2 * r));
+terrain::HeightMap layer_map(double r, double step_height) {
+  terrain::HeightMap map(terrain::covering_grid(0, 0, 0.2, 0.1, 2 * r));
   for (int i = 0; i < 20; ++i)
     for (int j = 0; j < 10; ++j) {
       const double x = (i + 0.5) * 2 * r, y = (j + 0.5) * 2 * r;
@@ -81,7 +81,7 @@ cosim::HeightMap layer_map(double r, double step_height) {
 
 TEST(HeightMap, AFlatLayerGivesItsTopInEveryCell) {
   const double r = 0.005;
-  const cosim::HeightMap map = layer_map(r, 0);
+  const terrain::HeightMap map = layer_map(r, 0);
   ASSERT_EQ(map.grid.columns, 20u);
   ASSERT_EQ(map.grid.rows, 10u);
   EXPECT_EQ(map.filled(), 200u);
@@ -90,7 +90,7 @@ TEST(HeightMap, AFlatLayerGivesItsTopInEveryCell) {
 
 TEST(HeightMap, AStepShowsInTheRightColumnsAndRowZeroIsTheLargestY) {
   const double r = 0.005;
-  cosim::HeightMap map = layer_map(r, 0.02);
+  terrain::HeightMap map = layer_map(r, 0.02);
   for (std::size_t row = 0; row < map.grid.rows; ++row)
     for (std::size_t column = 0; column < map.grid.columns; ++column)
       EXPECT_NEAR(map.top[row * map.grid.columns + column], column >= 10 ? 0.075 : 0.055, 1e-9) << row << "," << column;
@@ -115,11 +115,11 @@ class HeightMapFiles : public ::testing::Test {
 };
 
 TEST_F(HeightMapFiles, CsvReadsBackToTheSameBitsWithEmptyCells) {
-  cosim::HeightMap map = layer_map(0.005, 0.0123456789);
+  terrain::HeightMap map = layer_map(0.005, 0.0123456789);
   map.top[3] = std::nan("");
   map.top.back() = std::nan("");
-  cosim::write_height_map_csv(dir_ / "heightmap.csv", map);
-  const cosim::HeightMap back = cosim::read_height_map_csv(dir_ / "heightmap.csv");
+  terrain::write_height_map_csv(dir_ / "heightmap.csv", map);
+  const terrain::HeightMap back = terrain::read_height_map_csv(dir_ / "heightmap.csv");
   EXPECT_EQ(back.grid.columns, map.grid.columns);
   EXPECT_EQ(back.grid.rows, map.grid.rows);
   EXPECT_EQ(back.grid.spacing, map.grid.spacing);
@@ -131,10 +131,10 @@ TEST_F(HeightMapFiles, CsvReadsBackToTheSameBitsWithEmptyCells) {
 }
 
 TEST_F(HeightMapFiles, PngReadsBackToTheCsvWithinOneGrayLevel) {
-  cosim::HeightMap map = layer_map(0.005, 0.02);
+  terrain::HeightMap map = layer_map(0.005, 0.02);
   for (std::size_t i = 0; i < map.top.size(); ++i) map.top[i] += 1e-4 * double(i % 17);  // not just two levels
-  cosim::write_height_map_png(dir_ / "heightmap.png", map);
-  const cosim::GrayImage image = cosim::read_gray_image(dir_ / "heightmap.png");
+  terrain::write_height_map_png(dir_ / "heightmap.png", map);
+  const io::GrayImage image = io::read_gray_image(dir_ / "heightmap.png");
   ASSERT_EQ(image.width, map.grid.columns);
   ASSERT_EQ(image.height, map.grid.rows);
   const auto [z_min, z_max] = map.range();

@@ -20,9 +20,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cosim/probe_csv_writer.h"
-#include "cosim/step_stats_csv_writer.h"
-#include "terrain_node/settle_command.h"
+#include "terrain_node/output/probe_csv_writer.h"
+#include "terrain_node/output/step_stats_csv_writer.h"
+#include "terrain_node/settle/settle_command.h"
 #include "tests/support/text_files.h"
 
 namespace trackcosim::terrain {
@@ -96,7 +96,7 @@ class SettleRun : public ::testing::Test {
 TEST_F(SettleRun, ProbesCsvHasTheHeaderAndOneRowPerProbePerInterval) {
   const std::vector<std::string> lines = read_lines(folder(1) / "probes.csv");
   ASSERT_EQ(lines.size(), 1 + 2 * (kSteps / 10 + 1));
-  EXPECT_EQ(lines[0], cosim::kProbeCsvHeader);
+  EXPECT_EQ(lines[0], terrain::kProbeCsvHeader);
   for (std::size_t row = 0; row + 1 < lines.size(); ++row) {
     const std::vector<double> v = numbers(lines[1 + row]);
     ASSERT_EQ(v.size(), 15u) << lines[1 + row];
@@ -113,7 +113,7 @@ TEST_F(SettleRun, ProbesCsvHasTheHeaderAndOneRowPerProbePerInterval) {
 TEST_F(SettleRun, StatsCsvHasEveryColumnAndOneRowPerStep) {
   const std::vector<std::string> lines = read_lines(folder(1) / "stats.csv");
   ASSERT_EQ(lines.size(), 1 + kSteps);
-  EXPECT_EQ(lines[0], cosim::step_stats_csv_header());
+  EXPECT_EQ(lines[0], terrain::step_stats_csv_header());
   const std::vector<std::string> names = test::csv_fields(lines[0]);
   for (const char* phase : {"collision", "prepare", "solve", "integrate"})
     EXPECT_NE(std::find(names.begin(), names.end(), phase), names.end()) << phase;

@@ -1,7 +1,7 @@
 // Which contacts a rank keeps and solves, and the message lists of a distributed solve
-// (terrain_node/solve_partition_plan.h), on a hand-made two-rank slab split at x = 0.5.
+// (terrain_node/distributed/solve_partition_plan.h), on a hand-made two-rank slab split at x = 0.5.
 
-#include "terrain_node/solve_partition_plan.h"
+#include "terrain_node/distributed/solve_partition_plan.h"
 
 #include <gtest/gtest.h>
 

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cosim/config_error.h"
-#include "cosim/json_fields.h"
+#include "io/config_error.h"
+#include "io/json_fields.h"
 #include "vehicle_node/driver/driver.h"
 #include "vehicle_node/ground/ground_settings.h"
 
@@ -22,8 +22,8 @@ TEST(TimeProfile, IsPiecewiseLinearAndHeldOutsideItsPoints) {
 }
 
 DriverSettings driver_from(const std::string& text) {
-  const nlohmann::json doc = cosim::parse_json_document(text, "d.json");
-  return read_driver_settings(cosim::JsonField(doc, "d.json", "driver"));
+  const nlohmann::json doc = io::parse_json_document(text, "d.json");
+  return read_driver_settings(io::JsonField(doc, "d.json", "driver"));
 }
 
 TEST(Driver, SteersBySpeedDifferenceAndCoasts) {
@@ -39,11 +39,11 @@ TEST(Driver, BadProfilesAreConfigErrors) {
   try {
     driver_from(R"({"mode": "torque", "both": [[0, 1], [0, 2]]})");
     FAIL();
-  } catch (const cosim::ConfigError& e) {
+  } catch (const io::ConfigError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("d.json: driver.both[1][0]: times must increase strictly", 0), 0u) << e.what();
   }
-  EXPECT_THROW(driver_from(R"({"mode": "coast", "both": 1})"), cosim::ConfigError);
-  EXPECT_THROW(driver_from(R"({"mode": "speed", "left": 1})"), cosim::ConfigError);
+  EXPECT_THROW(driver_from(R"({"mode": "coast", "both": 1})"), io::ConfigError);
+  EXPECT_THROW(driver_from(R"({"mode": "speed", "left": 1})"), io::ConfigError);
 }
 
 TEST(BumpyGround, NormalIsTheNormalisedGradientOfTheHeight) {
@@ -75,11 +75,11 @@ TEST(BumpyGround, RandomFieldHasItsRmsHeightAndIsReproducible) {
 }
 
 TEST(GroundSettings, SinusoidsFromTheConfig) {
-  const nlohmann::json doc = cosim::parse_json_document(
+  const nlohmann::json doc = io::parse_json_document(
       R"({"profile": "bumpy", "height": 1, "bumps": {"type": "sinusoids",
           "components": [{"amplitude": 0.1, "wavelength": 4, "phase_deg": 90}]}})",
       "g.json");
-  const GroundSettings s = read_ground_settings(cosim::JsonField(doc, "g.json", "rigid_ground"));
+  const GroundSettings s = read_ground_settings(io::JsonField(doc, "g.json", "rigid_ground"));
   const auto ground = make_ground(s);
   // z = 1 + 0.1 sin(2 pi x / 4 + pi / 2): 1.1 at x = 0, 0.9 at x = 2.
   EXPECT_NEAR(ground->height(0, 0), 1.1, 1e-12);

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cosim/config_error.h"
+#include "io/config_error.h"
 #include "track_test_util.h"
 
 namespace trackcosim::vehicle {
@@ -30,7 +30,7 @@ std::string edited(const std::string& from, const std::string& to) {
 std::string error_of(const std::string& text) {
   try {
     (void)parse_run_config(text, "m113.json");
-  } catch (const cosim::ConfigError& e) {
+  } catch (const io::ConfigError& e) {
     return e.what();
   }
   return "(no error)";
@@ -93,7 +93,7 @@ TEST(TrackTemplate, BadValuesAreReported) {
 }
 
 TEST(TrackTemplate, AMissingFileIsAConfigError) {
-  EXPECT_THROW((void)load_run_config("/nonexistent/vehicle.json"), cosim::ConfigError);
+  EXPECT_THROW((void)load_run_config("/nonexistent/vehicle.json"), io::ConfigError);
 }
 
 }  // namespace

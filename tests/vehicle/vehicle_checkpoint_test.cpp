@@ -1,10 +1,10 @@
-// The vehicle checkpoint (vehicle_node/cosim/vehicle_checkpoint.h, mbd/multibody_state.h): the
+// The vehicle checkpoint (vehicle_node/coupled/vehicle_checkpoint.h, mbd/multibody_state.h): the
 // light robot driving on rigid ground (contacts, motors, joint limits, warm starts all in play)
 // saved after 150 steps and written to a file; a second, freshly built robot restored from the
 // file must then continue bit for bit like the first (every body state equal as bits after 150
 // more steps). A damaged, truncated or foreign file is refused with a message that says which.
 
-#include "vehicle_node/cosim/vehicle_checkpoint.h"
+#include "vehicle_node/coupled/vehicle_checkpoint.h"
 
 #include <gtest/gtest.h>
 

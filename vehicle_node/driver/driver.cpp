@@ -13,7 +13,7 @@ const char* drive_mode_name(DriveMode m) {
   return "?";
 }
 
-DriverSettings read_driver_settings(const cosim::JsonField& section) {
+DriverSettings read_driver_settings(const io::JsonField& section) {
   section.expect_object({"mode", "left", "right", "both", "max_torque"});
   DriverSettings d;
   const std::string mode = section.member("mode").one_of({"speed", "torque", "coast"});

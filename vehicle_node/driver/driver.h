@@ -8,7 +8,7 @@
 
 #include <array>
 
-#include "cosim/json_fields.h"
+#include "io/json_fields.h"
 #include "vehicle_node/driver/time_profile.h"
 #include "vehicle_node/mbd/multibody_system.h"
 #include "vehicle_node/track/tracked_vehicle.h"
@@ -24,7 +24,7 @@ struct DriverSettings {
   double max_torque = 0.0;              ///< speed mode, N m; 0: the sprocket's max_torque, else unlimited
 };
 
-DriverSettings read_driver_settings(const cosim::JsonField& section);
+DriverSettings read_driver_settings(const io::JsonField& section);
 
 /// Sets both motors for time t. Call before every step.
 void apply_driver(const DriverSettings& driver, const TrackedVehicle& vehicle, MultibodySystem& system, double t);

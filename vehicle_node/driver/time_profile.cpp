@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "cosim/number_text.h"
+#include "io/number_text.h"
 
 namespace trackcosim::vehicle {
 
@@ -25,16 +25,16 @@ double TimeProfile::operator()(double t) const {
   return before->second + f * (after->second - before->second);
 }
 
-TimeProfile read_time_profile(const cosim::JsonField& field) {
+TimeProfile read_time_profile(const io::JsonField& field) {
   if (field.json().is_number()) return TimeProfile::constant(field.number());
   std::vector<std::pair<double, double>> points;
-  for (const cosim::JsonField& point : field.elements()) {
+  for (const io::JsonField& point : field.elements()) {
     point.expect_array_of_numbers(2);
-    const std::vector<cosim::JsonField> tv = point.elements();
+    const std::vector<io::JsonField> tv = point.elements();
     const double t = tv[0].non_negative_number();
     if (!points.empty() && !(t > points.back().first))
-      tv[0].fail("times must increase strictly, got " + cosim::number_to_string(t) + " after " +
-                 cosim::number_to_string(points.back().first));
+      tv[0].fail("times must increase strictly, got " + io::number_to_string(t) + " after " +
+                 io::number_to_string(points.back().first));
     points.emplace_back(t, tv[1].number());
   }
   if (points.empty()) field.fail("needs at least one point [t, value]");

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "cosim/json_fields.h"
+#include "io/json_fields.h"
 
 namespace trackcosim::vehicle {
 
@@ -25,6 +25,6 @@ class TimeProfile {
 };
 
 /// [[t0, v0], [t1, v1], ...] with t >= 0 strictly increasing, or a single number (constant).
-TimeProfile read_time_profile(const cosim::JsonField& field);
+TimeProfile read_time_profile(const io::JsonField& field);
 
 }  // namespace trackcosim::vehicle

@@ -6,7 +6,7 @@
 namespace trackcosim::vehicle {
 namespace {
 
-using cosim::JsonField;
+using io::JsonField;
 
 constexpr double kDegree = std::numbers::pi / 180.0;
 

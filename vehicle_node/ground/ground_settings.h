@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cosim/json_fields.h"
+#include "io/json_fields.h"
 #include "vehicle_node/ground/bumpy_ground.h"
 
 namespace trackcosim::vehicle {
@@ -28,7 +28,7 @@ struct GroundSettings {
   std::vector<Sinusoid> sinusoids;
 };
 
-GroundSettings read_ground_settings(const cosim::JsonField& section);
+GroundSettings read_ground_settings(const io::JsonField& section);
 GroundProfile parse_ground_profile(const std::string& name);  ///< "flat" | "bumpy", else invalid_argument
 const char* ground_profile_name(GroundProfile p);
 

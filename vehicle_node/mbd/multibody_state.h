@@ -1,7 +1,7 @@
 #pragma once
 // Everything a MultibodySystem carries from one step to the next, as plain data: what a
 // checkpoint must hold so that a restored system continues bit for bit as the original would
-// have (vehicle_node/cosim/vehicle_checkpoint.h writes it to a file). The model itself (bodies'
+// have (vehicle_node/coupled/vehicle_checkpoint.h writes it to a file). The model itself (bodies'
 // masses, joints, springs, shapes) is not in it: the restoring program rebuilds the same model
 // from its config first, then restores this state onto it.
 //

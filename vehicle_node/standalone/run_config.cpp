@@ -2,14 +2,14 @@
 
 #include <stdexcept>
 
-#include "cosim/json_fields.h"
-#include "cosim/number_text.h"
+#include "io/json_fields.h"
+#include "io/number_text.h"
 #include "vehicle_node/track/vehicle_template_loader.h"
 
 namespace trackcosim::vehicle {
 namespace {
 
-using cosim::JsonField;
+using io::JsonField;
 
 SimulationSettings read_simulation(const JsonField& section) {
   section.expect_object({"step", "end_time", "output_interval"});
@@ -18,7 +18,7 @@ SimulationSettings read_simulation(const JsonField& section) {
   if (const auto f = section.optional_member("end_time")) s.end_time = f->non_negative_number();
   if (const auto f = section.optional_member("output_interval")) {
     s.output_interval = f->positive_number();
-    if (s.output_interval < s.step) f->fail("must be >= the step (" + cosim::number_to_string(s.step) + " s)");
+    if (s.output_interval < s.step) f->fail("must be >= the step (" + io::number_to_string(s.step) + " s)");
   }
   return s;
 }
@@ -39,19 +39,19 @@ RunConfig read_run_config(nlohmann::json document, const std::string& source) {
 }  // namespace
 
 RunConfig load_run_config(const std::filesystem::path& file) {
-  return read_run_config(cosim::load_json_document(file), file.string());
+  return read_run_config(io::load_json_document(file), file.string());
 }
 
 RunConfig parse_run_config(std::string_view text, const std::string& source_name) {
-  return read_run_config(cosim::parse_json_document(text, source_name), source_name);
+  return read_run_config(io::parse_json_document(text, source_name), source_name);
 }
 
 void check_simulation_settings(const SimulationSettings& s) {
   if (!(s.step > 0)) throw std::invalid_argument("--step must be > 0");
   if (!(s.end_time >= 0)) throw std::invalid_argument("--end-time must be >= 0");
   if (!(s.output_interval >= s.step))
-    throw std::invalid_argument("the output interval (" + cosim::number_to_string(s.output_interval) +
-                                " s) must be >= the step (" + cosim::number_to_string(s.step) + " s)");
+    throw std::invalid_argument("the output interval (" + io::number_to_string(s.output_interval) +
+                                " s) must be >= the step (" + io::number_to_string(s.step) + " s)");
 }
 
 }  // namespace trackcosim::vehicle

@@ -30,7 +30,7 @@ struct RunConfig {
   SimulationSettings simulation;
 };
 
-/// Throws cosim::ConfigError "<file>: <json path>: <why>".
+/// Throws io::ConfigError "<file>: <json path>: <why>".
 RunConfig load_run_config(const std::filesystem::path& file);
 RunConfig parse_run_config(std::string_view text, const std::string& source_name);
 

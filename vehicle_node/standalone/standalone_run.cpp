@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "cosim/number_text.h"
-#include "cosim/output_file.h"
-#include "cosim/version.h"
+#include "io/number_text.h"
+#include "io/output_file.h"
+#include "io/version.h"
 #include "vehicle_node/standalone/vehicle_recorder.h"
 
 namespace trackcosim::vehicle {
@@ -30,7 +30,7 @@ void write_run_json(const std::filesystem::path& folder, const RunConfig& config
                     const MultibodySystem& system, const RunSummary& summary) {
   nlohmann::json run;
   run["program"] = "vehicle_node";
-  run["version"] = std::string(cosim::kTrackcosimVersion);
+  run["version"] = std::string(io::kTrackcosimVersion);
   run["mode"] = "standalone";
   run["config_file"] = config.source;
   run["ground"] = {{"type", "rigid"},
@@ -52,7 +52,7 @@ void write_run_json(const std::filesystem::path& folder, const RunConfig& config
                    {"wall_s", summary.wall_seconds},
                    {"max_joint_violation_m", summary.max_joint_violation}};
   run["config"] = config.document;
-  cosim::write_output_file(folder / "run.json", [&run](std::ostream& out) { out << run.dump(2) << '\n'; });
+  io::write_output_file(folder / "run.json", [&run](std::ostream& out) { out << run.dump(2) << '\n'; });
 }
 
 void print_progress(std::ostream& out, double t, double end, std::size_t steps, double wall) {
@@ -68,7 +68,7 @@ void print_progress(std::ostream& out, double t, double end, std::size_t steps, 
 
 RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progress) {
   const RunConfig config = resolved_config(options);
-  cosim::create_output_folder(options.out_dir);
+  io::create_output_folder(options.out_dir);
 
   const std::shared_ptr<const Ground> ground = make_ground(config.ground);
   MultibodySystem system;
@@ -93,7 +93,7 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
       summary.max_joint_violation = std::max(summary.max_joint_violation, system.max_joint_violation());
       const Vec3 chassis = system.state(vehicle.chassis()).position;
       if (!std::isfinite(chassis.x + chassis.y + chassis.z))
-        throw std::runtime_error("the simulation diverged at t = " + cosim::number_to_string(system.time()) +
+        throw std::runtime_error("the simulation diverged at t = " + io::number_to_string(system.time()) +
                                  " s (chassis position not finite); try a smaller --step");
       if (k % output_every == 0) recorder.record(system);
       const Clock::time_point now = Clock::now();

@@ -31,7 +31,7 @@ struct RunSummary {
   double max_joint_violation = 0.0;   ///< largest over all steps, m
 };
 
-/// Throws cosim::ConfigError (config), std::invalid_argument (overrides), cosim::OutputError
+/// Throws io::ConfigError (config), std::invalid_argument (overrides), io::OutputError
 /// (output folder) and std::runtime_error when the simulation diverges.
 RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progress);
 

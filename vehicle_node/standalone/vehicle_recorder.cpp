@@ -3,15 +3,15 @@
 #include <stdexcept>
 #include <utility>
 
-#include "cosim/number_text.h"
-#include "cosim/output_file.h"
+#include "io/number_text.h"
+#include "io/output_file.h"
 
 namespace trackcosim::vehicle {
 namespace {
 
 void put(std::string& out, double v) {
   out += ',';
-  cosim::append_number(out, v);
+  io::append_number(out, v);
 }
 
 void put_state(std::string& out, const BodyState& s) {
@@ -48,7 +48,7 @@ void VehicleRecorder::record(const MultibodySystem& system, const std::vector<Ve
     throw std::logic_error("VehicleRecorder::record: " + std::to_string(shoe_forces.size()) + " shoe forces for " +
                            std::to_string(vehicle_.shoe_count()) + " shoes");
   const double t = system.time();
-  cosim::append_number(vehicle_csv_, t);
+  io::append_number(vehicle_csv_, t);
   put_state(vehicle_csv_, system.state(vehicle_.chassis()));
   for (const Side s : kSides) put(vehicle_csv_, system.motor_torque(vehicle_.track(s).motor));
   for (const Side s : kSides) put(vehicle_csv_, system.revolute_speed(vehicle_.track(s).sprocket_axle));
@@ -61,9 +61,9 @@ void VehicleRecorder::record(const MultibodySystem& system, const std::vector<Ve
   for (const Side s : kSides) {
     const std::vector<BodyId>& shoes = vehicle_.track(s).shoes;
     for (std::size_t i = 0; i < shoes.size(); ++i, ++next) {
-      cosim::append_number(shoes_csv_, t);
+      io::append_number(shoes_csv_, t);
       shoes_csv_ += ',';
-      cosim::append_number(shoes_csv_, i);
+      io::append_number(shoes_csv_, i);
       shoes_csv_ += ',';
       shoes_csv_ += side_name(s);
       put_state(shoes_csv_, system.state(shoes[i]));
@@ -90,8 +90,8 @@ void VehicleRecorder::restore(std::size_t frames, std::string vehicle_text, std:
 }
 
 void VehicleRecorder::write(const std::filesystem::path& folder) const {
-  cosim::write_output_file(folder / "vehicle.csv", [this](std::ostream& out) { out << vehicle_csv_; });
-  cosim::write_output_file(folder / "shoes.csv", [this](std::ostream& out) { out << shoes_csv_; });
+  io::write_output_file(folder / "vehicle.csv", [this](std::ostream& out) { out << vehicle_csv_; });
+  io::write_output_file(folder / "shoes.csv", [this](std::ostream& out) { out << shoes_csv_; });
 }
 
 }  // namespace trackcosim::vehicle

@@ -1,6 +1,6 @@
 #pragma once
 // Rows of vehicle.csv and shoes.csv, recorded in memory during the run and written through
-// cosim::write_output_file at the end (or when the run stops on an error), so a file on disk is
+// io::write_output_file at the end (or when the run stops on an error), so a file on disk is
 // always complete. Columns (SI units, world frame, quaternions w,x,y,z; docs/vehicle.md):
 //   vehicle.csv: t, chassis x y z qw qx qy qz vx vy vz wx wy wz, sprocket_torque_{left,right}
 //                (N m, motor on sprocket), sprocket_speed_{left,right} (rad/s),
@@ -31,7 +31,7 @@ class VehicleRecorder {
   void record(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces);
   std::size_t frames() const { return frames_; }
 
-  /// Writes DIR/vehicle.csv and DIR/shoes.csv; throws cosim::OutputError.
+  /// Writes DIR/vehicle.csv and DIR/shoes.csv; throws io::OutputError.
   void write(const std::filesystem::path& folder) const;
 
   /// The files' text so far (headers included), for a checkpoint; restore() continues from it.

@@ -1,11 +1,11 @@
 #include "vehicle_node/track/shoe_template_reader.h"
 
-#include "cosim/number_text.h"
+#include "io/number_text.h"
 
 namespace trackcosim::vehicle {
 namespace {
 
-using cosim::JsonField;
+using io::JsonField;
 
 /// Evenly spaced centres on [-half_span, half_span]; one sphere sits in the middle.
 double spread(std::uint32_t i, std::uint32_t n, double half_span) {

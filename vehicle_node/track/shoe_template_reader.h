@@ -3,12 +3,12 @@
 // either listed sphere by sphere, generated from a pad (a grid of spheres filling a thin box),
 // or both (a pad plus guide horns or grousers listed by hand).
 
-#include "cosim/json_fields.h"
+#include "io/json_fields.h"
 #include "vehicle_node/track/vehicle_template.h"
 
 namespace trackcosim::vehicle {
 
-ShoeTemplate read_shoe_template(const cosim::JsonField& shoes);
+ShoeTemplate read_shoe_template(const io::JsonField& shoes);
 
 /// The pad's spheres: `along` x `across` spheres of radius thickness / 2 centred on the pin
 /// plane (z = 0), spread so that their outer surfaces touch the pad's length and width.

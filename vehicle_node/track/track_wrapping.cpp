@@ -5,12 +5,12 @@
 #include <numbers>
 #include <string>
 
-#include "cosim/number_text.h"
+#include "io/number_text.h"
 
 namespace trackcosim::vehicle {
 namespace {
 
-using cosim::number_to_string;
+using io::number_to_string;
 
 double distance(PlanePoint a, PlanePoint b) { return std::hypot(a.x - b.x, a.z - b.z); }
 

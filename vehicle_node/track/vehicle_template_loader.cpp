@@ -3,15 +3,15 @@
 #include <cmath>
 #include <numbers>
 
-#include "cosim/number_text.h"
+#include "io/number_text.h"
 #include "vehicle_node/track/shoe_template_reader.h"
 #include "vehicle_node/track/track_wrapping.h"
 
 namespace trackcosim::vehicle {
 namespace {
 
-using cosim::JsonField;
-using cosim::number_to_string;
+using io::JsonField;
+using io::number_to_string;
 
 /// [x, z] in the track plane.
 PlanePoint read_plane_point(const JsonField& field) {

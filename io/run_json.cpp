@@ -1,0 +1,31 @@
+#include "io/run_json.h"
+
+#include <ctime>
+#include <string>
+
+#include "io/output_file.h"
+#include "io/version.h"
+
+namespace trackcosim::io {
+namespace {
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace
+
+nlohmann::ordered_json run_json_header(std::string_view program, int threads) {
+  return {{"program", program}, {"version", kTrackcosimVersion}, {"threads", threads}, {"started", utc_now()}};
+}
+
+void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& document) {
+  write_output_file(file, [&](std::ostream& out) { out << document.dump(2) << '\n'; });
+}
+
+}  // namespace trackcosim::io

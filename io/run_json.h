@@ -1,0 +1,18 @@
+#pragma once
+// run.json: what a run was (program, version, thread count, the resolved config) so that an
+// output folder explains itself. The programs add their own fields to the header's object.
+
+#include <filesystem>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace trackcosim::io {
+
+/// {"program": ..., "version": kTrackcosimVersion, "threads": ..., "started": "<UTC ISO 8601>"}
+nlohmann::ordered_json run_json_header(std::string_view program, int threads);
+
+/// Writes `document` indented by two spaces. Throws OutputError naming the file.
+void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& document);
+
+}  // namespace trackcosim::io

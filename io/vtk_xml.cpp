@@ -1,0 +1,17 @@
+#include "io/vtk_xml.h"
+
+namespace trackcosim::io::vtk {
+
+void begin_file(std::ostream& out, std::string_view dataset_type) {
+  out << "<?xml version=\"1.0\"?>\n"
+      << "<VTKFile type=\"" << dataset_type
+      << "\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+      << "  <" << dataset_type << ">\n";
+}
+
+void end_file(std::ostream& out, std::string_view dataset_type) {
+  out << "  </" << dataset_type << ">\n"
+      << "</VTKFile>\n";
+}
+
+}  // namespace trackcosim::io::vtk

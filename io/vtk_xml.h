@@ -1,0 +1,71 @@
+#pragma once
+// The little of the VTK XML format (https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html)
+// that our writers share: the file envelope and ASCII <DataArray> elements. ASCII keeps the files
+// diffable and readable by ParaView without a base64/zlib dependency; the binary appended format
+// can come later for the big terrain snapshots.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "io/number_text.h"
+
+namespace trackcosim::io::vtk {
+
+template <typename T>
+constexpr std::string_view type_name() {
+  if constexpr (std::is_same_v<T, double>) return "Float64";
+  else if constexpr (std::is_same_v<T, float>) return "Float32";
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return "UInt64";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "Int64";
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return "UInt32";
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return "UInt8";
+  else static_assert(sizeof(T) == 0, "no VTK type for this C++ type");
+}
+
+/// `<?xml ...?><VTKFile type="<type>" ...><type>`; end_file closes both.
+void begin_file(std::ostream& out, std::string_view dataset_type);
+void end_file(std::ostream& out, std::string_view dataset_type);
+
+/// One ASCII <DataArray> of `tuples` tuples with `components` values of type T each, one tuple per
+/// line; value_at(tuple, component) gives each value.
+template <typename T, typename ValueAt>
+void write_data_array(std::ostream& out, std::string_view name, int components, std::size_t tuples,
+                      ValueAt value_at) {
+  std::string text = "        <DataArray type=\"" + std::string(type_name<T>()) + "\" Name=\"" + std::string(name) +
+                     "\" NumberOfComponents=\"" + std::to_string(components) + "\" format=\"ascii\">\n";
+  for (std::size_t i = 0; i < tuples; ++i) {
+    text += "         ";
+    for (int c = 0; c < components; ++c) {
+      text += ' ';
+      if constexpr (std::is_same_v<T, std::uint8_t>) {
+        // By hand: GCC 12 warns falsely (-Wrestrict) on appending to_chars' text of a constant byte.
+        const unsigned v = static_cast<T>(value_at(i, c));
+        if (v >= 100) text += static_cast<char>('0' + v / 100);
+        if (v >= 10) text += static_cast<char>('0' + v / 10 % 10);
+        text += static_cast<char>('0' + v % 10);
+      } else {
+        append_number(text, static_cast<T>(value_at(i, c)));
+      }
+    }
+    text += '\n';
+    if (text.size() > (std::size_t{1} << 20)) {
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
+      text.clear();
+    }
+  }
+  text += "        </DataArray>\n";
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+/// The connectivity and offsets arrays of `cells` cells where cell i is points [i*n, (i+1)*n)
+/// (vertices: n = 1, lines: n = 2); the caller wraps them in <Verts>, <Lines> or <Cells>.
+inline void write_consecutive_cell_arrays(std::ostream& out, std::size_t cells, std::uint64_t points_per_cell) {
+  write_data_array<std::int64_t>(out, "connectivity", 1, cells * points_per_cell, [](std::size_t i, int) { return i; });
+  write_data_array<std::int64_t>(out, "offsets", 1, cells,
+                                 [&](std::size_t i, int) { return (i + 1) * points_per_cell; });
+}
+
+}  // namespace trackcosim::io::vtk

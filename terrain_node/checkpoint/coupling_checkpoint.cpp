@@ -1,0 +1,42 @@
+#include "terrain_node/checkpoint/coupling_checkpoint.h"
+
+#include <nlohmann/json.hpp>
+
+#include "io/config_error.h"
+
+namespace trackcosim::terrain {
+
+void write_coupling_checkpoint(const DistributedTerrain& terrain, const CouplingMark& mark,
+                               const std::filesystem::path& path) {
+  terrain::TerrainCheckpoint c = terrain.gather_checkpoint();
+  if (!terrain.leader()) return;
+  const nlohmann::ordered_json text = {{"cosim",
+                                        {{"coupling_step_index", mark.step},
+                                         {"vehicle_time", mark.vehicle_time},
+                                         {"coupling_step", mark.coupling_step},
+                                         {"shoes", mark.shoes},
+                                         {"first_proxy_gid", mark.first_proxy}}}};
+  c.config_text = text.dump();
+  terrain::write_checkpoint(path, c);
+}
+
+CouplingMark read_coupling_mark(const terrain::TerrainCheckpoint& checkpoint, const std::filesystem::path& file) {
+  const std::string where = "--restart " + file.string();
+  try {
+    const nlohmann::json doc = nlohmann::json::parse(checkpoint.config_text);
+    const nlohmann::json& m = doc.at("cosim");
+    CouplingMark mark;
+    mark.step = m.at("coupling_step_index").get<std::uint64_t>();
+    mark.vehicle_time = m.at("vehicle_time").get<double>();
+    mark.coupling_step = m.at("coupling_step").get<double>();
+    mark.shoes = m.at("shoes").get<std::uint64_t>();
+    mark.first_proxy = m.at("first_proxy_gid").get<gpu::GlobalId>();
+    return mark;
+  } catch (const nlohmann::json::exception&) {
+    throw io::ConfigError(where +
+                             ": not a co-simulation checkpoint (its text has no \"cosim\" coupling record); a "
+                             "standalone run's checkpoint continues with terrain_node --config X --restart FILE");
+  }
+}
+
+}  // namespace trackcosim::terrain

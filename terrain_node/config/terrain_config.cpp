@@ -1,0 +1,125 @@
+#include "terrain_node/config/terrain_config.h"
+
+#include <cmath>
+#include <string>
+
+#include "terrain_node/config/collision_settings_json.h"
+#include "io/number_text.h"
+#include "terrain_node/config/terrain_config_read.h"
+
+namespace trackcosim::terrain {
+namespace {
+
+using namespace terrain_config_detail;
+
+Container read_container(const io::JsonField& f, const Material& material) {
+  f.expect_object({"min", "max", "open_top", "floor_friction", "wall_friction"});
+  Container c;
+  c.min = f.member("min").vec3();
+  const io::JsonField max_field = f.member("max");
+  c.max = max_field.vec3();
+  for (int a = 0; a < 3; ++a)
+    if (!(axis(c.max, a) > axis(c.min, a)))
+      max_field.fail(std::string("must be > min along ") + "xyz"[a] + ", got " + io::number_to_string(axis(c.max, a)) +
+                     " <= " + io::number_to_string(axis(c.min, a)));
+  if (const auto v = f.optional_member("open_top")) c.open_top = v->boolean();
+  c.floor_friction = material.friction;
+  c.wall_friction = material.friction;
+  if (const auto v = f.optional_member("floor_friction")) c.floor_friction = v->non_negative_number();
+  if (const auto v = f.optional_member("wall_friction")) c.wall_friction = v->non_negative_number();
+  return c;
+}
+
+/// Gids are dense from 0, so a probe exists when it is below the body count.
+void check_probes(const io::JsonField& output, const TerrainScene& scene) {
+  const std::optional<io::JsonField> probes = output.optional_member("probes");
+  if (!probes) return;
+  const std::uint64_t bodies = body_count(scene);
+  const std::vector<io::JsonField> items = probes->elements();
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (scene.output.probes[i] >= bodies)
+      items[i].fail("no body has gid " + std::to_string(scene.output.probes[i]) +
+                    (bodies == 0 ? std::string(" (the scene has no bodies)")
+                                 : " (this scene has gids 0 to " + std::to_string(bodies - 1) + ")"));
+}
+
+}  // namespace
+
+namespace terrain_config_detail {
+
+Material read_material(const io::JsonField& f, const Material& defaults) {
+  f.expect_object({"friction", "density"});
+  Material m = defaults;
+  if (const auto v = f.optional_member("friction")) m.friction = v->non_negative_number();
+  if (const auto v = f.optional_member("density")) m.density = v->positive_number();
+  return m;
+}
+
+}  // namespace terrain_config_detail
+
+TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name) {
+  const io::JsonField root(document, source_name);
+  root.expect_object({"container", "material", "particles", "obstacles", "gravity", "step_size", "end_time",
+                      "solver", "collision", "output", "settle", "domain", "cosim"});
+  TerrainScene scene;
+  if (const auto f = root.optional_member("material")) scene.material = read_material(*f, Material{});
+  if (const auto f = root.optional_member("container")) scene.container = read_container(*f, scene.material);
+  if (const auto f = root.optional_member("obstacles")) scene.obstacles = read_obstacles(*f, scene.material);
+  if (const auto f = root.optional_member("particles"))
+    scene.particles = read_particles(
+        *f, {scene.material, scene.container, &scene.obstacles, std::filesystem::path(source_name).parent_path()});
+  if (const auto f = root.optional_member("gravity")) scene.step.gravity = f->vec3();
+  if (const auto f = root.optional_member("step_size")) scene.step.step_size = f->positive_number();
+  scene.end_time = root.member("end_time").non_negative_number();
+  if (const auto f = root.optional_member("solver")) scene.step.solver = read_solver_settings(*f);
+  if (const auto f = root.optional_member("collision")) scene.step.collision = read_collision_settings(*f);
+  if (const auto f = root.optional_member("output")) {
+    scene.output = read_output_settings(*f);
+    check_probes(*f, scene);
+  }
+  if (const auto f = root.optional_member("settle")) scene.settle = read_settle_settings(*f);
+  if (const auto f = root.optional_member("domain")) scene.domain = read_domain_settings(*f);
+  if (const auto f = root.optional_member("cosim")) scene.cosim = read_cosim_settings(*f);
+  return scene;
+}
+
+std::uint64_t TerrainConfig::step_count() const {
+  const real end = scene.settle.enabled && scene.settle.max_time > 0 ? scene.settle.max_time : scene.end_time;
+  const double steps = static_cast<double>(end) / static_cast<double>(scene.step.step_size);
+  return steps > 0 ? static_cast<std::uint64_t>(std::ceil(steps - 1e-9)) : 0;
+}
+
+namespace {
+
+/// Fixed bodies only: a region no particle centre lies in. A generator's error (a random fill
+/// that cannot meet its count) gets the file's name, as the reader's errors have.
+gpu::BodySet build(const TerrainScene& scene, BuildBodies which, const std::string& source) {
+  try {
+    if (which == BuildBodies::All) return build_terrain_bodies(scene);
+    return build_terrain_bodies(scene, domain::Aabb{{0, 0, 0}, {0, 0, 0}});
+  } catch (const io::ConfigError& e) {
+    throw io::ConfigError(source + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+TerrainConfig parse_terrain_config(std::string_view text, const std::string& source_name, BuildBodies which) {
+  TerrainConfig config;
+  config.source = source_name;
+  config.scene = read_terrain_scene(io::parse_json_document(text, source_name), source_name);
+  config.gid_ranges = plan_gid_ranges(config.scene);
+  config.bodies = build(config.scene, which, config.source);
+  return config;
+}
+
+TerrainConfig load_terrain_config(const std::filesystem::path& file, BuildBodies which) {
+  TerrainConfig config;
+  config.source = file.string();
+  config.scene = read_terrain_scene(io::load_json_document(file), config.source);
+  config.gid_ranges = plan_gid_ranges(config.scene);
+  config.bodies = build(config.scene, which, config.source);
+  return config;
+}
+
+}  // namespace trackcosim::terrain

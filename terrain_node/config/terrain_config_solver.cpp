@@ -1,0 +1,134 @@
+// The `solver`, `output`, `settle`, `domain` and `cosim` sections of a terrain config (docs/terrain-config.md).
+
+#include <limits>
+#include <string>
+
+#include "io/number_text.h"
+#include "terrain_node/config/terrain_config_read.h"
+#include "domain/grid_layout.h"
+
+namespace trackcosim::terrain::terrain_config_detail {
+namespace {
+
+/// A fraction in (0, 1], as the Jacobi omega and lambda of the seeds.
+real unit_fraction(const io::JsonField& f) {
+  const real v = f.positive_number();
+  if (v > 1) f.fail("must be in (0, 1], got " + io::number_to_string(v));
+  return v;
+}
+
+}  // namespace
+
+gpu::SolverSettings read_solver_settings(const io::JsonField& f) {
+  f.expect_object({"method", "max_iterations", "tolerance", "omega", "lambda", "max_recovery_speed", "warm_start",
+                   "contact_stiffness", "contact_damping", "rolling_friction"});
+  gpu::SolverSettings s;
+  if (const auto v = f.optional_member("method"))
+    s.method = v->one_of({"jacobi", "apgd"}) == "jacobi" ? gpu::SolverMethod::Jacobi : gpu::SolverMethod::Apgd;
+  if (const auto v = f.optional_member("max_iterations")) {
+    const std::uint64_t n = v->unsigned_integer();
+    if (n < 1) v->fail("must be >= 1, got 0");
+    if (n > std::numeric_limits<std::uint32_t>::max()) v->fail("must be <= 4294967295, got " + std::to_string(n));
+    s.max_iterations = static_cast<std::uint32_t>(n);
+  }
+  if (const auto v = f.optional_member("tolerance")) s.tolerance = v->non_negative_number();
+  if (const auto v = f.optional_member("omega")) s.jacobi_omega = unit_fraction(*v);
+  if (const auto v = f.optional_member("lambda")) s.jacobi_lambda = unit_fraction(*v);
+  if (const auto v = f.optional_member("max_recovery_speed")) s.max_recovery_speed = v->non_negative_number();
+  if (const auto v = f.optional_member("warm_start")) s.warm_start = v->boolean();
+  if (const auto v = f.optional_member("rolling_friction")) s.rolling_friction = v->non_negative_number();
+  if (const auto v = f.optional_member("contact_stiffness")) s.contact_stiffness = v->non_negative_number();
+  if (const auto v = f.optional_member("contact_damping")) s.contact_damping = v->non_negative_number();
+  if (s.contact_damping > 0 && s.contact_stiffness == 0)
+    f.fail("contact_damping needs a contact_stiffness > 0 (a rigid contact has no damper)");
+  return s;
+}
+
+OutputSettings read_output_settings(const io::JsonField& f) {
+  f.expect_object(
+      {"probes", "probe_interval", "snapshot_interval", "stats", "progress_interval", "checkpoint_interval",
+       "heightmap_spacing", "packing_margin", "contact_gap"});
+  OutputSettings s;
+  if (const auto v = f.optional_member("probes"))
+    for (const io::JsonField& item : v->elements()) s.probes.push_back(item.unsigned_integer());
+  if (const auto v = f.optional_member("probe_interval")) {
+    s.probe_interval = v->unsigned_integer();
+    if (s.probe_interval < 1) v->fail("must be >= 1 (steps), got 0");
+  }
+  if (const auto v = f.optional_member("snapshot_interval")) s.snapshot_interval = v->unsigned_integer();
+  if (const auto v = f.optional_member("stats")) s.stats = v->boolean();
+  if (const auto v = f.optional_member("progress_interval")) s.progress_interval = v->non_negative_number();
+  if (const auto v = f.optional_member("checkpoint_interval")) s.checkpoint_interval = v->unsigned_integer();
+  if (const auto v = f.optional_member("heightmap_spacing")) s.heightmap_spacing = v->non_negative_number();
+  if (const auto v = f.optional_member("packing_margin")) s.packing_margin = v->non_negative_number();
+  if (const auto v = f.optional_member("contact_gap")) s.contact_gap = v->non_negative_number();
+  return s;
+}
+
+SettleSettings read_settle_settings(const io::JsonField& f) {
+  f.expect_object({"rms_speed", "max_time", "min_time", "check_interval"});
+  SettleSettings s;
+  s.enabled = true;
+  s.rms_speed = f.member("rms_speed").positive_number();
+  if (const auto v = f.optional_member("max_time")) s.max_time = v->non_negative_number();
+  if (const auto v = f.optional_member("min_time")) s.min_time = v->non_negative_number();
+  if (const auto v = f.optional_member("check_interval")) {
+    s.check_interval = v->unsigned_integer();
+    if (s.check_interval < 1) v->fail("must be >= 1 (steps), got 0");
+  }
+  return s;
+}
+
+DomainSettings read_domain_settings(const io::JsonField& f) {
+  f.expect_object({"layout", "balance", "rebalance_interval", "max_displacement"});
+  DomainSettings s;
+  if (const auto v = f.optional_member("layout")) {
+    s.layout = v->string();
+    try {
+      domain::parse_layout(s.layout);
+    } catch (const std::invalid_argument& e) {
+      v->fail(e.what());
+    }
+  }
+  if (const auto v = f.optional_member("balance")) s.balance = v->boolean();
+  if (const auto v = f.optional_member("rebalance_interval")) s.rebalance_interval = v->unsigned_integer();
+  if (const auto v = f.optional_member("max_displacement")) s.max_displacement = v->non_negative_number();
+  return s;
+}
+
+namespace {
+
+MovingPatchSettings read_moving_patch(const io::JsonField& f) {
+  f.expect_object({"ahead", "behind", "width", "boundary", "rebalance_shift"});
+  MovingPatchSettings s;
+  s.ahead = f.member("ahead").non_negative_number();
+  s.behind = f.member("behind").non_negative_number();
+  if (s.ahead + s.behind <= 0) f.fail("ahead + behind must be > 0 (the box's length beyond the shoes), got 0");
+  if (const auto v = f.optional_member("width")) s.width = v->non_negative_number();
+  if (const auto v = f.optional_member("boundary")) s.boundary = v->non_negative_number();
+  if (const auto v = f.optional_member("rebalance_shift")) s.rebalance_shift = v->non_negative_number();
+  return s;
+}
+
+}  // namespace
+
+CosimSettings read_cosim_settings(const io::JsonField& f) {
+  f.expect_object({"transport", "host", "port", "timeout", "coupling_step", "settle_time", "shoe_stiffness",
+                   "shoe_damping", "moving_patch"});
+  CosimSettings s;
+  if (const auto v = f.optional_member("transport")) s.transport = v->one_of({"mpi", "tcp"});
+  if (const auto v = f.optional_member("host")) s.host = v->string();
+  if (const auto v = f.optional_member("port")) {
+    s.port = v->unsigned_integer();
+    if (s.port > 65535) v->fail("must be a TCP port (0 to 65535), got " + std::to_string(s.port));
+  }
+  if (const auto v = f.optional_member("timeout")) s.timeout = v->positive_number();
+  if (const auto v = f.optional_member("coupling_step")) s.coupling_step = v->non_negative_number();
+  if (const auto v = f.optional_member("settle_time")) s.settle_time = v->non_negative_number();
+  if (const auto v = f.optional_member("shoe_stiffness")) s.shoe_stiffness = v->non_negative_number();
+  if (const auto v = f.optional_member("shoe_damping")) s.shoe_damping = v->non_negative_number();
+  if (const auto v = f.optional_member("moving_patch")) s.moving_patch = read_moving_patch(*v);
+  return s;
+}
+
+}  // namespace trackcosim::terrain::terrain_config_detail

@@ -1,0 +1,131 @@
+#include "terrain_node/coupling/cosim_command.h"
+
+#include <omp.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "comm/mpi_channel.h"
+#include "comm/mpi_session.h"
+#include "comm/role_split.h"
+#include "comm/stop_signal.h"
+#include "comm/tcp_channel.h"
+#include "io/output_file.h"
+#include "io/progress_meter.h"
+#include "io/run_json.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/coupling/coupling_session.h"
+#include "terrain_node/checkpoint/start_state.h"
+
+namespace trackcosim::terrain {
+
+void run_cosim_command(const CosimOptions& options) {
+  const comm::RoleScope scope(comm::Role::Terrain);
+  const comm::RoleLayout& roles = scope.layout();
+  StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
+  const terrain::TerrainConfig& config = start.config;
+  const terrain::CosimSettings& c = config.scene.cosim;
+  if (options.threads > 0) omp_set_num_threads(options.threads);
+  const std::filesystem::path folder =
+      options.out_dir.empty() ? std::filesystem::path("output") / options.config.stem() : options.out_dir;
+  const bool leader = roles.role_rank == 0;
+  if (leader) io::create_output_folder(folder);
+
+  // The channel first: over MPI its creation is collective with the vehicle's ranks; over TCP
+  // the vehicle may connect (and wait) while the bed settles.
+  std::unique_ptr<comm::Channel> mpi_channel;
+  std::unique_ptr<comm::TcpListener> listener;
+  if (c.transport == "mpi") {
+    mpi_channel = std::make_unique<comm::MpiChannel>(roles);
+  } else if (leader) {
+    listener = std::make_unique<comm::TcpListener>(c.host, static_cast<int>(c.port));
+    std::printf("cosim      listening on %s:%d for the vehicle\n", c.host.c_str(), listener->port());
+    std::fflush(stdout);
+  }
+
+  // Installed before settling: a signal then is kept for the first coupling step, instead of
+  // killing the run (SIGUSR1's default action).
+  const comm::StopSignal stop;
+  std::optional<CouplingMark> resume;
+  if (!options.restart.empty()) resume = read_coupling_mark(*start.checkpoint, options.restart);
+  DistributedTerrain terrain(config, roles.role_comm, options.layout, start.checkpoint ? &*start.checkpoint : nullptr);
+  start.checkpoint.reset();
+  if (resume && leader)
+    std::printf("restart    coupling step %llu (terrain step %llu, t = %g s) on %d terrain ranks, layout %s\n",
+                static_cast<unsigned long long>(resume->step), static_cast<unsigned long long>(terrain.step_count()),
+                static_cast<double>(terrain.time()), terrain.ranks(), terrain.layout_name().c_str());
+  // A resumed coupling or a saved bed (--from-checkpoint) does not settle again.
+  const bool settled = resume || !options.from_checkpoint.empty();
+  const auto settle_steps =
+      settled ? 0 : static_cast<std::uint64_t>(c.settle_time / config.scene.step.step_size + 0.5);
+  if (leader && !options.from_checkpoint.empty())
+    std::printf("start      on the bed of %s (--from-checkpoint): cosim.settle_time skipped\n",
+                options.from_checkpoint.string().c_str());
+  if (leader && !settled)
+    std::printf("settle     %llu steps (%g s) on %d terrain ranks, layout %s\n",
+                static_cast<unsigned long long>(settle_steps), c.settle_time, terrain.ranks(),
+                terrain.layout_name().c_str());
+  // Settling a large bed takes minutes: the same progress line as a standalone run.
+  io::ProgressMeter progress(std::cout, leader ? config.scene.output.progress_interval : 0,
+                                io::stdout_is_terminal());
+  for (std::uint64_t k = 0; k < settle_steps; ++k) {
+    terrain.step();
+    progress.update({terrain.time(), c.settle_time, k + 1, terrain.local_stats().contacts});
+  }
+  progress.finish();
+
+  std::unique_ptr<cosim::TerrainCoupler> coupler;
+  if (leader) {
+    std::unique_ptr<comm::Channel> channel = mpi_channel ? std::move(mpi_channel) : listener->accept(c.timeout);
+    std::printf("cosim      vehicle: %s\n", channel->peer().c_str());
+    coupler = std::make_unique<cosim::TerrainCoupler>(std::move(channel), c.timeout);
+  }
+  const std::filesystem::path timing = folder / "timing.csv";
+  const CouplingControl control{&stop, folder / "checkpoint.bin", resume ? &*resume : nullptr};
+  const CouplingSummary s = run_coupling(terrain, config, coupler.get(), leader ? &timing : nullptr, control);
+  if (!leader) return;
+  // The signal this terrain caught, even when the vehicle's checkpoint frame came first (a
+  // launcher forwards one signal to every rank, and the vehicle may act on it sooner).
+  const int caught = s.signal ? s.signal : stop.caught();
+  if (s.stopped)
+    std::printf("terrain stopped step=%llu signal=%s checkpoint=%s (%s)\n",
+                static_cast<unsigned long long>(s.coupling_steps), caught ? comm::signal_name(caught) : "none",
+                control.checkpoint.string().c_str(), s.stop_reason.c_str());
+  nlohmann::ordered_json run = io::run_json_header("terrain_node --cosim", omp_get_max_threads());
+  run["config_file"] = config.source;
+  run["ranks"] = terrain.ranks();
+  run["layout"] = terrain.layout_name();
+  run["settle_steps"] = settle_steps;
+  if (!options.from_checkpoint.empty()) run["from_checkpoint"] = options.from_checkpoint.string();
+  run["coupling_steps"] = s.coupling_steps;
+  if (resume) run["resumed_from"] = {{"checkpoint", options.restart.string()}, {"coupling_step", resume->step}};
+  if (s.stopped) run["stopped"] = {{"coupling_step", s.coupling_steps}, {"reason", s.stop_reason}};
+  run["shoes"] = s.shoes;
+  run["wall_seconds"] = s.wall_seconds;
+  if (s.patch) {
+    const PatchSummary& p = *s.patch;
+    run["moving_patch"] = {{"particles", p.particles},     {"active_mean", p.active_mean},
+                           {"fixed_mean", p.fixed_mean},   {"stored_mean", p.stored_mean},
+                           {"active_max", p.active_max},   {"reactivated", p.reactivated},
+                           {"cut_moves", p.cut_moves},     {"seconds", p.seconds}};
+  }
+  run["config"] = terrain::resolved_config_json(config.scene);
+  io::write_json_file(folder / "run.json", run);
+  const double wall = s.wall_seconds > 0 ? s.wall_seconds : 1;
+  std::printf("terrain cosim steps=%llu shoes=%zu ranks=%d wall_s=%.3f wait_share=%.4f exchange_share=%.4f\n",
+              static_cast<unsigned long long>(s.coupling_steps), s.shoes, terrain.ranks(), s.wall_seconds,
+              s.wait_seconds / wall, s.exchange_seconds / wall);
+  if (s.patch) {
+    const PatchSummary& p = *s.patch;
+    const double total = p.particles > 0 ? static_cast<double>(p.particles) : 1;
+    std::printf("terrain patch particles=%llu active_mean=%.0f active_fraction=%.4f fixed_mean=%.0f stored_mean=%.0f "
+                "reactivated=%llu cut_moves=%llu patch_share=%.4f\n",
+                static_cast<unsigned long long>(p.particles), p.active_mean, p.active_mean / total, p.fixed_mean,
+                p.stored_mean, static_cast<unsigned long long>(p.reactivated),
+                static_cast<unsigned long long>(p.cut_moves), p.seconds / wall);
+  }
+}
+
+}  // namespace trackcosim::terrain

@@ -1,0 +1,233 @@
+#include "terrain_node/coupling/coupling_session.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "terrain_node/coupling/shoe_proxies.h"
+
+namespace trackcosim::terrain {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// The leader's bytes to every rank (a refusal or a failure on the leader becomes an error
+/// everywhere, so no rank waits for a step that will not come).
+std::vector<unsigned char> broadcast(MPI_Comm comm, bool leader, std::vector<unsigned char> bytes) {
+  unsigned long long size = bytes.size();
+  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  if (!leader) bytes.resize(size);
+  MPI_Bcast(bytes.data(), static_cast<int>(size), MPI_BYTE, 0, comm);
+  return bytes;
+}
+
+std::vector<unsigned char> as_bytes(const std::string& s) { return {s.begin(), s.end()}; }
+
+/// Handshake on the leader; its outcome (the hello, or the reason it failed) goes to all ranks.
+cosim::VehicleHello agree_on_hello(MPI_Comm comm, bool leader, cosim::TerrainCoupler* coupler,
+                                   const cosim::TerrainExpectations& expect, const cosim::TerrainWelcome& welcome) {
+  std::string hello_text, failure;
+  if (leader) {
+    try {
+      const comm::Frame f = cosim::encode_hello(coupler->accept(expect, welcome));
+      hello_text.assign(f.payload.begin(), f.payload.end());
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  const std::vector<unsigned char> failed = broadcast(comm, leader, as_bytes(failure));
+  if (!failed.empty()) throw std::runtime_error(std::string(failed.begin(), failed.end()));
+  comm::Frame hello_frame{static_cast<std::uint32_t>(cosim::MessageKind::Hello),
+                          broadcast(comm, leader, as_bytes(hello_text))};
+  return cosim::decode_hello(hello_frame, "the terrain leader");
+}
+
+/// timing.csv: a new coupling writes the header; a resumed one keeps the rows of the steps before
+/// `first_step` (a stopped run may have timed steps it did not checkpoint) and appends.
+std::ofstream open_timing(const std::filesystem::path& path, bool resume, std::uint64_t first_step) {
+  std::string kept;
+  if (resume) {
+    std::ifstream old(path);
+    std::string line;
+    for (bool header = true; std::getline(old, line); header = false) {
+      std::uint64_t step = 0;
+      const bool row = std::sscanf(line.c_str(), "%" SCNu64, &step) == 1;
+      if (header || (row && step < first_step)) kept += line + '\n';
+    }
+  }
+  std::ofstream timing(path);
+  if (!kept.empty()) {
+    timing << kept;
+    return timing;
+  }
+  // Per coupling step: the leader's wait for the vehicle, the sub-steps (and the leader's own
+  // phases of them, from gpu::StepPhase, plus its ghost/migration messages and its wait for
+  // the slowest terrain rank at the end), and the exchange.
+  timing << "step,t,wait,terrain";
+  for (const std::string_view name : gpu::kStepPhaseNames) timing << ',' << name;
+  timing << ",halo,exchange\n";
+  return timing;
+}
+
+}  // namespace
+
+CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::TerrainConfig& config,
+                             cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv,
+                             const CouplingControl& control) {
+  const bool leader = terrain.leader();
+  const MPI_Comm comm = terrain.comm();
+  const double h = config.scene.step.step_size;
+  const CouplingMark* resume = control.resume;
+  const bool can_checkpoint = !control.checkpoint.empty();
+  cosim::TerrainWelcome welcome = make_welcome(terrain, config);
+  welcome.checkpoint = can_checkpoint;
+
+  cosim::TerrainExpectations expect{config.scene.cosim.coupling_step, 0, h, 0};
+  if (resume) expect = {resume->coupling_step, resume->shoes, h, resume->step};
+  const cosim::VehicleHello hello = agree_on_hello(comm, leader, coupler, expect, welcome);
+  const std::size_t shoes = hello.shoes.size();
+  const double coupling_step = hello.coupling_step;
+  const auto substeps = static_cast<std::uint64_t>(std::llround(coupling_step / h));
+
+  // A resumed terrain has its proxies from the checkpoint, with their warm starts.
+  const gpu::GlobalId first_proxy =
+      resume ? resume->first_proxy : terrain::body_count(config.gid_ranges);  // gids are dense from 0
+  if (!resume) terrain.add_everywhere_bodies(shoe_proxies(hello, first_proxy, config.scene.material.friction));
+  std::vector<gpu::GlobalId> proxies(shoes);
+  std::vector<gpu::CompliantBody> springs(shoes);
+  for (std::size_t i = 0; i < shoes; ++i) {
+    proxies[i] = first_proxy + i;
+    springs[i] = shoe_spring(proxies[i], hello.shoes[i], hello, config.scene.cosim);
+  }
+  terrain.set_compliant_bodies(springs);
+  terrain.watch_loads(proxies);
+
+  std::ofstream timing;
+  if (leader && timing_csv != nullptr) timing = open_timing(*timing_csv, resume != nullptr, hello.start_step);
+  std::optional<MovingPatch> patch;
+  std::ofstream patch_csv;
+  if (const auto& settings = config.scene.cosim.moving_patch) {
+    patch.emplace(*settings, terrain.largest_sphere_radius());
+    if (leader && timing_csv != nullptr) {
+      // A resumed coupling continues the file of the run it resumes.
+      const std::filesystem::path file = timing_csv->parent_path() / "patch.csv";
+      patch_csv.open(file, resume != nullptr ? std::ios::app : std::ios::trunc);
+      if (resume == nullptr) patch_csv << MovingPatch::csv_header();
+    }
+  }
+  std::vector<Vec3> shoe_positions(shoes);
+  CouplingSummary summary;
+  summary.shoes = shoes;
+  summary.coupling_steps = hello.start_step;
+  // Written by every rank (collective), the same mark on the leader, who writes the file.
+  auto checkpoint = [&](std::uint64_t step, double vehicle_time) {
+    write_coupling_checkpoint(terrain, {step, vehicle_time, coupling_step, shoes, first_proxy}, control.checkpoint);
+  };
+  bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way
+  const Clock::time_point start = Clock::now();
+  std::vector<double> message(2 + 13 * shoes);  // 1 states, 0 finish, 2 checkpoint, -1 failure; t_k; states
+  for (;;) {
+    Clock::time_point t0 = Clock::now();
+    std::string failure;
+    if (leader) {
+      double time = 0;
+      try {
+        const auto states = coupler->receive_states(time);
+        message[0] = states ? 1 : coupler->checkpoint_request() ? 2 : 0;
+        message[1] = coupler->checkpoint_request() ? coupler->checkpoint_request()->time : time;
+        if (states) std::memcpy(message.data() + 2, states->data(), states->size() * sizeof(cosim::ShoeState));
+        if (message[0] == 2 && !can_checkpoint) throw cosim::ProtocolError("this terrain writes no checkpoints");
+      } catch (const std::exception& e) {
+        message[0] = -1;
+        failure = e.what();
+      }
+    }
+    const double wait = leader ? since(t0) : 0;
+    t0 = Clock::now();
+    MPI_Bcast(message.data(), static_cast<int>(message.size()), MPI_DOUBLE, 0, comm);
+    if (message[0] < 0) {
+      const std::vector<unsigned char> why = broadcast(comm, leader, as_bytes(failure));
+      throw std::runtime_error(std::string(why.begin(), why.end()));
+    }
+    if (message[0] == 0) break;
+    if (message[0] == 2) {
+      checkpoint(summary.coupling_steps, message[1]);
+      summary.stopped = true;
+      if (leader) summary.stop_reason = coupler->checkpoint_request()->reason;
+      break;
+    }
+    for (std::size_t i = 0; i < shoes; ++i) terrain.set_kinematic_state(body_state(proxies[i], message.data() + 2 + 13 * i));
+    double exchange = since(t0);
+    if (patch) {  // once per coupling step, from the states every rank just received
+      for (std::size_t i = 0; i < shoes; ++i) shoe_positions[i] = {message[2 + 13 * i], message[3 + 13 * i], message[4 + 13 * i]};
+      patch->follow(terrain, shoe_positions, summary.coupling_steps, message[1], patch_csv);
+    }
+    t0 = Clock::now();
+    std::array<double, gpu::kStepPhaseCount> phases{};
+    double halo = 0;
+    for (std::uint64_t s = 0; s < substeps; ++s) {
+      terrain.step();
+      for (std::size_t p = 0; p < phases.size(); ++p) phases[p] += terrain.local_stats().phase_seconds[p];
+      halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
+    }
+    // Waiting here for the slowest terrain rank is load imbalance of the sub-steps, not coupling
+    // exchange: it is timed apart and reported with the halo messages. The same collective tells
+    // every rank whether any of them caught a stop signal.
+    const Clock::time_point barrier = Clock::now();
+    int signal = 0;
+    if (control.stop != nullptr) signal = control.stop->caught_anywhere(comm);
+    else MPI_Barrier(comm);
+    if (signal != 0) summary.signal = signal;
+    halo += since(barrier);
+    const double compute = since(t0);
+    if (signal != 0 && !hello.checkpoint) {
+      // A vehicle that cannot checkpoint (an external client without the capability) is never
+      // sent forces_stop: the terrain ends alone, with its checkpoint of t_{k+1}, and says why.
+      checkpoint(summary.coupling_steps + 1, message[1] + coupling_step);
+      summary.stopped = true;
+      summary.stop_reason = std::string("SIG") + comm::signal_name(signal) + " on the terrain";
+      if (leader)
+        coupler->abort("the terrain stopped on SIG" + std::string(comm::signal_name(signal)) + " after coupling step " +
+                       std::to_string(summary.coupling_steps) + " (its forces were not sent); its checkpoint of step " +
+                       std::to_string(summary.coupling_steps + 1) + " is " + control.checkpoint.string());
+      ++summary.coupling_steps;
+      break;
+    }
+    t0 = Clock::now();
+    const std::vector<std::array<double, 6>> loads = terrain.take_loads();
+    if (leader) {
+      std::vector<cosim::ShoeForce> forces(shoes);
+      for (std::size_t i = 0; i < shoes; ++i)
+        for (int c = 0; c < 3; ++c) {
+          forces[i].force[c] = loads[i][static_cast<std::size_t>(c)] / coupling_step;
+          forces[i].torque[c] = loads[i][static_cast<std::size_t>(c) + 3] / coupling_step;
+        }
+      coupler->send_forces(forces, signal != 0 && !stop_asked);
+    }
+    stop_asked = stop_asked || signal != 0;
+    exchange += since(t0);
+    if (timing.is_open()) {
+      timing << summary.coupling_steps << ',' << message[1] << ',' << wait << ',' << compute;
+      for (const double p : phases) timing << ',' << p;
+      timing << ',' << halo << ',' << exchange << '\n';
+    }
+    ++summary.coupling_steps;
+    summary.wait_seconds += wait;
+    summary.terrain_seconds += compute;
+    summary.exchange_seconds += exchange;
+  }
+  summary.wall_seconds = since(start);
+  if (patch) summary.patch = patch->summary();
+  return summary;
+}
+
+}  // namespace trackcosim::terrain

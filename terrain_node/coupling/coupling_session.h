@@ -1,0 +1,60 @@
+#pragma once
+// The terrain side of a co-simulation (DESIGN.md, "Co-simulation contract"), collective over
+// the terrain ranks. The leader talks to the vehicle through a TerrainCoupler; every coupling
+// step it broadcasts the shoe states, all ranks move the shoe proxies (kinematic sphere sets
+// held by every rank) and run the terrain's sub-steps, the loads on the proxies are summed
+// exactly over the ranks, and the leader sends their mean over the interval back.
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "comm/stop_signal.h"
+#include "cosim/coupler.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/checkpoint/coupling_checkpoint.h"
+#include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/coupling/moving_patch.h"
+
+namespace trackcosim::terrain {
+
+struct CouplingSummary {
+  std::uint64_t coupling_steps = 0;
+  std::size_t shoes = 0;
+  double wall_seconds = 0;
+  double wait_seconds = 0;      ///< the leader waiting for the vehicle's states
+  double terrain_seconds = 0;   ///< the sub-steps
+  double exchange_seconds = 0;  ///< broadcasts, load reduction, sending forces
+  bool stopped = false;         ///< ended with a checkpoint, not by the vehicle's finish
+  std::string stop_reason;      ///< the leader's: the vehicle's checkpoint reason, or this terrain's signal
+  int signal = 0;               ///< the stop signal a terrain rank caught (0: none)
+  std::optional<PatchSummary> patch;  ///< with cosim.moving_patch (its seconds are in none of the above)
+};
+
+/// Walltime safety and resumption (docs/protocol.md, "Checkpoints").
+struct CouplingControl {
+  /// Polled on every rank once per coupling step (one small allreduce, which also replaces the
+  /// barrier after the sub-steps); null: the session never stops on a signal.
+  const comm::StopSignal* stop = nullptr;
+  /// Where a checkpoint frame (or a stop with a vehicle that cannot checkpoint) writes the
+  /// terrain checkpoint; empty: the welcome offers no checkpoints.
+  std::filesystem::path checkpoint;
+  /// Continue this coupling: the terrain was restarted from its checkpoint, which holds the
+  /// proxies; the hello must resume at resume->step.
+  const CouplingMark* resume = nullptr;
+};
+
+/// Runs until the vehicle finishes, or until a checkpoint ends the coupling (`control`). `coupler` is the leader's (null on the other ranks).
+/// `timing_csv`, when given, gets one row per coupling step (written by the leader): step, t,
+/// wait (for the vehicle), terrain (the sub-steps), the leader's collision, prepare, solve and
+/// integrate seconds within them, halo (its ghost and solver messages within them, waiting
+/// included) and exchange (broadcasts, load reduction, sending the forces). With
+/// cosim.moving_patch, patch.csv next to it gets the patch's counts per coupling step.
+CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::TerrainConfig& config,
+                             cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv = nullptr,
+                             const CouplingControl& control = {});
+
+}  // namespace trackcosim::terrain

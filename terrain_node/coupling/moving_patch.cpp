@@ -1,0 +1,60 @@
+#include "terrain_node/coupling/moving_patch.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace trackcosim::terrain {
+
+MovingPatch::MovingPatch(const terrain::MovingPatchSettings& settings, real largest_radius) : settings_(settings) {
+  if (settings_.boundary <= 0) settings_.boundary = 2 * largest_radius;
+  shift_ = settings_.rebalance_shift > 0 ? settings_.rebalance_shift : (settings_.ahead + settings_.behind) / 4;
+}
+
+PatchBox MovingPatch::box_around(const std::vector<Vec3>& shoes) const {
+  PatchBox box;
+  box.boundary = settings_.boundary;
+  if (shoes.empty()) return box;
+  real x_lo = shoes[0].x, x_hi = shoes[0].x, y_lo = shoes[0].y, y_hi = shoes[0].y;
+  for (const Vec3& p : shoes) {
+    x_lo = std::min(x_lo, p.x), x_hi = std::max(x_hi, p.x);
+    y_lo = std::min(y_lo, p.y), y_hi = std::max(y_hi, p.y);
+  }
+  box.x_lo = x_lo - settings_.behind;
+  box.x_hi = x_hi + settings_.ahead;
+  if (settings_.width > 0) {
+    const real y = (y_lo + y_hi) / 2;
+    box.y_lo = y - settings_.width / 2;
+    box.y_hi = y + settings_.width / 2;
+  }
+  return box;
+}
+
+const char* MovingPatch::csv_header() { return "step,t,x_lo,x_hi,active,fixed,stored,reactivated,cuts_moved,seconds\n"; }
+
+PatchCounts MovingPatch::follow(DistributedTerrain& terrain, const std::vector<Vec3>& shoes, std::uint64_t step,
+                                double t, std::ofstream& csv) {
+  const auto start = std::chrono::steady_clock::now();
+  const PatchBox box = box_around(shoes);
+  // The same decision on every rank: it depends only on the broadcast shoe states.
+  const bool move_cuts = terrain.ranks() > 1 && !(std::abs(box.x_lo - cut_x_) < shift_);
+  if (move_cuts) cut_x_ = box.x_lo;
+  const PatchCounts c = terrain.apply_patch(box, move_cuts);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  PatchSummary& s = summary_;
+  const double n = static_cast<double>(++s.updates);
+  s.particles = c.active + c.fixed + c.stored;
+  s.active_mean += (static_cast<double>(c.active) - s.active_mean) / n;
+  s.fixed_mean += (static_cast<double>(c.fixed) - s.fixed_mean) / n;
+  s.stored_mean += (static_cast<double>(c.stored) - s.stored_mean) / n;
+  s.active_max = std::max(s.active_max, c.active);
+  s.reactivated += c.reactivated;
+  s.cut_moves += move_cuts ? 1 : 0;
+  s.seconds += seconds;
+  if (csv.is_open())
+    csv << step << ',' << t << ',' << box.x_lo << ',' << box.x_hi << ',' << c.active << ',' << c.fixed << ','
+        << c.stored << ',' << c.reactivated << ',' << (move_cuts ? 1 : 0) << ',' << seconds << '\n';
+  return c;
+}
+
+}  // namespace trackcosim::terrain

@@ -1,0 +1,25 @@
+#pragma once
+// The terrain's side of the handshake and its stand-ins for the vehicle's shoes
+// (coupling_session.h uses them; docs/protocol.md, "Shoe contact law").
+
+#include "cosim/protocol.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/distributed/distributed_terrain.h"
+
+namespace trackcosim::terrain {
+
+/// The welcome: the bed's extent, its surface height (the highest sphere top), particle count
+/// and material, from every rank's bodies. Collective; complete on the leader.
+cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const terrain::TerrainConfig& config);
+
+/// One kinematic proxy per shoe of the hello, gids first_gid, first_gid + 1, ...
+gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_gid, real friction);
+
+/// The spring-damper of one shoe proxy's contacts: cosim settings, else the scheme's default.
+gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& shoe, const cosim::VehicleHello& hello,
+                               const terrain::CosimSettings& settings);
+
+/// A proxy's state from 13 doubles of a states message.
+gpu::BodyState body_state(gpu::GlobalId gid, const double* s);
+
+}  // namespace trackcosim::terrain

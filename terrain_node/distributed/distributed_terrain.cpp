@@ -1,0 +1,327 @@
+#include "terrain_node/distributed/distributed_terrain.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "comm/gather.h"
+#include "comm/mpi_solver_exchange.h"
+#include "domain/balanced_cuts.h"
+#include "domain/body_roles.h"
+#include "domain/ghost_width.h"
+#include "domain/grid_layout.h"
+#include "domain/migration_plan.h"
+#include "terrain_node/distributed/body_records.h"
+#include "terrain_node/distributed/distributed_terrain_state.h"
+#include "terrain_node/distributed/solve_partition_plan.h"
+
+namespace trackcosim::terrain {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+
+gpu::BodyState state_of(const gpu::BodySet& s, std::size_t i) { return s.state(i); }
+
+real kinetic_energy(const gpu::BodySet& s, std::size_t i) {
+  const Vec3 v{s.vx[i], s.vy[i], s.vz[i]}, w{s.wx[i], s.wy[i], s.wz[i]};
+  const Quat q{s.qw[i], s.qx[i], s.qy[i], s.qz[i]};
+  const Vec3 b = rotate_inverse(q, w);
+  return real(0.5) * (s.mass[i] * dot(v, v) + s.ix[i] * b.x * b.x + s.iy[i] * b.y * b.y + s.iz[i] * b.z * b.z);
+}
+
+}  // namespace
+
+DistributedTerrain::~DistributedTerrain() = default;
+
+void DistributedTerrain::use_decomposition(domain::Decomposition d) {
+  decomposition_ = std::move(d);
+  neighbours_ = decomposition_.neighbours(rank_, ghost_width_);
+  exchange_ = std::make_unique<comm::NeighbourExchange>(comm_, neighbours_);
+}
+
+std::string DistributedTerrain::layout_name() const { return domain::layout_name(decomposition_.grid()); }
+
+std::size_t DistributedTerrain::owned_count() const {
+  return static_cast<std::size_t>(std::count(held_->local.holder.begin(), held_->local.holder.end(), kOwnedHere));
+}
+
+void DistributedTerrain::classify_and_refresh_ghosts() {
+  const gpu::BodySet& cur = held_->set;
+  const real h = system_->settings().step_size;
+  std::vector<std::uint32_t> owned, kept;
+  std::vector<Vec3> owned_position;
+  std::size_t migrated_in = 0;
+  for (std::uint32_t i = 0; i < cur.size(); ++i) {
+    if (!dynamic(cur, i)) {
+      kept.push_back(i);
+      continue;
+    }
+    const Vec3 v{cur.vx[i], cur.vy[i], cur.vz[i]};
+    const real moved = std::sqrt(dot(v, v)) * h;
+    if (moved > max_displacement_)
+      throw std::runtime_error("body gid " + std::to_string(cur.gid[i]) + " at (" + std::to_string(cur.px[i]) + ", " +
+                               std::to_string(cur.py[i]) + ", " + std::to_string(cur.pz[i]) + ") moved " +
+                               std::to_string(moved) + " m in one step, more than domain.max_displacement = " +
+                               std::to_string(max_displacement_) +
+                               " m: raise domain.max_displacement or lower step_size");
+    if (decomposition_.owner_of(position(cur, i)) != rank_) continue;
+    owned.push_back(i);
+    kept.push_back(i);
+    owned_position.push_back(position(cur, i));
+    if (held_->local.holder[i] >= 0) ++migrated_in;
+  }
+
+  const domain::GhostPlan plan = domain::plan_ghosts(decomposition_, rank_, owned_position, ghost_width_);
+  const SphereIndex spheres(cur);
+  std::vector<BodyRecords> out(neighbours_.size());
+  std::vector<std::vector<std::uint32_t>> sends(neighbours_.size());  // indices into `owned`
+  for (std::size_t p = 0; p < plan.neighbours.size(); ++p) {
+    const auto k = static_cast<std::size_t>(
+        std::find(neighbours_.begin(), neighbours_.end(), plan.neighbours[p]) - neighbours_.begin());
+    if (k == neighbours_.size()) throw std::logic_error("ghost plan names a rank that is not a neighbour");
+    sends[k] = plan.send[p];
+    for (const std::uint32_t o : plan.send[p]) out[k].append(cur, spheres, owned[o]);
+  }
+  std::vector<std::vector<BodyRecord>> body_out(neighbours_.size()), body_in;
+  std::vector<std::vector<SphereRecord>> sphere_out(neighbours_.size()), sphere_in;
+  for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+    body_out[k] = std::move(out[k].bodies);
+    sphere_out[k] = std::move(out[k].spheres);
+  }
+  exchange_->exchange_sized(body_out, body_in, comm::ExchangeTag::GhostBodies);
+  exchange_->exchange_sized(sphere_out, sphere_in, comm::ExchangeTag::GhostSpheres);
+
+  std::vector<BodyRecords> received(neighbours_.size());
+  std::vector<const BodyRecords*> sources;
+  std::vector<std::pair<gpu::GlobalId, int>> ghost_holder;
+  for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+    received[k].bodies = std::move(body_in[k]);
+    received[k].spheres = std::move(sphere_in[k]);
+    sources.push_back(&received[k]);
+    for (const BodyRecord& r : received[k].bodies) ghost_holder.emplace_back(r.gid, static_cast<int>(k));
+  }
+  std::sort(ghost_holder.begin(), ghost_holder.end());
+
+  // The new membership: kept bodies and received ghosts, in gid order.
+  LocalBodies local;
+  local.gid.reserve(kept.size() + ghost_holder.size());
+  for (const std::uint32_t i : kept) local.gid.push_back(cur.gid[i]);
+  for (const auto& g : ghost_holder) local.gid.push_back(g.first);
+  std::sort(local.gid.begin(), local.gid.end());
+  local.holder.assign(local.gid.size(), kOwnedHere);
+  for (std::size_t j = 0; j < local.gid.size(); ++j) {
+    const auto it = std::lower_bound(ghost_holder.begin(), ghost_holder.end(), std::make_pair(local.gid[j], -1));
+    if (it != ghost_holder.end() && it->first == local.gid[j]) {
+      local.holder[j] = it->second;
+      continue;
+    }
+    if (!dynamic(cur, index_of(cur.gid, local.gid[j]))) local.holder[j] = kOnEveryRank;
+  }
+  held_->ghost_sends.assign(neighbours_.size(), {});
+  for (std::size_t k = 0; k < neighbours_.size(); ++k)
+    for (const std::uint32_t o : sends[k]) held_->ghost_sends[k].push_back(index_of(local.gid, cur.gid[owned[o]]));
+  // A received ghost carries the same bits as the copy this rank integrated itself, so when
+  // nobody joined or left, the system already holds this step's set (most steps of a settled
+  // bed; always on one rank).
+  const bool unchanged = local.gid == held_->local.gid && local.holder == held_->local.holder;
+  if (!unchanged) system_->replace_bodies(merge_bodies(cur, kept, sources));
+  exchange_stats_.ghosts = ghost_holder.size();
+  exchange_stats_.migrated_in = migrated_in;
+  held_->local = std::move(local);
+}
+
+void DistributedTerrain::step() {
+  exchange_stats_ = {};
+  if (rebalance_interval_ > 0 && step_count() > 0 && step_count() % rebalance_interval_ == 0) rebalance();
+  const Clock::time_point refresh = Clock::now();
+  classify_and_refresh_ghosts();
+  double exchange_seconds = since(refresh);
+
+  const gpu::ContactList& contacts = system_->detect_contacts();
+  held_->contacts = &contacts;
+  if (ranks_ == 1) {  // nothing to split: the plain step (the same bits, without the bookkeeping)
+    system_->finish_step();
+    held_->solve_here.assign(contacts.size(), 1);
+    accumulate_loads();
+    held_->set = system_->bodies();
+    exchange_stats_.seconds = exchange_seconds;
+    return;
+  }
+  PartitionPlan plan = plan_partition(contacts, held_->local, decomposition_, rank_, neighbours_, held_->ghost_sends);
+  system_->keep_contacts(plan.keep);
+
+  // A ghost's constraint count (the Jacobi split) is its owner's: the owner sees all its contacts.
+  const Clock::time_point counts_start = Clock::now();
+  gpu::SolvePartition& p = plan.partition;
+  std::vector<std::vector<std::uint32_t>> counts_out(neighbours_.size()), counts_in;
+  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k)
+    for (std::size_t n = 0; n < plan.counts.velocities_out[k]; ++n, ++at)
+      counts_out[k].push_back(p.constraint_count[p.velocities_out[at]]);
+  exchange_->exchange_sized(counts_out, counts_in, comm::ExchangeTag::Counts);
+  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k) {
+    if (counts_in[k].size() != plan.counts.velocities_in[k])
+      throw std::logic_error("rank " + std::to_string(neighbours_[k]) + " sent " +
+                             std::to_string(counts_in[k].size()) + " ghost counts, expected " +
+                             std::to_string(plan.counts.velocities_in[k]));
+    for (const std::uint32_t c : counts_in[k]) p.constraint_count[p.velocities_in[at++]] = c;
+  }
+  exchange_seconds += since(counts_start);
+
+  comm::MpiSolverExchange solver_exchange(*exchange_, plan.counts);
+  system_->finish_step(&p, &solver_exchange);
+  exchange_stats_.solver_seconds = solver_exchange.seconds();
+  held_->solve_here = std::move(p.solve_here);
+
+  accumulate_loads();
+  const Clock::time_point warm_start = Clock::now();
+  forward_warm_start(held_->solve_here);
+  exchange_seconds += since(warm_start);
+  held_->set = system_->bodies();
+  exchange_stats_.seconds = exchange_seconds;
+}
+
+void DistributedTerrain::forward_warm_start(const std::vector<std::uint8_t>& solve_here) {
+  if (neighbours_.empty()) return;
+  const gpu::ContactList& c = *held_->contacts;
+  const domain::Aabb box = decomposition_.box(rank_);
+  std::vector<std::vector<std::uint32_t>> chosen(neighbours_.size());
+  std::vector<std::uint32_t> all;
+  for (std::uint32_t i = 0; i < c.size(); ++i) {
+    if (solve_here[i] == 0) continue;
+    const Vec3 m = contact_midpoint(c, i);
+    // Far from every face of our box, no neighbour box is near.
+    const real inside = std::min({m.x - box.lo.x, box.hi.x - m.x, m.y - box.lo.y, box.hi.y - m.y, m.z - box.lo.z,
+                                  box.hi.z - m.z});
+    if (inside > ghost_width_) continue;
+    bool any = false;
+    for (std::size_t k = 0; k < neighbours_.size(); ++k)
+      if (decomposition_.distance_to_box(m, neighbours_[k]) <= ghost_width_) {
+        chosen[k].push_back(static_cast<std::uint32_t>(all.size()));
+        any = true;
+      }
+    if (any) all.push_back(i);
+  }
+  const std::vector<gpu::WarmStartImpulse> entries = system_->warm_start(all);
+  std::vector<std::vector<gpu::WarmStartImpulse>> out(neighbours_.size()), in;
+  for (std::size_t k = 0; k < neighbours_.size(); ++k)
+    for (const std::uint32_t e : chosen[k]) out[k].push_back(entries[e]);
+  exchange_->exchange_sized(out, in, comm::ExchangeTag::WarmStart);
+  std::vector<gpu::WarmStartImpulse> received;
+  for (const auto& v : in) received.insert(received.end(), v.begin(), v.end());
+  system_->merge_warm_start(received);
+}
+
+const gpu::StepStats& DistributedTerrain::local_stats() const { return system_->last_stats(); }
+
+gpu::StepStats DistributedTerrain::global_stats() const {
+  const std::vector<std::uint8_t>& solve_here = held_->solve_here;
+  gpu::StepStats stats = system_->last_stats();
+  comm::ExactSum energy;
+  const gpu::BodySet& s = held_->set;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (held_->local.holder[i] == kOwnedHere) energy.add(kinetic_energy(s, i));
+  stats.kinetic_energy = energy.total(comm_);
+  unsigned long long solved = static_cast<unsigned long long>(std::count(solve_here.begin(), solve_here.end(), 1));
+  MPI_Allreduce(MPI_IN_PLACE, &solved, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
+  stats.contacts = solved;
+  double penetration = stats.max_penetration;
+  MPI_Allreduce(MPI_IN_PLACE, &penetration, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  stats.max_penetration = penetration;
+  return stats;
+}
+
+std::vector<gpu::BodyState> DistributedTerrain::gather_states() const {
+  const gpu::BodySet& s = held_->set;
+  std::vector<gpu::BodyState> mine;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (held_->local.holder[i] == kOwnedHere) mine.push_back(state_of(s, i));
+  for (const BodyRecord& r : held_->stored.bodies) mine.push_back(state_of(r));
+  std::vector<gpu::BodyState> all = comm::gather_to_leader(comm_, mine);
+  if (!leader()) return {};
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (held_->local.holder[i] == kOnEveryRank) all.push_back(state_of(s, i));
+  std::sort(all.begin(), all.end(), [](const gpu::BodyState& l, const gpu::BodyState& r) { return l.gid < r.gid; });
+  return all;
+}
+
+std::vector<gpu::BodyState> DistributedTerrain::gather_states(const std::vector<gpu::GlobalId>& gids) const {
+  const gpu::BodySet& s = held_->set;
+  std::vector<gpu::BodyState> mine;
+  for (const gpu::GlobalId gid : gids) {
+    const std::uint32_t i = index_of(s.gid, gid);
+    if (i < s.size() && s.gid[i] == gid && (held_->local.holder[i] == kOwnedHere ||
+                                            (held_->local.holder[i] == kOnEveryRank && leader())))
+      mine.push_back(state_of(s, i));
+    const std::vector<BodyRecord>& stored = held_->stored.bodies;
+    const auto at = std::lower_bound(stored.begin(), stored.end(), gid,
+                                     [](const BodyRecord& r, gpu::GlobalId g) { return r.gid < g; });
+    if (at != stored.end() && at->gid == gid) mine.push_back(state_of(*at));
+  }
+  const std::vector<gpu::BodyState> all = comm::gather_to_leader(comm_, mine);
+  if (!leader()) return {};
+  std::vector<gpu::BodyState> ordered;
+  for (const gpu::GlobalId gid : gids)
+    for (const gpu::BodyState& b : all)
+      if (b.gid == gid) ordered.push_back(b);
+  return ordered;
+}
+
+std::vector<gpu::WarmStartImpulse> DistributedTerrain::solved_impulses(std::vector<Vec3>* midpoints) const {
+  // Found by key: the store also holds entries neighbours forwarded, so it is no longer aligned
+  // with the contact list.
+  const std::vector<gpu::WarmStartImpulse> store = system_->warm_start();
+  const gpu::ContactList* c = held_->contacts;
+  std::vector<gpu::WarmStartImpulse> out;
+  auto key = [](const gpu::WarmStartImpulse& e) { return std::tie(e.gid_a, e.gid_b, e.shape_a, e.shape_b); };
+  for (std::uint32_t i = 0; c != nullptr && i < held_->solve_here.size(); ++i) {
+    if (held_->solve_here[i] == 0) continue;
+    const gpu::WarmStartImpulse probe{c->gid_a[i], c->gid_b[i], c->shape_a[i], c->shape_b[i], {0, 0, 0}};
+    const auto it = std::lower_bound(store.begin(), store.end(), probe,
+                                     [&](const auto& l, const auto& r) { return key(l) < key(r); });
+    if (it == store.end() || key(*it) != key(probe)) continue;
+    out.push_back(*it);
+    if (midpoints != nullptr) midpoints->push_back(contact_midpoint(*c, i));
+  }
+  return out;
+}
+
+terrain::TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
+  const gpu::BodySet& s = held_->set;
+  const SphereIndex spheres(s);
+  BodyRecords mine;
+  std::vector<std::uint32_t> everywhere;
+  for (std::uint32_t i = 0; i < s.size(); ++i) {
+    if (held_->local.holder[i] == kOwnedHere) mine.append(s, spheres, i);
+    if (held_->local.holder[i] == kOnEveryRank) everywhere.push_back(i);
+  }
+  // Stored particles of a moving patch go in as fixed: at rest where they were left, until a
+  // restarted patch sorts them again (docs/moving-patch.md).
+  for (std::size_t k = 0, first = 0; k < held_->stored.bodies.size(); first += held_->stored.bodies[k++].sphere_count) {
+    mine.append(held_->stored, k, first);
+    set_at_rest(mine.bodies.back(), gpu::Motion::Fixed);
+  }
+  const std::vector<gpu::WarmStartImpulse> warm = solved_impulses(nullptr);
+  BodyRecords all;
+  all.bodies = comm::gather_to_leader(comm_, mine.bodies);
+  all.spheres = comm::gather_to_leader(comm_, mine.spheres);
+  const std::vector<gpu::WarmStartImpulse> all_warm = comm::gather_to_leader(comm_, warm);
+  terrain::TerrainCheckpoint c;
+  if (!leader()) return c;
+  c.step = step_count();
+  c.time = time();
+  c.bodies = merge_bodies(s, everywhere, {&all});
+  for (const gpu::WarmStartImpulse& e : all_warm)
+    c.warm_start.push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
+  std::sort(c.warm_start.begin(), c.warm_start.end(), [](const terrain::WarmStartEntry& l, const terrain::WarmStartEntry& r) {
+    return std::tie(l.gid_a, l.gid_b, l.shape_a, l.shape_b) < std::tie(r.gid_a, r.gid_b, r.shape_a, r.shape_b);
+  });
+  return c;
+}
+
+}  // namespace trackcosim::terrain

@@ -1,0 +1,186 @@
+#pragma once
+// The granular terrain split over the ranks of one communicator (DESIGN.md, "The terrain
+// step"), a RigidBodySystem per rank holding its owned bodies, its ghosts and the fixed and
+// kinematic bodies every rank keeps. One step:
+//
+//   1. classify: bodies whose centre is in this rank's box are owned (a body that crossed a
+//      cut is owned by the rank it entered, which already holds it as a ghost);
+//   2. ghost refresh: send every owned body a neighbour needs (within the ghost width of its
+//      box) with its full state and shapes; the received ones are this step's ghosts;
+//   3. collision detection over owned + ghost + fixed shapes;
+//   4. contact ownership: each contact is solved by the owner of its midpoint
+//      (solve_partition_plan.h);
+//   5. CCP solve with the per-iteration slot and velocity exchange (solver_exchange.h), then
+//      integration of every held body (ghosts end bit-identical to their owner's copy);
+//   6. warm start: impulses of contacts near a neighbour's box go to it, so a contact that
+//      changes rank keeps its warm start.
+//
+// With Jacobi and a fixed iteration count the result is bitwise the same for any number of
+// ranks and any layout; APGD agrees to rounding (its line-search sums are split over ranks).
+
+#include <mpi.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/gather.h"
+#include "comm/neighbour_exchange.h"
+#include "terrain_node/checkpoint/terrain_checkpoint.h"
+#include "terrain_node/config/terrain_config.h"
+#include "domain/decomposition.h"
+#include "gpu/dynamics/rigid_body_system.h"
+#include "terrain_node/distributed/patch_box.h"
+
+namespace trackcosim::terrain {
+
+/// A sphere of a dynamic body where it is now.
+struct WorldSphere {
+  Vec3 centre;
+  real radius;
+};
+
+/// The dynamic bodies of all ranks: how many and their total mass (exact, any rank count).
+struct DynamicTotals {
+  std::uint64_t bodies = 0;
+  double mass = 0;
+};
+
+/// Contact ends at dynamic bodies among the last step's contacts, summed over all ranks (a
+/// contact between two dynamic bodies has two ends, one with a wall one).
+struct ContactEnds {
+  std::uint64_t touching = 0;  ///< contacts whose gap is at most the given gap (negative: overlap)
+  std::uint64_t loaded = 0;    ///< contacts whose normal impulse is > 0
+};
+
+/// What the exchange cost in the last step.
+struct ExchangeStats {
+  double seconds = 0;            ///< ghost refresh + counts + warm start, between the solver's iterations
+  double solver_seconds = 0;     ///< the solver's per-iteration messages and reductions
+  std::size_t ghosts = 0;        ///< ghosts held in the last step
+  std::size_t migrated_in = 0;   ///< bodies this rank started owning in the last step
+};
+
+class DistributedTerrain {
+ public:
+  /// Collective over `comm`. Each rank generates only the particles of its own part of space
+  /// from config.scene (config.bodies is not used: load the config with BuildBodies::FixedOnly),
+  /// or takes its part of the checkpoint's bodies; then the cuts are chosen and every particle
+  /// goes to its owner (distributed_terrain_construction.cpp). `layout` overrides config.scene.domain.layout
+  /// when not empty. Throws std::invalid_argument for a layout that does not fit the rank count,
+  /// io::ConfigError on every rank when a generator fails on one.
+  DistributedTerrain(const terrain::TerrainConfig& config, MPI_Comm comm, const std::string& layout = {},
+                     const terrain::TerrainCheckpoint* restart = nullptr);
+  ~DistributedTerrain();
+
+  /// Collective. Rebalances first when domain.rebalance_interval steps have passed.
+  void step();
+  /// Collective: moves the cuts to the particle-count quantiles of the bodies' current
+  /// positions and hands every body and warm-start impulse to its new rank. Results do not
+  /// change (they do not depend on the layout); only the load does.
+  void rebalance();
+  /// Collective, every rank with the same arguments (docs/moving-patch.md): the terrain's
+  /// particles whose centre is in `box` become (or stay) Dynamic, those in its boundary layer
+  /// Fixed at rest (held by every rank, like the walls), the others leave the solver for this
+  /// rank's store, at rest, with their pose as it was; a stored particle the box reaches comes
+  /// back with that pose. With `move_cuts` (and domain.balance) the cuts then move to the
+  /// quantiles of the active particles. Nothing is exchanged when no particle changes class
+  /// and the cuts stay.
+  PatchCounts apply_patch(const PatchBox& box, bool move_cuts);
+
+  real time() const { return system_->time(); }
+  std::uint64_t step_count() const { return system_->step_count(); }
+  /// The last step's statistics over all ranks: contacts solved, kinetic energy of all dynamic
+  /// bodies (exact sums, the same on any rank count), max penetration, iterations, residual,
+  /// this rank's phase times. Collective (three small reductions), so a step itself needs
+  /// none: call it when the numbers are wanted.
+  gpu::StepStats global_stats() const;
+  /// This rank's own view of the last step (contacts it kept, its phase times), no messages.
+  const gpu::StepStats& local_stats() const;
+  const ExchangeStats& exchange_stats() const { return exchange_stats_; }
+
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+  bool leader() const { return rank_ == 0; }
+  MPI_Comm comm() const { return comm_; }
+  const domain::Decomposition& decomposition() const { return decomposition_; }
+  std::string layout_name() const;
+  real ghost_width() const { return ghost_width_; }
+  std::size_t owned_count() const;
+  /// Particles this rank generated at construction (0 after a restart): over all ranks they add
+  /// up to the scene's particle count, since no rank builds another's.
+  std::uint64_t generated_count() const { return generated_; }
+  /// Collective: the largest sphere radius of any particle, over all ranks.
+  real largest_sphere_radius() const;
+
+  /// Collective. Adds bodies that every rank holds (shoe proxies: kinematic sphere sets); their
+  /// gids must be above every gid of the terrain.
+  void add_everywhere_bodies(const gpu::BodySet& extra);
+  /// Contacts with these bodies become spring-dampers (gpu/dynamics/contact_compliance.h); every
+  /// rank must call it with the same list.
+  void set_compliant_bodies(std::vector<gpu::CompliantBody> bodies);
+  /// Moves a kinematic body every rank holds; every rank must call it with the same values.
+  void set_kinematic_state(const gpu::BodyState& state);
+  /// Accumulates, from now on, the contact impulse and angular impulse (about the body's
+  /// position at each step's start) the terrain gives each of these bodies.
+  void watch_loads(std::vector<gpu::GlobalId> gids);
+  /// Collective: the sums since the last call, per watched gid (impulse x y z, angular impulse
+  /// x y z, N s and N m s), exact over all ranks (the same on any rank count); then resets.
+  std::vector<std::array<double, 6>> take_loads();
+
+  /// Collective: the state of every body (all ranks) on the leader, in gid order; {} elsewhere.
+  std::vector<gpu::BodyState> gather_states() const;
+  /// Collective: the states of the given gids on the leader, in the order given.
+  std::vector<gpu::BodyState> gather_states(const std::vector<gpu::GlobalId>& gids) const;
+  /// The spheres of the dynamic bodies this rank owns, in the world frame (no messages); every
+  /// dynamic sphere of the terrain is in exactly one rank's list (distributed_terrain_sampling.cpp).
+  std::vector<WorldSphere> owned_spheres() const;
+  /// Collective.
+  DynamicTotals dynamic_totals() const;
+  /// Collective: the last step's contacts (each counted by the one rank that solved it); zeros
+  /// before the first step.
+  ContactEnds contact_ends(real gap) const;
+
+  /// Collective: the whole terrain as a checkpoint on the leader (bodies of all ranks merged,
+  /// warm-start impulses of the contacts each rank solved); an empty checkpoint elsewhere.
+  terrain::TerrainCheckpoint gather_checkpoint() const;
+
+ private:
+  struct Held;
+  void classify_and_refresh_ghosts();
+  void forward_warm_start(const std::vector<std::uint8_t>& solve_here);
+  /// The stored impulses of the contacts this rank solved in the last step (and their midpoints).
+  std::vector<gpu::WarmStartImpulse> solved_impulses(std::vector<Vec3>* midpoints) const;
+  void use_decomposition(domain::Decomposition d);
+  struct Handover;
+  /// Collective: gives every active body and stored particle to its owner under the next cuts
+  /// (the current ones unless `move_cuts`), with the warm starts near each rank's new box; keeps
+  /// the `everywhere` bodies and adds `fixed` (the same on every rank).
+  void hand_over(Handover h, bool move_cuts);
+  void accumulate_loads();
+
+  MPI_Comm comm_;
+  int rank_ = 0, ranks_ = 1;
+  domain::Decomposition decomposition_;
+  real ghost_width_ = 0;
+  real max_displacement_ = 0;
+  std::uint64_t rebalance_interval_ = 0;
+  bool balance_ = true;
+  std::vector<int> neighbours_;
+  std::unique_ptr<comm::NeighbourExchange> exchange_;
+  std::unique_ptr<gpu::RigidBodySystem> system_;
+  std::unique_ptr<Held> held_;
+  std::vector<terrain::GidRange> particle_ranges_;  ///< the config's particle gid ranges: what a patch sorts
+  bool config_particle(gpu::GlobalId gid) const {
+    for (const terrain::GidRange& r : particle_ranges_)
+      if (gid >= r.first && gid - r.first < r.count) return true;
+    return false;
+  }
+  std::vector<gpu::GlobalId> watched_;  ///< sorted
+  comm::ExactSums loads_;               ///< 6 per watched gid
+  ExchangeStats exchange_stats_;
+  std::uint64_t generated_ = 0;
+};
+
+}  // namespace trackcosim::terrain

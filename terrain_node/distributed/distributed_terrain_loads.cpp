@@ -1,0 +1,95 @@
+// Bodies every rank holds (the shoe proxies of a co-simulation) and the loads the terrain puts
+// on them. A contact with a proxy is solved by exactly one rank; each rank adds the impulses of
+// the contacts it solved into exact fixed-point sums, so the total over ranks is the same bits
+// whatever the rank count (comm::ExactSums).
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "terrain_node/checkpoint/body_set_copy.h"
+#include "terrain_node/distributed/body_records.h"
+#include "terrain_node/distributed/distributed_terrain_state.h"
+
+namespace trackcosim::terrain {
+
+void DistributedTerrain::add_everywhere_bodies(const gpu::BodySet& extra) {
+  unsigned long long largest = held_->set.size() > 0 ? held_->set.gid.back() : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm_);
+  if (extra.size() > 0 && extra.gid.front() <= largest)
+    throw std::invalid_argument("added bodies need gids above " + std::to_string(largest) + ", got " +
+                                std::to_string(extra.gid.front()));
+  for (std::size_t i = 0; i < extra.size(); ++i)
+    if (dynamic(extra, i))
+      throw std::invalid_argument("body gid " + std::to_string(extra.gid[i]) +
+                                  ": only fixed or kinematic bodies can be held by every rank");
+  gpu::BodySet next;
+  const terrain::SphereIndex held_spheres(held_->set), extra_spheres(extra);
+  for (std::uint32_t i = 0; i < held_->set.size(); ++i) terrain::copy_body(held_->set, held_spheres, i, next);
+  for (std::uint32_t i = 0; i < extra.size(); ++i) terrain::copy_body(extra, extra_spheres, i, next);
+  system_->replace_bodies(next);
+  held_->set = system_->bodies();
+  held_->local.gid = held_->set.gid;
+  held_->local.holder.resize(held_->set.size(), kOnEveryRank);
+}
+
+void DistributedTerrain::set_compliant_bodies(std::vector<gpu::CompliantBody> bodies) {
+  system_->set_compliant_bodies(std::move(bodies));
+}
+
+void DistributedTerrain::set_kinematic_state(const gpu::BodyState& state) {
+  gpu::BodySet& s = held_->set;
+  const std::uint32_t i = index_of(s.gid, state.gid);
+  if (i >= s.size() || s.gid[i] != state.gid || s.motion[i] != gpu::Motion::Kinematic)
+    throw std::invalid_argument("gid " + std::to_string(state.gid) + " is not a kinematic body of the terrain");
+  system_->set_pose(i, state.position, state.orientation);
+  system_->set_velocity(i, state.velocity, state.angular_velocity);
+  s.px[i] = state.position.x, s.py[i] = state.position.y, s.pz[i] = state.position.z;
+  s.qw[i] = state.orientation.w, s.qx[i] = state.orientation.x, s.qy[i] = state.orientation.y;
+  s.qz[i] = state.orientation.z;
+  s.vx[i] = state.velocity.x, s.vy[i] = state.velocity.y, s.vz[i] = state.velocity.z;
+  s.wx[i] = state.angular_velocity.x, s.wy[i] = state.angular_velocity.y, s.wz[i] = state.angular_velocity.z;
+}
+
+void DistributedTerrain::watch_loads(std::vector<gpu::GlobalId> gids) {
+  std::sort(gids.begin(), gids.end());
+  watched_ = std::move(gids);
+  loads_ = comm::ExactSums(6 * watched_.size());
+}
+
+std::vector<std::array<double, 6>> DistributedTerrain::take_loads() {
+  const std::vector<double> totals = loads_.totals(comm_);
+  loads_.reset();
+  std::vector<std::array<double, 6>> out(watched_.size());
+  for (std::size_t k = 0; k < watched_.size(); ++k)
+    for (int c = 0; c < 6; ++c) out[k][static_cast<std::size_t>(c)] = totals[6 * k + static_cast<std::size_t>(c)];
+  return out;
+}
+
+void DistributedTerrain::accumulate_loads() {
+  if (watched_.empty() || held_->contacts == nullptr) return;
+  const gpu::ContactList& c = *held_->contacts;
+  auto watched = [&](gpu::GlobalId gid) { return std::binary_search(watched_.begin(), watched_.end(), gid); };
+  std::vector<std::uint32_t> hits;
+  for (std::uint32_t i = 0; i < c.size(); ++i)
+    if (held_->solve_here[i] != 0 && (watched(c.gid_a[i]) || watched(c.gid_b[i]))) hits.push_back(i);
+  if (hits.empty()) return;
+  // The store is aligned with this step's contacts until forward_warm_start merges into it.
+  const std::vector<gpu::WarmStartImpulse> impulse = system_->warm_start(hits);
+  const gpu::BodySet& s = held_->set;  // poses at the step's start, where the contacts were found
+  auto add = [&](gpu::GlobalId gid, Vec3 point, Vec3 p) {
+    const std::size_t k = static_cast<std::size_t>(std::lower_bound(watched_.begin(), watched_.end(), gid) - watched_.begin());
+    const std::uint32_t b = index_of(s.gid, gid);
+    const Vec3 l = cross(point - position(s, b), p);
+    const double v[6] = {p.x, p.y, p.z, l.x, l.y, l.z};
+    for (std::size_t m = 0; m < 6; ++m) loads_.add(6 * k + m, v[m]);
+  };
+  for (std::size_t h = 0; h < hits.size(); ++h) {
+    const std::uint32_t i = hits[h];
+    const Vec3 on_b = impulse[h].impulse_on_b;
+    if (watched(c.gid_b[i])) add(c.gid_b[i], {c.bx[i], c.by[i], c.bz[i]}, on_b);
+    if (watched(c.gid_a[i])) add(c.gid_a[i], {c.ax[i], c.ay[i], c.az[i]}, Vec3{-on_b.x, -on_b.y, -on_b.z});
+  }
+}
+
+}  // namespace trackcosim::terrain

@@ -1,0 +1,56 @@
+#pragma once
+// DistributedTerrain's per-rank bookkeeping, shared by its source files (distributed_terrain.cpp:
+// set-up and the step; distributed_terrain_rebalance.cpp: moving the cuts). Not part of the interface.
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "gpu/collision/contact_list.h"
+#include "gpu/dynamics/body_set.h"
+#include "terrain_node/distributed/body_records.h"
+#include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/distributed/solve_partition_plan.h"
+
+namespace trackcosim::terrain {
+
+/// What this rank holds between steps.
+struct DistributedTerrain::Held {
+  gpu::BodySet set;                 ///< every held body, as the system has it after the last step
+  LocalBodies local;                ///< holders of `set`'s bodies
+  std::vector<std::vector<std::uint32_t>> ghost_sends;  ///< per neighbour: local indices it holds as ghosts
+  const gpu::ContactList* contacts = nullptr;  ///< the last step's kept contacts (owned by the system)
+  std::vector<std::uint8_t> solve_here;   ///< per kept contact
+  BodyRecords stored;  ///< particles a moving patch took out of the solver, at rest, in gid order
+};
+
+/// What DistributedTerrain::hand_over distributes: this rank's bodies as records, and the
+/// indices of held bodies that every rank keeps.
+struct DistributedTerrain::Handover {
+  BodyRecords active;                   ///< Dynamic bodies this rank holds now, to go to their owners
+  BodyRecords stored;                   ///< this rank's stored particles, to go to their owners
+  std::vector<std::uint32_t> everywhere;  ///< indices into Held::set
+  BodyRecords fixed;                    ///< newly fixed particles, the same on every rank
+};
+
+inline Vec3 position(const gpu::BodySet& s, std::size_t i) { return {s.px[i], s.py[i], s.pz[i]}; }
+inline real axis_value(Vec3 p, int a) { return a == 0 ? p.x : a == 1 ? p.y : p.z; }
+inline bool dynamic(const gpu::BodySet& s, std::size_t i) { return s.motion[i] == gpu::Motion::Dynamic; }
+/// Collective: cuts along one axis from every rank's owned positions, over their global range
+/// (at least `width` long): at the particle-count quantiles when `balance`, else uniform. When
+/// no rank owns a body: `when_empty` if given (a moving patch keeps its cuts), else cuts of [0, width].
+std::vector<real> global_cuts(MPI_Comm comm, const std::vector<Vec3>& owned, int axis, int parts, real width,
+                              bool balance, const std::vector<real>& when_empty = {});
+
+/// Collective: sends each record to the rank owning its position under `next`; returns the
+/// records this rank receives (its own included), in rank order.
+BodyRecords send_to_owners(MPI_Comm comm, const BodyRecords& records, const domain::Decomposition& next);
+/// The same for the listed bodies of `set`.
+BodyRecords send_to_owners(MPI_Comm comm, const gpu::BodySet& set, const std::vector<std::uint32_t>& bodies,
+                           const domain::Decomposition& next);
+
+inline std::uint32_t index_of(const std::vector<gpu::GlobalId>& sorted, gpu::GlobalId gid) {
+  return static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), gid) - sorted.begin());
+}
+
+}  // namespace trackcosim::terrain

@@ -1,0 +1,148 @@
+#include "terrain_node/output/run_folder.h"
+
+#include <cstdio>
+#include <system_error>
+
+#include "io/output_file.h"
+#include "terrain_node/output/particle_frame.h"
+#include "terrain_node/output/particle_vtu_writer.h"
+#include "terrain_node/output/height_map.h"
+#include "io/run_json.h"
+#include "terrain_node/settle/settle_statistics.h"
+
+namespace trackcosim::terrain {
+namespace {
+
+constexpr const char* kSnapshotFolder = "particles";
+
+std::string snapshot_name(std::uint64_t step) {
+  char name[48];
+  std::snprintf(name, sizeof name, "%s/step_%08llu.vtu", kSnapshotFolder, static_cast<unsigned long long>(step));
+  return name;
+}
+
+/// Snapshots of an earlier run in the same folder would sit beside this run's without being in
+/// its .pvd; only files of our own naming pattern are removed.
+void remove_old_snapshots(const std::filesystem::path& folder) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("step_") && name.ends_with(".vtu")) std::filesystem::remove(entry.path(), error);
+  }
+}
+
+nlohmann::ordered_json gid_ranges_json(const std::vector<terrain::GidRange>& ranges) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const terrain::GidRange& r : ranges) out.push_back({{"what", r.what}, {"first", r.first}, {"count", r.count}});
+  return out;
+}
+
+}  // namespace
+
+RunFolder::RunFolder(std::filesystem::path folder, const terrain::TerrainConfig& config,
+                     const DistributedTerrain& terrain, int threads)
+    : folder_(std::move(folder)), config_(config), writes_(terrain.leader()),
+      final_snapshot_(config.scene.output.snapshot_interval > 0 || config.scene.settle.enabled) {
+  const terrain::OutputSettings& out = config.scene.output;
+  if (!writes_) {
+    write_probes(terrain);
+    if (out.snapshot_interval > 0) snapshot(terrain);
+    return;
+  }
+  io::create_output_folder(folder_);
+  run_json_ = io::run_json_header("terrain_node", threads);
+  run_json_["config_file"] = config.source;
+  run_json_["status"] = "running";
+  run_json_["bodies"] = terrain::body_count(config.scene);
+  run_json_["spheres"] = terrain::sphere_count(config.scene);
+  run_json_["steps"] = config.step_count();
+  run_json_["gid_ranges"] = gid_ranges_json(config.gid_ranges);
+  run_json_["ranks"] = terrain.ranks();
+  run_json_["layout"] = terrain.layout_name();
+  run_json_["ghost_width"] = terrain.ghost_width();
+  run_json_["config"] = terrain::resolved_config_json(config.scene);
+  write_run_json();
+
+  if (!out.probes.empty()) probes_.emplace(folder_ / "probes.csv");
+  if (out.stats) stats_.emplace(folder_ / "stats.csv");
+  if (final_snapshot_) {
+    io::create_output_folder(folder_ / kSnapshotFolder);
+    remove_old_snapshots(folder_ / kSnapshotFolder);
+    snapshots_.emplace(folder_ / "particles.pvd");
+  }
+  write_probes(terrain);
+  if (out.snapshot_interval > 0) snapshot(terrain);
+}
+
+void RunFolder::after_step(const DistributedTerrain& terrain, const gpu::StepStats& stats, double wall_seconds) {
+  const std::uint64_t step = terrain.step_count();
+  const terrain::OutputSettings& out = config_.scene.output;
+  if (stats_) stats_->write(step, terrain.time(), stats, wall_seconds);
+  if (step % out.probe_interval == 0) write_probes(terrain);
+  if (out.snapshot_interval > 0 && step % out.snapshot_interval == 0) snapshot(terrain);
+}
+
+void RunFolder::finish(const DistributedTerrain& terrain, double run_wall_seconds, const SettleStatistics* bed,
+                       const char* stop_reason) {
+  const std::uint64_t step = terrain.step_count();
+  if (final_snapshot_ && last_snapshot_step_ != step) snapshot(terrain);
+  if (!writes_) return;
+  if (bed != nullptr) write_settle(terrain, run_wall_seconds, *bed, stop_reason);
+  if (probes_) probes_->flush();
+  if (stats_) stats_->flush();
+  run_json_["status"] = "finished";
+  run_json_["steps_done"] = step;
+  run_json_["final_time"] = terrain.time();
+  run_json_["wall_seconds"] = run_wall_seconds;
+  write_run_json();
+}
+
+std::vector<std::string> RunFolder::file_names() const {
+  std::vector<std::string> names{"run.json"};
+  if (probes_) names.push_back("probes.csv");
+  if (stats_) names.push_back("stats.csv");
+  if (run_json_.contains("settle")) names.push_back("settle.json");
+  if (has_height_map_) names.push_back("heightmap.csv, heightmap.png");
+  if (snapshots_) names.push_back("particles.pvd (" + std::to_string(snapshots_->entries().size()) + " snapshots in " +
+                                  kSnapshotFolder + "/)");
+  return names;
+}
+
+void RunFolder::write_probes(const DistributedTerrain& terrain) {
+  if (config_.scene.output.probes.empty()) return;
+  const std::vector<gpu::BodyState> states = terrain.gather_states(config_.scene.output.probes);
+  if (!writes_) return;
+  for (const gpu::BodyState& state : states) probes_->write(terrain.time(), state);
+}
+
+void RunFolder::snapshot(const DistributedTerrain& terrain) {
+  // The bodies with their shapes: each rank generated only its own, so no rank has them all.
+  const terrain::TerrainCheckpoint now = terrain.gather_checkpoint();
+  last_snapshot_step_ = terrain.step_count();
+  if (!writes_) return;
+  std::vector<gpu::BodyState> states;
+  for (std::size_t i = 0; i < now.bodies.size(); ++i) states.push_back(now.bodies.state(i));
+  const std::string name = snapshot_name(terrain.step_count());
+  terrain::write_particles_vtu(folder_ / name, terrain::particle_frame(now.bodies, states));
+  snapshots_->add(terrain.time(), name);
+}
+
+void RunFolder::write_settle(const DistributedTerrain& terrain, double run_wall_seconds, const SettleStatistics& bed,
+                             const char* stop_reason) {
+  nlohmann::ordered_json settle = {{"stop_reason", stop_reason != nullptr ? stop_reason : "end_time"}};
+  if (config_.scene.settle.enabled) settle["rms_speed_threshold"] = config_.scene.settle.rms_speed;
+  settle["steps"] = terrain.step_count();
+  settle["time"] = terrain.time();
+  settle["wall_seconds"] = run_wall_seconds;
+  settle.update(settle_statistics_json(bed));
+  io::write_json_file(folder_ / "settle.json", settle);
+  run_json_["settle"] = settle;
+  if (bed.height_map.top.empty()) return;
+  terrain::write_height_map_csv(folder_ / "heightmap.csv", bed.height_map);
+  terrain::write_height_map_png(folder_ / "heightmap.png", bed.height_map);
+  has_height_map_ = true;
+}
+
+void RunFolder::write_run_json() const { io::write_json_file(folder_ / "run.json", run_json_); }
+
+}  // namespace trackcosim::terrain

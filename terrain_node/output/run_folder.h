@@ -1,0 +1,76 @@
+#pragma once
+// The output folder of a standalone terrain run, filled while the run goes on:
+//   run.json        what ran: program, version, threads, gid ranges, resolved config; rewritten
+//                   at the end with the totals ("status": "running" until then)
+//   probes.csv      the chosen bodies at t = 0 and every probe_interval steps
+//   stats.csv       one row per step (when output.stats)
+//   particles.pvd   the snapshot series, indexing particles/step_<k>.vtu by time (when
+//                   output.snapshot_interval > 0: step 0, every N steps and the last step;
+//                   with a settle section always the last step, the settled bed)
+//   settle.json     the settled bed's statistics (settle_statistics.h), the stop reason, steps,
+//                   time and wall time; also under "settle" in run.json
+//   heightmap.csv   the top surface (terrain_node/output/height_map.h), and heightmap.png
+//   heightmap.png
+// Rows are streamed and flushed every second, the .pvd is rewritten after each snapshot, so a
+// killed run leaves files that are complete up to about its last second.
+// Every rank constructs and calls it at the same steps (probes and snapshots gather the bodies
+// of all ranks); only the terrain leader writes, so the files are the same for any rank count.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "terrain_node/output/probe_csv_writer.h"
+#include "io/pvd_series.h"
+#include "terrain_node/output/step_stats_csv_writer.h"
+#include "terrain_node/config/terrain_config.h"
+#include "terrain_node/distributed/distributed_terrain.h"
+
+namespace trackcosim::terrain {
+
+struct SettleStatistics;
+
+class RunFolder {
+ public:
+  /// Creates the folder and its files and records step 0 (probes, first snapshot). Throws
+  /// OutputError naming the file that cannot be written.
+  RunFolder(std::filesystem::path folder, const terrain::TerrainConfig& config, const DistributedTerrain& terrain,
+            int threads);
+
+  /// Records the step the terrain has just made, with its global statistics (when stats.csv is
+  /// written), which took `wall_seconds`.
+  void after_step(const DistributedTerrain& terrain, const gpu::StepStats& stats, double wall_seconds);
+  /// The last snapshot (when not on the grid), flushes, and run.json with the totals; with the
+  /// bed's statistics (a run that reached its end, not a signalled one) settle.json and the
+  /// height map too.
+  void finish(const DistributedTerrain& terrain, double run_wall_seconds, const SettleStatistics* bed = nullptr,
+              const char* stop_reason = nullptr);
+
+  const std::filesystem::path& folder() const { return folder_; }
+  /// The files written, relative to the folder, for the summary.
+  std::vector<std::string> file_names() const;
+
+ private:
+  void write_probes(const DistributedTerrain& terrain);
+  void snapshot(const DistributedTerrain& terrain);
+  void write_run_json() const;
+  void write_settle(const DistributedTerrain& terrain, double run_wall_seconds, const SettleStatistics& bed,
+                    const char* stop_reason);
+
+  std::filesystem::path folder_;
+  const terrain::TerrainConfig& config_;
+  bool writes_ = true;  ///< the terrain leader
+  std::optional<terrain::ProbeCsvWriter> probes_;
+  std::optional<terrain::StepStatsCsvWriter> stats_;
+  std::optional<io::PvdSeries> snapshots_;
+  bool final_snapshot_ = false;
+  bool has_height_map_ = false;
+  std::optional<std::uint64_t> last_snapshot_step_;
+  nlohmann::ordered_json run_json_;
+};
+
+}  // namespace trackcosim::terrain

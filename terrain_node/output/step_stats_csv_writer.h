@@ -1,0 +1,33 @@
+#pragma once
+// stats.csv: one row per time step, streamed (io/csv_stream.h). The phase columns are named
+// after gpu::kStepPhaseNames, so the file, the timers and bench/ccp share one list.
+//
+// Columns: step, t [s, after the step], contacts, iterations, residual, kinetic_energy [J],
+// max_penetration [m], one column per phase [s of wall time], wall_total [s of wall time for
+// the whole step, phases plus what none of them owns].
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "io/csv_stream.h"
+#include "gpu/dynamics/step_stats.h"
+
+namespace trackcosim::terrain {
+
+std::string step_stats_csv_header();
+
+class StepStatsCsvWriter {
+ public:
+  /// Creates the file and writes the header. Throws OutputError.
+  explicit StepStatsCsvWriter(std::filesystem::path file) : csv_(std::move(file), step_stats_csv_header()) {}
+
+  void write(std::uint64_t step, real t, const gpu::StepStats& stats, double wall_seconds);
+  void flush() { csv_.flush(); }
+
+ private:
+  io::CsvStream csv_;
+  std::string row_;
+};
+
+}  // namespace trackcosim::terrain

@@ -1,0 +1,151 @@
+#include "terrain_node/settle/settle_statistics.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "comm/gather.h"
+#include "terrain_node/settle/sphere_box_volume.h"
+
+namespace trackcosim::terrain {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// The bed's x/y extent and floor: the container's, else the spheres' bounding box over all ranks.
+struct BedFrame {
+  double x_min, y_min, x_max, y_max, floor;
+};
+
+BedFrame bed_frame(const std::vector<WorldSphere>& spheres, const terrain::TerrainConfig& config, MPI_Comm comm) {
+  double lo[3] = {kInf, kInf, kInf}, hi[2] = {-kInf, -kInf};  // x, y, bottom z; x, y
+  for (const WorldSphere& s : spheres) {
+    lo[0] = std::min(lo[0], s.centre.x - s.radius);
+    lo[1] = std::min(lo[1], s.centre.y - s.radius);
+    lo[2] = std::min(lo[2], s.centre.z - s.radius);
+    hi[0] = std::max(hi[0], s.centre.x + s.radius);
+    hi[1] = std::max(hi[1], s.centre.y + s.radius);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, lo, 3, MPI_DOUBLE, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, hi, 2, MPI_DOUBLE, MPI_MAX, comm);
+  if (const auto& c = config.scene.container) return {c->min.x, c->min.y, c->max.x, c->max.y, c->min.z};
+  return {lo[0], lo[1], hi[0], hi[1], lo[2]};
+}
+
+/// Every rank's sphere tops merged by maximum (empty = -inf during the reduction).
+terrain::HeightMap surface(const std::vector<WorldSphere>& spheres, const terrain::HeightMapGrid& grid, MPI_Comm comm) {
+  terrain::HeightMap map(grid);
+  for (const WorldSphere& s : spheres) map.raise(s.centre.x, s.centre.y, s.centre.z + s.radius);
+  for (double& v : map.top)
+    if (std::isnan(v)) v = -kInf;
+  MPI_Allreduce(MPI_IN_PLACE, map.top.data(), static_cast<int>(map.top.size()), MPI_DOUBLE, MPI_MAX, comm);
+  for (double& v : map.top)
+    if (std::isinf(v)) v = kNaN;
+  return map;
+}
+
+}  // namespace
+
+double rms_speed(double kinetic_energy, double mass) { return mass > 0 ? std::sqrt(2 * kinetic_energy / mass) : 0; }
+
+SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const terrain::TerrainConfig& config) {
+  const MPI_Comm comm = terrain.comm();
+  const terrain::OutputSettings& out = config.scene.output;
+  const std::vector<WorldSphere> spheres = terrain.owned_spheres();
+  SettleStatistics s;
+
+  comm::ExactSum diameters;
+  unsigned long long sphere_count = spheres.size();
+  for (const WorldSphere& w : spheres) diameters.add(2 * w.radius);
+  MPI_Allreduce(MPI_IN_PLACE, &sphere_count, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+  const double diameter_sum = diameters.total(comm);
+  s.mean_diameter = sphere_count > 0 ? diameter_sum / double(sphere_count) : 0;
+
+  const BedFrame frame = bed_frame(spheres, config, comm);
+  s.floor = frame.floor;
+  const double spacing = out.heightmap_spacing > 0 ? out.heightmap_spacing : s.mean_diameter;
+  if (sphere_count > 0 && spacing > 0)
+    s.height_map = surface(spheres, terrain::covering_grid(frame.x_min, frame.y_min, frame.x_max, frame.y_max, spacing),
+                           comm);
+  // Depths from the reduced map, in cell order: the same on every rank.
+  double depth_sum = 0;
+  std::size_t filled = 0;
+  s.depth_max = 0;
+  for (const double top : s.height_map.top) {
+    if (std::isnan(top)) continue;
+    depth_sum += top - s.floor;
+    s.depth_max = std::max(s.depth_max, top - s.floor);
+    ++filled;
+  }
+  s.depth_mean = filled > 0 ? depth_sum / double(filled) : 0;
+
+  const double margin = out.packing_margin * s.mean_diameter;
+  s.sample_box = {{frame.x_min + margin, frame.y_min + margin, s.floor + margin},
+                  {frame.x_max - margin, frame.y_max - margin, s.floor + s.depth_mean - margin}};
+  s.packing_fraction = kNaN;
+  if (!s.sample_box.empty() && s.sample_box.lo.x < s.sample_box.hi.x && s.sample_box.lo.y < s.sample_box.hi.y &&
+      s.sample_box.lo.z < s.sample_box.hi.z) {
+    comm::ExactSum volume;
+    for (const WorldSphere& w : spheres) volume.add(sphere_box_volume(w.centre, w.radius, s.sample_box));
+    const Vec3 e = s.sample_box.hi - s.sample_box.lo;
+    s.packing_fraction = volume.total(comm) / (double(e.x) * e.y * e.z);
+  }
+
+  const DynamicTotals totals = terrain.dynamic_totals();
+  s.particles = totals.bodies;
+  s.contact_gap = out.contact_gap > 0 ? out.contact_gap : 0.01 * s.mean_diameter;
+  const ContactEnds ends = terrain.contact_ends(s.contact_gap);
+  const double n = totals.bodies > 0 ? double(totals.bodies) : 1;
+  s.contacts_per_particle = double(ends.touching) / n;
+  s.loaded_contacts_per_particle = double(ends.loaded) / n;
+  s.kinetic_energy = terrain.global_stats().kinetic_energy;
+  s.kinetic_energy_per_particle = s.kinetic_energy / n;
+  s.rms_speed = rms_speed(s.kinetic_energy, totals.mass);
+  return s;
+}
+
+nlohmann::ordered_json settle_statistics_json(const SettleStatistics& s) {
+  using Json = nlohmann::ordered_json;
+  auto number = [](double v) { return std::isnan(v) ? Json(nullptr) : Json(v); };
+  auto vec = [](Vec3 v) { return Json::array({v.x, v.y, v.z}); };
+  const terrain::HeightMapGrid& g = s.height_map.grid;
+  const auto [z_min, z_max] = s.height_map.range();
+  return {{"particles", s.particles},
+          {"mean_diameter", s.mean_diameter},
+          {"floor_z", s.floor},
+          {"depth_mean", s.depth_mean},
+          {"depth_max", s.depth_max},
+          {"packing_fraction", number(s.packing_fraction)},
+          {"packing_sample_box", {{"min", vec(s.sample_box.lo)}, {"max", vec(s.sample_box.hi)}}},
+          {"contact_gap", s.contact_gap},
+          {"contacts_per_particle", s.contacts_per_particle},
+          {"loaded_contacts_per_particle", s.loaded_contacts_per_particle},
+          {"kinetic_energy", s.kinetic_energy},
+          {"kinetic_energy_per_particle", s.kinetic_energy_per_particle},
+          {"rms_speed", s.rms_speed},
+          {"heightmap",
+           {{"min", Json::array({g.x_min, g.y_min})},
+            {"max", Json::array({g.x_max(), g.y_max()})},
+            {"spacing", g.spacing},
+            {"columns", g.columns},
+            {"rows", g.rows},
+            {"filled_cells", s.height_map.filled()},
+            {"elevation", Json::array({number(z_min), number(z_max)})}}}};
+}
+
+void print_settle_statistics(const SettleStatistics& s) {
+  std::printf("bed        %llu particles, mean diameter %.4g m, depth %.4g m mean, %.4g m max above z = %g\n",
+              static_cast<unsigned long long>(s.particles), s.mean_diameter, s.depth_mean, s.depth_max, s.floor);
+  std::printf("packing    %.4f (sample box %.3g x %.3g x %.3g m), contacts per particle %.3f touching, %.3f loaded\n",
+              s.packing_fraction, double(s.sample_box.hi.x - s.sample_box.lo.x),
+              double(s.sample_box.hi.y - s.sample_box.lo.y), double(s.sample_box.hi.z - s.sample_box.lo.z),
+              s.contacts_per_particle, s.loaded_contacts_per_particle);
+  std::printf("motion     kinetic energy %.4g J (%.4g J per particle), rms speed %.4g m/s\n", s.kinetic_energy,
+              s.kinetic_energy_per_particle, s.rms_speed);
+}
+
+}  // namespace trackcosim::terrain

@@ -1,0 +1,237 @@
+#include "vehicle_node/coupled/coupled_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+#include "comm/mpi_channel.h"
+#include "comm/mpi_session.h"
+#include "comm/role_split.h"
+#include "comm/stop_signal.h"
+#include "comm/tcp_channel.h"
+#include "cosim/coupler.h"
+#include "io/output_file.h"
+#include "vehicle_node/coupled/coupled_outputs.h"
+#include "vehicle_node/coupled/shoe_messages.h"
+#include "vehicle_node/coupled/vehicle_checkpoint.h"
+#include "vehicle_node/driver/driver.h"
+#include "vehicle_node/ground/ground_settings.h"
+#include "vehicle_node/standalone/run_config.h"
+#include "vehicle_node/standalone/vehicle_recorder.h"
+#include "vehicle_node/track/tracked_vehicle.h"
+
+namespace trackcosim::vehicle {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::unique_ptr<comm::Channel> open_channel(const CoupledOptions& o) {
+  if (o.transport == "tcp") return comm::tcp_connect(o.host, o.port, o.timeout);
+  if (o.transport != "mpi") throw std::invalid_argument("--terrain must be mpi or tcp, got " + o.transport);
+  comm::ensure_mpi();
+  const comm::RoleLayout roles = comm::split_by_role(MPI_COMM_WORLD, comm::Role::Vehicle);
+  if (roles.role_size != 1)
+    throw std::invalid_argument("vehicle_node runs on one rank; the job gave it " + std::to_string(roles.role_size));
+  return std::make_unique<comm::MpiChannel>(roles);
+}
+
+/// The config's vehicle placed above a flat ground at `height` (the joints are assembled from
+/// this pose, so a resumed run must place it exactly where the first run did).
+std::unique_ptr<TrackedVehicle> place_vehicle(const RunConfig& config, MultibodySystem& system, double height) {
+  GroundSettings flat = config.ground;
+  flat.profile = GroundProfile::kFlat;
+  flat.height = height;
+  return std::make_unique<TrackedVehicle>(config.vehicle, system, *make_ground(flat));
+}
+
+/// A checkpoint continues only the coupling that wrote it.
+void check_resume(const VehicleCheckpoint& c, double coupling_step, const std::string& scheme,
+                  const std::filesystem::path& file) {
+  if (std::fabs(c.coupling_step - coupling_step) > 1e-12 * coupling_step)
+    throw std::invalid_argument("--restart " + file.string() + ": the checkpoint's coupling step is " +
+                                std::to_string(c.coupling_step) + " s, this run's " + std::to_string(coupling_step) +
+                                " s (--coupling-step)");
+  if (c.scheme != scheme)
+    throw std::invalid_argument("--restart " + file.string() + ": the checkpoint's coupling scheme is " + c.scheme +
+                                ", this run's " + scheme + " (--coupling-scheme)");
+}
+
+}  // namespace
+
+CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
+  RunConfig config = load_run_config(o.config);
+  if (o.end_time) config.simulation.end_time = *o.end_time;
+  if (o.step) config.simulation.step = *o.step;
+  check_simulation_settings(config.simulation);
+  const double h = config.simulation.step;
+  const double coupling_step = o.coupling_step > 0 ? o.coupling_step : h;
+  const auto substeps = static_cast<std::size_t>(std::llround(coupling_step / h));
+  if (substeps < 1 || std::fabs(double(substeps) * h - coupling_step) > 1e-9 * coupling_step)
+    throw std::invalid_argument("--coupling-step " + std::to_string(coupling_step) +
+                                " must be a whole number of vehicle steps of " + std::to_string(h) + " s");
+  // Refused before connecting: the hello would otherwise carry it to the terrain first.
+  if (o.scheme != "concurrent" && o.scheme != "sequential")
+    throw std::invalid_argument("--coupling-scheme must be concurrent or sequential, got " + o.scheme);
+  // A resumed run rebuilds the model exactly as the first run built it and puts the saved state
+  // on top of it, before connecting: a checkpoint of another model fails here, not mid-handshake.
+  std::optional<VehicleCheckpoint> resume;
+  MultibodySystem system;
+  std::unique_ptr<TrackedVehicle> vehicle;
+  double surface_height = 0;
+  if (!o.restart.empty()) {
+    resume = read_vehicle_checkpoint(o.restart);
+    check_resume(*resume, coupling_step, o.scheme, o.restart);
+    surface_height = resume->surface_height;
+    vehicle = place_vehicle(config, system, surface_height);
+    system.restore_state(resume->system);
+    if (resume->forces.size() != vehicle->shoe_count())
+      throw std::invalid_argument("--restart " + o.restart.string() + ": the checkpoint has forces for " +
+                                  std::to_string(resume->forces.size()) + " shoes, this vehicle has " +
+                                  std::to_string(vehicle->shoe_count()));
+  }
+  io::create_output_folder(o.out_dir);
+  // Installed before connecting: a signal while the terrain still settles stops the run at its
+  // first coupling step.
+  const comm::StopSignal stop;
+
+  cosim::VehicleCoupler coupler(open_channel(o), o.timeout);
+  cosim::TerrainWelcome w;
+  if (resume) {
+    cosim::VehicleHello hello =
+        make_hello(*vehicle, system, coupling_step, config.simulation.end_time, o.scheme);
+    hello.start_step = resume->coupling_step_index;
+    hello.start_time = system.time();
+    w = coupler.handshake(hello);
+  } else {
+    // The hello needs the shoes' geometry and a first pose: a provisional placement on the
+    // config's flat ground. The real placement uses the terrain's surface height.
+    MultibodySystem sketch;
+    const std::unique_ptr<TrackedVehicle> sketch_vehicle = place_vehicle(config, sketch, config.ground.height);
+    w = coupler.handshake(make_hello(*sketch_vehicle, sketch, coupling_step, config.simulation.end_time, o.scheme));
+    surface_height = w.surface_height;
+    vehicle = place_vehicle(config, system, surface_height);
+  }
+  const std::vector<BodyId> shoes = all_shoes(*vehicle);
+
+  const auto coupling_steps = static_cast<std::size_t>(std::llround(config.simulation.end_time / coupling_step));
+  const auto output_every = std::max<std::size_t>(
+      1, static_cast<std::size_t>(std::llround(config.simulation.output_interval / coupling_step)));
+  VehicleRecorder recorder(*vehicle);
+  std::string timing = "step,t,vehicle,wait,terrain_fz\n";
+  CoupledSummary summary;
+  summary.shoes = shoes.size();
+  summary.particles = w.particles;
+  double x0 = system.state(vehicle->chassis()).position.x, wall_before = 0;
+  std::vector<cosim::ShoeForce> forces(shoes.size(), cosim::ShoeForce{{0, 0, 0}, {0, 0, 0}});
+  std::size_t first = 0;
+  if (resume) {
+    recorder.restore(resume->recorder_frames, std::move(resume->vehicle_csv), std::move(resume->shoes_csv));
+    timing = std::move(resume->timing_csv);
+    forces = resume->forces;
+    x0 = resume->start_x;
+    summary.particles = resume->particles;
+    summary.wait_seconds = resume->wait_seconds;
+    wall_before = resume->wall_seconds;
+    first = resume->coupling_step_index;
+    summary.coupling_steps = first;
+  }
+  auto write_outputs = [&] {
+    recorder.write(o.out_dir);
+    io::write_output_file(o.out_dir / "timing.csv", [&timing](std::ostream& out) { out << timing; });
+  };
+  const bool sequential = o.scheme == "sequential";
+  const Clock::time_point start = Clock::now();
+  Clock::time_point last_progress = start;
+  try {
+    for (std::size_t k = first; k < coupling_steps; ++k) {
+      // Walltime safety: a signal here, or a terrain rank's (forces_stop), ends the run at t_k
+      // with both checkpoints; nothing of step k has happened yet on either side.
+      if (const int signal = stop.caught(); signal != 0 || coupler.terrain_asks_to_stop()) {
+        summary.stopped_by = signal != 0 ? comm::signal_name(signal) : "terrain";
+        summary.checkpoint = o.out_dir / "checkpoint.bin";
+        VehicleCheckpoint c;
+        c.coupling_step_index = k;
+        c.coupling_step = coupling_step;
+        c.scheme = o.scheme;
+        c.config_file = config.source;
+        c.surface_height = surface_height;
+        c.start_x = x0;
+        c.particles = summary.particles;
+        c.wall_seconds = wall_before + since(start);
+        c.wait_seconds = summary.wait_seconds;
+        c.system = system.save_state();
+        c.forces = forces;
+        c.recorder_frames = recorder.frames();
+        c.vehicle_csv = recorder.vehicle_text();
+        c.shoes_csv = recorder.shoes_text();
+        c.timing_csv = timing;
+        write_vehicle_checkpoint(summary.checkpoint, c);
+        coupler.checkpoint(system.time(), signal != 0 ? std::string("SIG") + comm::signal_name(signal) + " on the vehicle"
+                                                      : std::string("a stop signal on the terrain"));
+        break;
+      }
+      // Concurrent: this interval runs on the forces of the last one while the terrain computes
+      // this one's. Sequential: wait for this interval's forces first (docs/protocol.md).
+      Clock::time_point t0 = Clock::now();
+      double wait = 0;
+      coupler.send_states(system.time(), shoe_states(system, shoes));
+      if (sequential) {
+        forces = coupler.receive_forces();
+        wait = since(t0);
+        t0 = Clock::now();
+      }
+      apply_shoe_forces(system, shoes, forces);
+      for (std::size_t s = 0; s < substeps; ++s) {
+        apply_driver(config.driver, *vehicle, system, system.time());
+        vehicle->apply_travel_stops(system, h);
+        system.step(h);
+      }
+      const double compute = since(t0);
+      if (!sequential) {
+        t0 = Clock::now();
+        forces = coupler.receive_forces();
+        wait = since(t0);
+      }
+      summary.wait_seconds += wait;
+      double fz = 0;  // the terrain's vertical force on all shoes: the vehicle's weight once settled
+      for (const cosim::ShoeForce& f : forces) fz += f.force[2];
+      timing += timing_row(k, system.time(), compute, wait, fz);
+      const Vec3 chassis = system.state(vehicle->chassis()).position;
+      if (!std::isfinite(chassis.x + chassis.y + chassis.z))
+        throw std::runtime_error("the vehicle diverged at t = " + std::to_string(system.time()) + " s");
+      // shoes.csv gets the terrain's forces of this interval (those of timing.csv's terrain_fz):
+      // there is no rigid ground in a co-simulation, so its own contact forces would be zero.
+      if ((k + 1) % output_every == 0) recorder.record(system, terrain_forces(forces));
+      summary.coupling_steps = k + 1;
+      if (o.progress_seconds > 0 && since(last_progress) >= o.progress_seconds) {
+        const double wall = since(start), rate = double(k + 1 - first) / wall;
+        // One write per line: std::cerr flushes after every <<, and mpirun forwards stderr and
+        // stdout apart, so a line written in pieces can be split by the summary line on stdout.
+        std::ostringstream line;
+        line << "vehicle_node: t = " << system.time() << " / " << config.simulation.end_time << " s, "
+             << static_cast<int>(rate) << " coupling steps/s, ETA "
+             << static_cast<int>(double(coupling_steps - k - 1) / rate) << " s\n";
+        progress << line.str() << std::flush;
+        last_progress = Clock::now();
+      }
+    }
+    if (summary.stopped_by.empty()) coupler.finish();
+  } catch (const std::exception& e) {
+    coupler.abort(std::string("the vehicle stopped: ") + e.what());
+    write_outputs();
+    throw;
+  }
+  summary.wall_seconds = wall_before + since(start);
+  summary.simulated_seconds = system.time();
+  summary.distance_m = system.state(vehicle->chassis()).position.x - x0;
+  summary.sinkage_m = mean_sinkage(*vehicle, system, shoes, forces, surface_height);
+  write_outputs();
+  write_run_json(o, config, *vehicle, summary, coupling_step, surface_height, w.terrain_step, first);
+  return summary;
+}
+
+}  // namespace trackcosim::vehicle
