@@ -32,8 +32,8 @@ records the job id, node list and task layout (in a heterogeneous job, per compo
 
 Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (run.json,
 timing.csv), timing.csv (per coupling step and node, seconds: vehicle compute and wait; terrain
-wait, compute and, within it, the terrain leader's collision, prepare, solve, integrate and halo
-messages; terrain exchange with the vehicle), run.json (the run config, the command line, the
+wait, compute and, within it, the terrain leader's time in each stage of its step (docs/architecture.md)
+and in halo messages; terrain exchange with the vehicle), run.json (the run config, the command line, the
 summary).
 
 Walltime safety (docs/protocol.md, "Checkpoints"; jobs/README.md): SIGUSR1 or SIGTERM to the
@@ -84,28 +84,37 @@ def parse_line(prefix, text):
     return None
 
 
+# The terrain's timing.csv columns that are not stages of its step; every other column is one
+# stage, named as in terrain_node/distributed/terrain_step_stages.h (the one list of them).
+TERRAIN_TIMING_FIXED = ("step", "t", "wait", "terrain", "halo", "exchange")
+
+
 def merge_timing(folder):
+    """Writes FOLDER/timing.csv (both programs per coupling step) and returns the mean of each
+    column in ms, with the terrain's stages in step order under "terrain_stages"."""
     rows = {}
     with open(os.path.join(folder, "vehicle", "timing.csv")) as f:
         for r in csv.DictReader(f):
             rows[int(r["step"])] = {"step": r["step"], "t": r["t"], "vehicle_compute": r["vehicle"],
                                     "vehicle_wait": r["wait"]}
     with open(os.path.join(folder, "terrain", "timing.csv")) as f:
-        for r in csv.DictReader(f):
+        reader = csv.DictReader(f)
+        stages = [c for c in reader.fieldnames if c not in TERRAIN_TIMING_FIXED]
+        for r in reader:
             row = rows.setdefault(int(r["step"]), {"step": r["step"], "t": r["t"]})
-            row.update({"terrain_wait": r["wait"], "terrain_compute": r["terrain"], "terrain_collision": r["collision"],
-                        "terrain_prepare": r["prepare"], "terrain_solve": r["solve"],
-                        "terrain_integrate": r["integrate"], "terrain_halo": r["halo"],
+            row.update({"terrain_wait": r["wait"], "terrain_compute": r["terrain"], "terrain_halo": r["halo"],
                         "terrain_exchange": r["exchange"]})
-    columns = ["step", "t", "vehicle_compute", "vehicle_wait", "terrain_wait", "terrain_compute", "terrain_collision",
-               "terrain_prepare", "terrain_solve", "terrain_integrate", "terrain_halo", "terrain_exchange"]
+            row.update({"terrain_" + s: r[s] for s in stages})
+    columns = (["step", "t", "vehicle_compute", "vehicle_wait", "terrain_wait", "terrain_compute"] +
+               ["terrain_" + s for s in stages] + ["terrain_halo", "terrain_exchange"])
     with open(os.path.join(folder, "timing.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, columns, restval="")
         w.writeheader()
         for k in sorted(rows):
             w.writerow(rows[k])
-    return {c: 1000 * mean([float(r[c]) for r in rows.values() if r.get(c, "") != ""])
-            for c in columns[2:]}
+    ms = {c: 1000 * mean([float(r[c]) for r in rows.values() if r.get(c, "") != ""]) for c in columns[2:]}
+    ms["terrain_stages"] = stages
+    return ms
 
 
 def mean(values):
@@ -362,11 +371,10 @@ def main(argv):
     print("  mean sinkage          %.4f m" % summary["sinkage_m"])
     print("  mean sprocket torque  %.0f N m (left %.0f, right %.0f)" % ((left + right) / 2, left, right))
     print("\n".join(report_lines(metrics)))
-    print("  per coupling step     %.2f ms; vehicle %.2f ms computing; terrain %.2f ms computing (collision %.2f, "
-          "prepare %.2f, solve %.2f, integrate %.2f, halo %.2f), %.2f ms exchanging" % (
-              summary["step_ms"], ms["vehicle_compute"], ms["terrain_compute"], ms["terrain_collision"],
-              ms["terrain_prepare"], ms["terrain_solve"], ms["terrain_integrate"], ms["terrain_halo"],
-              ms["terrain_exchange"]))
+    stages = ", ".join("%s %.2f" % (s, ms["terrain_" + s]) for s in ms["terrain_stages"])
+    print("  per coupling step     %.2f ms; vehicle %.2f ms computing; terrain %.2f ms computing (%s; halo %.2f), "
+          "%.2f ms exchanging" % (summary["step_ms"], ms["vehicle_compute"], ms["terrain_compute"], stages,
+                                  ms["terrain_halo"], ms["terrain_exchange"]))
     print("  waiting               the vehicle %.1f%% of its time, the terrain %.1f%%; exchange %.1f%% of the step" % (
         100 * summary["vehicle_wait_share"], 100 * summary["terrain_wait_share"], 100 * summary["exchange_share"]))
     print("cosim steps=%d terrain_ranks=%d particles=%d distance_m=%.4f sinkage_m=%.4f step_ms=%.3f exchange_share=%.4f"

@@ -1,0 +1,88 @@
+"""tools/check_layout.py on small synthetic trees whose answers are known: a clean tree passes,
+a forbidden include is reported with its file and line, the longest matching rule wins, a room
+without a rule and a folder without one are refused, system headers are ignored."""
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import check_layout  # noqa: E402
+
+RULES = {
+    "rules": {
+        "low": [],
+        "mid": ["low"],
+        "app": ["mid", "low"],
+        "app/inner": ["low"],
+    },
+    "unruled": ["tests"],
+}
+
+
+class CheckLayout(unittest.TestCase):
+    def tree(self, files):
+        root = tempfile.mkdtemp()
+        for path, text in files.items():
+            os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
+            with open(os.path.join(root, path), "w") as f:
+                f.write(text)
+        rules = os.path.join(root, "rules.json")
+        with open(rules, "w") as f:
+            json.dump(RULES, f)
+        return root, rules
+
+    def run_check(self, files):
+        root, rules = self.tree(files)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = check_layout.main(["--root", root, "--rules", rules])
+        return code, out.getvalue()
+
+    def test_arrows_pointing_down_pass(self):
+        code, out = self.run_check({
+            "low/a.h": "#pragma once\n#include <vector>\n",
+            "mid/b.cpp": '#include "mid/b.h"\n#include "low/a.h"\n',
+            "mid/b.h": "#pragma once\n",
+            "app/main.cpp": '#include "mid/b.h"\n#include "app/inner/c.h"\n',
+            "app/inner/c.h": '#include "low/a.h"\n',
+            "tests/t.cpp": '#include "app/main.cpp"\n',
+        })
+        self.assertEqual(code, 0, out)
+        self.assertIn("every include follows the arrows", out)
+
+    def test_an_arrow_pointing_up_is_reported_with_file_and_line(self):
+        code, out = self.run_check({
+            "low/a.h": "#pragma once\n",
+            "mid/b.h": "#pragma once\n",
+            "low/bad.cpp": '// up the table\n#include <cmath>\n#include "mid/b.h"\n',
+        })
+        self.assertEqual(code, 1)
+        self.assertIn('low/bad.cpp:3: low/ may not include "mid/b.h"', out)
+
+    def test_the_longest_rule_wins(self):
+        # app/ may include mid/, but its room app/inner/ may not.
+        code, out = self.run_check({
+            "mid/b.h": "#pragma once\n",
+            "app/ok.cpp": '#include "mid/b.h"\n',
+            "app/inner/c.cpp": '#include "mid/b.h"\n',
+        })
+        self.assertEqual(code, 1)
+        self.assertIn("app/inner/c.cpp:1: app/inner/ may not include", out)
+        self.assertNotIn("app/ok.cpp", out)
+
+    def test_a_room_or_folder_without_a_rule_is_refused(self):
+        code, out = self.run_check({
+            "app/new_room/d.cpp": "int d;\n",
+            "elsewhere/e.cpp": "int e;\n",
+        })
+        self.assertEqual(code, 1)
+        self.assertIn("app/new_room/d.cpp:0: no rule", out)
+        self.assertIn("elsewhere/e.cpp:0: no rule", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Checks that every #include "..." of our code follows the arrows of tools/layout_arrows.json
+(docs/architecture.md, "Arrows"): prints each include that a folder may not make, with file and
+line, and exits 1; exits 0 and prints a one-line summary when the layout holds.
+
+  tools/check_layout.py [--root DIR] [--rules FILE]
+
+A file obeys the rule of the longest key that is a prefix of its path (`terrain_node/config`
+before `terrain_node`); it may include its own folder and the listed prefixes. A source file in a
+folder that no rule covers and that is not listed as unruled is an error too: a new folder must
+say where it stands."""
+import argparse
+import json
+import os
+import re
+import sys
+
+SOURCE_ENDINGS = (".h", ".hpp", ".cuh", ".c", ".cpp", ".cu")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def load_rules(path):
+    with open(path) as f:
+        data = json.load(f)
+    return data["rules"], data.get("unruled", [])
+
+
+def governing_key(path, rules):
+    """The longest rule key that is a folder prefix of `path`, or None."""
+    best = None
+    for key in rules:
+        if path.startswith(key + "/") and (best is None or len(key) > len(best)):
+            best = key
+    return best
+
+
+def uncovered_room(path, key, rules):
+    """A file in a subfolder of a folder whose rooms have rules of their own, in a room that has
+    none: a new room must say where it stands, not inherit its parent's wider rule."""
+    rooms = any(other.startswith(key + "/") for other in rules)
+    return rooms and "/" in path[len(key) + 1:]
+
+
+def within(include, prefix):
+    return include == prefix or include.startswith(prefix + "/")
+
+
+def our_folders(rules):
+    return {key.split("/")[0] for key in rules}
+
+
+def violations(root, rules, unruled):
+    """Yields (path, line number, message) for every include that breaks the arrows."""
+    ours = our_folders(rules)
+    for folder, dirs, files in os.walk(root):
+        rel_folder = os.path.relpath(folder, root).replace(os.sep, "/")
+        top = rel_folder.split("/")[0]
+        if rel_folder != "." and (top.startswith(".") or top.startswith("build") or top in unruled):
+            dirs[:] = []
+            continue
+        for name in sorted(files):
+            if not name.endswith(SOURCE_ENDINGS):
+                continue
+            path = name if rel_folder == "." else rel_folder + "/" + name
+            key = governing_key(path, rules)
+            if key is None or uncovered_room(path, key, rules):
+                yield path, 0, "no rule in tools/layout_arrows.json covers this folder"
+                continue
+            allowed = [key] + rules[key]
+            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                for number, text in enumerate(f, 1):
+                    match = INCLUDE.match(text)
+                    if not match:
+                        continue
+                    include = match.group(1)
+                    if include.split("/")[0] not in ours:
+                        continue  # a system or third-party header, or a sibling without a folder
+                    if not any(within(include, prefix) for prefix in allowed):
+                        yield path, number, '%s may not include "%s" (it may include: %s)' % (
+                            key + "/", include, ", ".join(p + "/" for p in allowed))
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", default=os.path.dirname(here))
+    parser.add_argument("--rules", default=os.path.join(here, "layout_arrows.json"))
+    args = parser.parse_args(argv)
+    rules, unruled = load_rules(args.rules)
+    found = list(violations(args.root, rules, unruled))
+    for path, line, message in found:
+        print("%s:%d: %s" % (path, line, message))
+    if found:
+        print("layout: %d include(s) break the arrows of %s" % (len(found), args.rules), file=sys.stderr)
+        return 1
+    print("layout: every include follows the arrows (%d rules)" % len(rules))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
