@@ -3,17 +3,12 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "comm/tcp_channel.h"
 #include "io/number_text.h"
 
 namespace trackcosim::cosim {
 
 VehicleCoupler::VehicleCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds)
     : channel_(std::move(channel)), timeout_(timeout_seconds) {}
-
-VehicleCoupler VehicleCoupler::connect_tcp(const std::string& host, int port, double timeout_seconds) {
-  return VehicleCoupler(comm::tcp_connect(host, port, timeout_seconds), timeout_seconds);
-}
 
 const TerrainWelcome& VehicleCoupler::handshake(const VehicleHello& hello) {
   if (hello.initial.size() != hello.shoes.size())

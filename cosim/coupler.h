@@ -4,7 +4,7 @@
 // terrain-side counterpart. Protocol and units: protocol.h, docs/protocol.md.
 //
 // Vehicle side, in this order:
-//   VehicleCoupler c(channel);              // MPI (mpi_channel.h) or TCP (connect_tcp)
+//   auto c = VehicleCoupler::connect(addr); // transport by name: "mpi" or "tcp" (TerrainAddress)
 //   c.handshake(hello);                     // -> the terrain's welcome, or ProtocolError
 //   for each coupling step k = 0, 1, ...:
 //     c.send_states(t_k, states);           // 13 reals per shoe at t_k
@@ -29,9 +29,24 @@
 
 namespace trackcosim::cosim {
 
+/// Where a vehicle finds its terrain. The transport is named, so a program can take it from its
+/// command line and never see MPI or sockets.
+struct TerrainAddress {
+  /// "mpi": one MPI job with terrain_node (mpirun -np 1 VEHICLE : -np N terrain_node --cosim);
+  /// the vehicle runs on one rank. "tcp": the terrain leader listening at host:port.
+  std::string transport = "mpi";
+  std::string host = "127.0.0.1";  ///< tcp only
+  int port = 47000;                ///< tcp only
+  double timeout_seconds = 120;    ///< the longest wait: for the TCP connection, then for each answer
+};
+
 class VehicleCoupler {
  public:
   explicit VehicleCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds = 120);
+  /// Throws std::invalid_argument for an unknown transport or an MPI job that gives the vehicle
+  /// more than one rank; comm::ChannelError when the terrain cannot be reached.
+  static VehicleCoupler connect(const TerrainAddress& terrain);
+  /// connect({"tcp", host, port, timeout_seconds}).
   static VehicleCoupler connect_tcp(const std::string& host, int port, double timeout_seconds = 120);
 
   const TerrainWelcome& handshake(const VehicleHello& hello);

@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "comm/mpi_session.h"
+#include "cosim/job_control.h"
 #include "io/version.h"
 #include "vehicle_node/coupled/coupled_run.h"
 #include "vehicle_node/standalone/standalone_run.h"
@@ -125,11 +125,11 @@ int main(int argc, char** argv) {
       return 0;
     } catch (const std::invalid_argument& e) {
       std::cerr << "vehicle_node: error: " << e.what() << " (see vehicle_node --help)\n";
-      return comm::abort_all_or_return(kExitUsage);
+      return cosim::abort_all_or_return(kExitUsage);
     } catch (const std::exception& e) {
       std::fflush(stdout);
       std::cerr << "vehicle_node: error: " << e.what() << "\n";
-      return comm::abort_all_or_return(kExitError);
+      return cosim::abort_all_or_return(kExitError);
     }
   }
   if (ground.empty()) {

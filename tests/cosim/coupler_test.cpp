@@ -1,7 +1,8 @@
 // The protocol (cosim/protocol.h) and the couplers (cosim/coupler.h, coupler_c.h) over TCP on
 // loopback, the terrain side in a thread: a handshake and coupling steps with forces computed
-// from the states; the C API doing the same; and every disagreement (version, coupling step,
-// shoe count, step index) stopping both sides with a message that names both values.
+// from the states; the C API doing the same; connecting by transport name (TerrainAddress); and
+// every disagreement (version, coupling step, shoe count, step index) stopping both sides with a
+// message that names both values.
 
 #include "cosim/coupler.h"
 
@@ -9,6 +10,7 @@
 
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <thread>
 #include <tuple>
 
@@ -104,6 +106,41 @@ TEST(Coupler, HandshakeAndStepsOverTcp) {
   EXPECT_EQ(terrain.received.shoes[1].mass, 1.5);
   EXPECT_EQ(terrain.received.shoes[0].spheres[1].offset.x, 0.02);
   EXPECT_EQ(terrain.received.initial[2].position[0], 0.2);
+}
+
+// The transport by name, as vehicle_node takes it from --terrain: "tcp" reaches the same
+// terrain as connect_tcp.
+TEST(Coupler, ConnectByTransportNameReachesATcpTerrain) {
+  Terrain terrain;
+  terrain.start({1e-3, 2});
+  TerrainAddress address;
+  address.transport = "tcp";
+  address.port = terrain.listener.port();
+  address.timeout_seconds = 5;
+  VehicleCoupler v = VehicleCoupler::connect(address);
+  EXPECT_EQ(v.handshake(hello(2)).particles, 50000u);
+  std::vector<ShoeState> states = hello(2).initial;
+  v.send_states(0, states);
+  const std::vector<ShoeForce> f = v.receive_forces();
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_DOUBLE_EQ(f[1].force[2], 1000 * (0.1 - states[1].position[2]));
+  v.finish();
+  terrain.join();
+  EXPECT_EQ(terrain.error, "");
+  EXPECT_EQ(terrain.steps, 1u);
+}
+
+// A transport that is neither "mpi" nor "tcp" is refused before anything is opened, naming it.
+TEST(Coupler, ConnectRefusesAnUnknownTransportNamingIt) {
+  TerrainAddress address;
+  address.transport = "udp";
+  std::string e;
+  try {
+    VehicleCoupler::connect(address);
+  } catch (const std::invalid_argument& error) {
+    e = error.what();
+  }
+  EXPECT_NE(e.find("got udp"), std::string::npos) << e;
 }
 
 std::string protocol_error(const std::function<void()>& f) {

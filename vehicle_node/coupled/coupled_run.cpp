@@ -7,12 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "comm/mpi_channel.h"
-#include "comm/mpi_session.h"
-#include "comm/role_split.h"
-#include "comm/stop_signal.h"
-#include "comm/tcp_channel.h"
 #include "cosim/coupler.h"
+#include "cosim/job_control.h"
 #include "io/output_file.h"
 #include "vehicle_node/coupled/coupled_outputs.h"
 #include "vehicle_node/coupled/shoe_messages.h"
@@ -28,16 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-std::unique_ptr<comm::Channel> open_channel(const CoupledOptions& o) {
-  if (o.transport == "tcp") return comm::tcp_connect(o.host, o.port, o.timeout);
-  if (o.transport != "mpi") throw std::invalid_argument("--terrain must be mpi or tcp, got " + o.transport);
-  comm::ensure_mpi();
-  const comm::RoleLayout roles = comm::split_by_role(MPI_COMM_WORLD, comm::Role::Vehicle);
-  if (roles.role_size != 1)
-    throw std::invalid_argument("vehicle_node runs on one rank; the job gave it " + std::to_string(roles.role_size));
-  return std::make_unique<comm::MpiChannel>(roles);
-}
 
 /// The config's vehicle placed above a flat ground at `height` (the joints are assembled from
 /// this pose, so a resumed run must place it exactly where the first run did).
@@ -96,9 +82,9 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   io::create_output_folder(o.out_dir);
   // Installed before connecting: a signal while the terrain still settles stops the run at its
   // first coupling step.
-  const comm::StopSignal stop;
+  const cosim::StopSignal stop;
 
-  cosim::VehicleCoupler coupler(open_channel(o), o.timeout);
+  cosim::VehicleCoupler coupler = cosim::VehicleCoupler::connect({o.transport, o.host, o.port, o.timeout});
   cosim::TerrainWelcome w;
   if (resume) {
     cosim::VehicleHello hello =
@@ -151,7 +137,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
       // Walltime safety: a signal here, or a terrain rank's (forces_stop), ends the run at t_k
       // with both checkpoints; nothing of step k has happened yet on either side.
       if (const int signal = stop.caught(); signal != 0 || coupler.terrain_asks_to_stop()) {
-        summary.stopped_by = signal != 0 ? comm::signal_name(signal) : "terrain";
+        summary.stopped_by = signal != 0 ? cosim::signal_name(signal) : "terrain";
         summary.checkpoint = o.out_dir / "checkpoint.bin";
         VehicleCheckpoint c;
         c.coupling_step_index = k;
@@ -170,8 +156,9 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
         c.shoes_csv = recorder.shoes_text();
         c.timing_csv = timing;
         write_vehicle_checkpoint(summary.checkpoint, c);
-        coupler.checkpoint(system.time(), signal != 0 ? std::string("SIG") + comm::signal_name(signal) + " on the vehicle"
-                                                      : std::string("a stop signal on the terrain"));
+        coupler.checkpoint(system.time(), signal != 0
+                                              ? std::string("SIG") + cosim::signal_name(signal) + " on the vehicle"
+                                              : std::string("a stop signal on the terrain"));
         break;
       }
       // Concurrent: this interval runs on the forces of the last one while the terrain computes
