@@ -1,7 +1,8 @@
-// vehicle_node: the tracked-vehicle program. Today it has one mode, standalone (--ground rigid):
-// the vehicle of a config file on an analytic rigid ground, no terrain node. Co-simulation with
-// terrain_node joins it in a later issue. This file only parses the command line and turns
-// errors into one line and an exit code; the run itself is vehicle_node/standalone/.
+// vehicle_node: the tracked-vehicle program, in two modes: standalone (--ground rigid), the
+// vehicle of a config file on an analytic rigid ground (vehicle_node/standalone/), and coupled
+// (--terrain mpi|tcp), the same vehicle on terrain_node's granular terrain through the coupler
+// API (vehicle_node/coupled/). This file only parses the command line and turns errors into one
+// line and an exit code.
 
 #include <cstdio>
 #include <exception>
