@@ -24,13 +24,12 @@ void ExactSums::add(std::size_t i, double x) {
                static_cast<Int128>(static_cast<unsigned long long>(low));
 }
 
-std::vector<double> ExactSums::totals(MPI_Comm comm) const {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
+std::vector<double> ExactSums::totals(const RankGroup& group) const {
+  const int size = group.size();
   const std::size_t n = units_.size();
   std::vector<Int128> all(n * static_cast<std::size_t>(size));
   MPI_Allgather(units_.data(), static_cast<int>(n * sizeof(Int128)), MPI_BYTE, all.data(),
-                static_cast<int>(n * sizeof(Int128)), MPI_BYTE, comm);
+                static_cast<int>(n * sizeof(Int128)), MPI_BYTE, group.handle());
   std::vector<double> out(n);
   for (std::size_t i = 0; i < n; ++i) {
     Int128 sum = 0;

@@ -10,15 +10,16 @@
 #include <type_traits>
 #include <vector>
 
+#include "comm/rank_group.h"
+
 namespace trackcosim::comm {
 
-/// Rank 0 of `comm` receives every rank's items, concatenated in rank order; others get {}.
+/// Rank 0 of `group` receives every rank's items, concatenated in rank order; others get {}.
 template <class T>
-std::vector<T> gather_to_leader(MPI_Comm comm, const std::vector<T>& mine) {
+std::vector<T> gather_to_leader(const RankGroup& group, const std::vector<T>& mine) {
   static_assert(std::is_trivially_copyable_v<T>);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  const MPI_Comm comm = group.handle();
+  const int rank = group.rank(), size = group.size();
   const long long bytes = static_cast<long long>(mine.size() * sizeof(T));
   std::vector<long long> all_bytes(rank == 0 ? size : 0);
   MPI_Gather(&bytes, 1, MPI_LONG_LONG, all_bytes.data(), 1, MPI_LONG_LONG, 0, comm);
@@ -42,10 +43,10 @@ std::vector<T> gather_to_leader(MPI_Comm comm, const std::vector<T>& mine) {
 /// Every rank sends out[r] to rank r and gets what each rank sent it, concatenated in rank order
 /// (an MPI_Alltoallv; for set-up and rebalancing only).
 template <class T>
-std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& out) {
+std::vector<T> all_to_all(const RankGroup& group, const std::vector<std::vector<T>>& out) {
   static_assert(std::is_trivially_copyable_v<T>);
-  int size = 1;
-  MPI_Comm_size(comm, &size);
+  const MPI_Comm comm = group.handle();
+  const int size = group.size();
   if (static_cast<int>(out.size()) != size) throw std::logic_error("all_to_all: one buffer per rank expected");
   std::vector<int> send_counts(size), send_offsets(size), receive_counts(size), receive_offsets(size);
   std::vector<unsigned char> send;
@@ -81,8 +82,8 @@ class ExactSums {
   explicit ExactSums(std::size_t count = 0) : units_(count, 0) {}
   std::size_t size() const { return units_.size(); }
   void add(std::size_t i, double x);
-  /// Collective over comm: the totals over all ranks, the same bits on every rank.
-  std::vector<double> totals(MPI_Comm comm) const;
+  /// Collective over `group`: the totals over all ranks, the same bits on every rank.
+  std::vector<double> totals(const RankGroup& group) const;
   void reset() { std::fill(units_.begin(), units_.end(), 0); }
 
  private:
@@ -93,7 +94,7 @@ class ExactSums {
 class ExactSum {
  public:
   void add(double x) { sums_.add(0, x); }
-  double total(MPI_Comm comm) const { return sums_.totals(comm)[0]; }
+  double total(const RankGroup& group) const { return sums_.totals(group)[0]; }
 
  private:
   ExactSums sums_{1};

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "comm/rank_group.h"
+
 namespace trackcosim::comm {
 namespace {
 void finalize_at_exit() {
@@ -27,6 +29,14 @@ RoleScope::RoleScope(Role role) {
 }
 
 RoleScope::~RoleScope() { release_role_layout(layout_); }
+
+int world_rank_if_initialised() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) return 0;
+  return RankGroup::world().rank();
+}
 
 int abort_all_or_return(int code) {
   int initialized = 0, finalized = 0;

@@ -23,6 +23,10 @@ class RoleScope {
   RoleLayout layout_;
 };
 
+/// This rank's number among all ranks of the job, or 0 when MPI is not (or no longer) running:
+/// for messages that may come before MPI starts or after it failed.
+int world_rank_if_initialised();
+
 /// Stops every rank of MPI_COMM_WORLD with `code` when more than one runs, else returns `code`.
 int abort_all_or_return(int code);
 

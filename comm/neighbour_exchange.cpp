@@ -6,8 +6,8 @@
 
 namespace trackcosim::comm {
 
-NeighbourExchange::NeighbourExchange(MPI_Comm comm, std::vector<int> neighbours)
-    : comm_(comm), neighbours_(std::move(neighbours)) {
+NeighbourExchange::NeighbourExchange(const RankGroup& group, std::vector<int> neighbours)
+    : comm_(group.handle()), neighbours_(std::move(neighbours)) {
   requests_.reserve(2 * neighbours_.size());
 }
 

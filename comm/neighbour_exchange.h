@@ -16,6 +16,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "comm/rank_group.h"
+
 namespace trackcosim::comm {
 
 /// Message tags, one per kind of message, so that messages of different kinds never match.
@@ -23,7 +25,7 @@ enum class ExchangeTag : int { Slots = 101, Velocities, Counts, GhostBodies, Gho
 
 class NeighbourExchange {
  public:
-  NeighbourExchange(MPI_Comm comm, std::vector<int> neighbours);
+  NeighbourExchange(const RankGroup& group, std::vector<int> neighbours);
 
   const std::vector<int>& neighbours() const { return neighbours_; }
   MPI_Comm comm() const { return comm_; }

@@ -5,6 +5,8 @@
 
 #include <mpi.h>
 
+#include "comm/rank_group.h"
+
 namespace trackcosim::comm {
 
 enum class Role : int { Vehicle = 1, Terrain = 2 };
@@ -17,6 +19,9 @@ struct RoleLayout {
   int terrain_ranks = 0;
   int vehicle_leader = -1;  ///< world rank of the lowest vehicle rank, -1 when none runs
   int terrain_leader = -1;  ///< world rank of the lowest terrain rank, -1 when none runs
+
+  /// The ranks sharing my role, as the group a program's collectives run over.
+  RankGroup role_group() const { return RankGroup(role_comm); }
 };
 
 /// Collective over `world`. Each rank passes its own role. The caller frees role_comm

@@ -29,11 +29,7 @@ StopSignal::~StopSignal() {
 
 int StopSignal::caught() const { return static_cast<int>(g_caught); }
 
-int StopSignal::caught_anywhere(MPI_Comm comm) const {
-  int signal = caught();
-  MPI_Allreduce(MPI_IN_PLACE, &signal, 1, MPI_INT, MPI_MAX, comm);
-  return signal;
-}
+int StopSignal::caught_anywhere(const RankGroup& group) const { return group.max(caught()); }
 
 const char* signal_name(int signal) {
   switch (signal) {

@@ -7,7 +7,7 @@
 // Ranks catch the signal at slightly different times, so a distributed run asks
 // raised_anywhere() (one small allreduce) once per step, and every rank stops at the same step.
 
-#include <mpi.h>
+#include "comm/rank_group.h"
 
 namespace trackcosim::comm {
 
@@ -21,8 +21,8 @@ class StopSignal {
 
   /// The signal this process caught (SIGUSR1 or SIGTERM), or 0.
   int caught() const;
-  /// Collective over comm: the signal some rank caught (the largest number), or 0 on every rank.
-  int caught_anywhere(MPI_Comm comm) const;
+  /// Collective over `group`: the signal some rank caught (the largest number), or 0 on every rank.
+  int caught_anywhere(const RankGroup& group) const;
 };
 
 /// "USR1", "TERM", or the number.

@@ -10,8 +10,6 @@
 #include <iostream>
 #include <string>
 
-#include <mpi.h>
-
 #include <CLI/CLI.hpp>
 
 #include "comm/mpi_session.h"
@@ -137,9 +135,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     // Bad input fails on every rank alike: the first rank speaks for all. Anything else may be
     // one rank's alone (a body too fast for the ghost layer): that rank speaks.
-    int rank = 0, initialized = 0;
-    MPI_Initialized(&initialized);
-    if (initialized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int rank = comm::world_rank_if_initialised();
     const bool input_error = dynamic_cast<const io::ConfigError*>(&e) != nullptr;
     std::fflush(stdout);
     if (rank == 0 || !input_error)

@@ -50,7 +50,8 @@ void run_cosim_command(const CosimOptions& options) {
   const comm::StopSignal stop;
   std::optional<CouplingMark> resume;
   if (!options.restart.empty()) resume = read_coupling_mark(*start.checkpoint, options.restart);
-  DistributedTerrain terrain(config, roles.role_comm, options.layout, start.checkpoint ? &*start.checkpoint : nullptr);
+  DistributedTerrain terrain(config, roles.role_group(), options.layout,
+                             start.checkpoint ? &*start.checkpoint : nullptr);
   start.checkpoint.reset();
   if (resume && leader)
     std::printf("restart    coupling step %llu (terrain step %llu, t = %g s) on %d terrain ranks, layout %s\n",

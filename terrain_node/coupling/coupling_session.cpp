@@ -5,13 +5,18 @@
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <vector>
 
+#include "comm/broadcast.h"
+#include "cosim/shoe_exchange.h"
 #include "terrain_node/coupling/shoe_proxies.h"
 
 namespace trackcosim::terrain {
@@ -20,23 +25,27 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-/// The leader's bytes to every rank (a refusal or a failure on the leader becomes an error
-/// everywhere, so no rank waits for a step that will not come).
-std::vector<unsigned char> broadcast(MPI_Comm comm, bool leader, std::vector<unsigned char> bytes) {
-  unsigned long long size = bytes.size();
-  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
-  if (!leader) bytes.resize(size);
-  MPI_Bcast(bytes.data(), static_cast<int>(size), MPI_BYTE, 0, comm);
-  return bytes;
-}
+/// What the leader, having heard from the vehicle, tells every terrain rank once per coupling
+/// step. The step's shoe states travel with it (comm::broadcast_command), so that a refusal or a
+/// failure on the leader becomes an error everywhere and no rank waits for a step that will not come.
+enum class CommandKind : std::int32_t {
+  Finish,      ///< the vehicle finished: the coupling ends
+  Step,        ///< run the sub-steps with the shoe states of `time`
+  Checkpoint,  ///< the vehicle checkpointed at `time`: write the terrain's and end
+  Failure,     ///< the leader failed; the reason follows as text
+};
 
-std::vector<unsigned char> as_bytes(const std::string& s) { return {s.begin(), s.end()}; }
+struct StepCommand {
+  CommandKind kind = CommandKind::Finish;
+  double time = 0;  ///< of the states, or of the vehicle's checkpoint [s]
+};
+static_assert(std::is_trivially_copyable_v<StepCommand> && sizeof(StepCommand) == 16);
 
 /// Handshake on the leader; its outcome (the hello, or the reason it failed) goes to all ranks.
-cosim::VehicleHello agree_on_hello(MPI_Comm comm, bool leader, cosim::TerrainCoupler* coupler,
+cosim::VehicleHello agree_on_hello(const comm::RankGroup& group, cosim::TerrainCoupler* coupler,
                                    const cosim::TerrainExpectations& expect, const cosim::TerrainWelcome& welcome) {
   std::string hello_text, failure;
-  if (leader) {
+  if (group.leader()) {
     try {
       const comm::Frame f = cosim::encode_hello(coupler->accept(expect, welcome));
       hello_text.assign(f.payload.begin(), f.payload.end());
@@ -44,10 +53,11 @@ cosim::VehicleHello agree_on_hello(MPI_Comm comm, bool leader, cosim::TerrainCou
       failure = e.what();
     }
   }
-  const std::vector<unsigned char> failed = broadcast(comm, leader, as_bytes(failure));
-  if (!failed.empty()) throw std::runtime_error(std::string(failed.begin(), failed.end()));
-  comm::Frame hello_frame{static_cast<std::uint32_t>(cosim::MessageKind::Hello),
-                          broadcast(comm, leader, as_bytes(hello_text))};
+  comm::broadcast(group, failure);
+  if (!failure.empty()) throw std::runtime_error(failure);
+  comm::broadcast(group, hello_text);
+  const comm::Frame hello_frame{static_cast<std::uint32_t>(cosim::MessageKind::Hello),
+                                {hello_text.begin(), hello_text.end()}};
   return cosim::decode_hello(hello_frame, "the terrain leader");
 }
 
@@ -84,7 +94,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::Terrain
                              cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv,
                              const CouplingControl& control) {
   const bool leader = terrain.leader();
-  const MPI_Comm comm = terrain.comm();
+  const comm::RankGroup& group = terrain.group();
   const double h = config.scene.step.step_size;
   const CouplingMark* resume = control.resume;
   const bool can_checkpoint = !control.checkpoint.empty();
@@ -93,7 +103,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::Terrain
 
   cosim::TerrainExpectations expect{config.scene.cosim.coupling_step, 0, h, 0};
   if (resume) expect = {resume->coupling_step, resume->shoes, h, resume->step};
-  const cosim::VehicleHello hello = agree_on_hello(comm, leader, coupler, expect, welcome);
+  const cosim::VehicleHello hello = agree_on_hello(group, coupler, expect, welcome);
   const std::size_t shoes = hello.shoes.size();
   const double coupling_step = hello.coupling_step;
   const auto substeps = static_cast<std::uint64_t>(std::llround(coupling_step / h));
@@ -134,42 +144,47 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::Terrain
   };
   bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way
   const Clock::time_point start = Clock::now();
-  std::vector<double> message(2 + 13 * shoes);  // 1 states, 0 finish, 2 checkpoint, -1 failure; t_k; states
+  StepCommand command;
+  std::vector<cosim::ShoeState> states;  // the step's, the leader's on every rank
   for (;;) {
     Clock::time_point t0 = Clock::now();
     std::string failure;
     if (leader) {
       double time = 0;
       try {
-        const auto states = coupler->receive_states(time);
-        message[0] = states ? 1 : coupler->checkpoint_request() ? 2 : 0;
-        message[1] = coupler->checkpoint_request() ? coupler->checkpoint_request()->time : time;
-        if (states) std::memcpy(message.data() + 2, states->data(), states->size() * sizeof(cosim::ShoeState));
-        if (message[0] == 2 && !can_checkpoint) throw cosim::ProtocolError("this terrain writes no checkpoints");
+        std::optional<std::vector<cosim::ShoeState>> received = coupler->receive_states(time);
+        const auto& request = coupler->checkpoint_request();
+        command.kind = received ? CommandKind::Step : request ? CommandKind::Checkpoint : CommandKind::Finish;
+        command.time = request ? request->time : time;
+        states = received ? std::move(*received) : std::vector<cosim::ShoeState>{};
+        if (command.kind == CommandKind::Checkpoint && !can_checkpoint)
+          throw cosim::ProtocolError("this terrain writes no checkpoints");
       } catch (const std::exception& e) {
-        message[0] = -1;
+        command.kind = CommandKind::Failure;
+        states.clear();
         failure = e.what();
       }
     }
     const double wait = leader ? since(t0) : 0;
     t0 = Clock::now();
-    MPI_Bcast(message.data(), static_cast<int>(message.size()), MPI_DOUBLE, 0, comm);
-    if (message[0] < 0) {
-      const std::vector<unsigned char> why = broadcast(comm, leader, as_bytes(failure));
-      throw std::runtime_error(std::string(why.begin(), why.end()));
+    comm::broadcast_command(group, command, states);
+    if (command.kind == CommandKind::Failure) {
+      comm::broadcast(group, failure);
+      throw std::runtime_error(failure);
     }
-    if (message[0] == 0) break;
-    if (message[0] == 2) {
-      checkpoint(summary.coupling_steps, message[1]);
+    if (command.kind == CommandKind::Finish) break;
+    if (command.kind == CommandKind::Checkpoint) {
+      checkpoint(summary.coupling_steps, command.time);
       summary.stopped = true;
       if (leader) summary.stop_reason = coupler->checkpoint_request()->reason;
       break;
     }
-    for (std::size_t i = 0; i < shoes; ++i) terrain.set_kinematic_state(body_state(proxies[i], message.data() + 2 + 13 * i));
+    for (std::size_t i = 0; i < shoes; ++i) terrain.set_kinematic_state(body_state(proxies[i], states[i]));
     double exchange = since(t0);
     if (patch) {  // once per coupling step, from the states every rank just received
-      for (std::size_t i = 0; i < shoes; ++i) shoe_positions[i] = {message[2 + 13 * i], message[3 + 13 * i], message[4 + 13 * i]};
-      patch->follow(terrain, shoe_positions, summary.coupling_steps, message[1], patch_csv);
+      for (std::size_t i = 0; i < shoes; ++i)
+        shoe_positions[i] = {states[i].position[0], states[i].position[1], states[i].position[2]};
+      patch->follow(terrain, shoe_positions, summary.coupling_steps, command.time, patch_csv);
     }
     t0 = Clock::now();
     std::array<double, gpu::kStepPhaseCount> phases{};
@@ -184,15 +199,15 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::Terrain
     // every rank whether any of them caught a stop signal.
     const Clock::time_point barrier = Clock::now();
     int signal = 0;
-    if (control.stop != nullptr) signal = control.stop->caught_anywhere(comm);
-    else MPI_Barrier(comm);
+    if (control.stop != nullptr) signal = control.stop->caught_anywhere(group);
+    else group.barrier();
     if (signal != 0) summary.signal = signal;
     halo += since(barrier);
     const double compute = since(t0);
     if (signal != 0 && !hello.checkpoint) {
       // A vehicle that cannot checkpoint (an external client without the capability) is never
       // sent forces_stop: the terrain ends alone, with its checkpoint of t_{k+1}, and says why.
-      checkpoint(summary.coupling_steps + 1, message[1] + coupling_step);
+      checkpoint(summary.coupling_steps + 1, command.time + coupling_step);
       summary.stopped = true;
       summary.stop_reason = std::string("SIG") + comm::signal_name(signal) + " on the terrain";
       if (leader)
@@ -216,7 +231,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::Terrain
     stop_asked = stop_asked || signal != 0;
     exchange += since(t0);
     if (timing.is_open()) {
-      timing << summary.coupling_steps << ',' << message[1] << ',' << wait << ',' << compute;
+      timing << summary.coupling_steps << ',' << command.time << ',' << wait << ',' << compute;
       for (const double p : phases) timing << ',' << p;
       timing << ',' << halo << ',' << exchange << '\n';
     }

@@ -5,8 +5,6 @@
 // held by every rank) and run the terrain's sub-steps, the loads on the proxies are summed
 // exactly over the ranks, and the leader sends their mean over the interval back.
 
-#include <mpi.h>
-
 #include <cstdint>
 #include <filesystem>
 #include <optional>

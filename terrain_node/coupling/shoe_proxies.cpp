@@ -80,8 +80,12 @@ gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& sho
   return c;
 }
 
-gpu::BodyState body_state(gpu::GlobalId gid, const double* s) {
-  return {gid, {s[0], s[1], s[2]}, {s[3], s[4], s[5], s[6]}, {s[7], s[8], s[9]}, {s[10], s[11], s[12]}};
+gpu::BodyState body_state(gpu::GlobalId gid, const cosim::ShoeState& s) {
+  const double* p = s.position;
+  const double* q = s.orientation;
+  const double* v = s.velocity;
+  const double* w = s.angular_velocity;
+  return {gid, {p[0], p[1], p[2]}, {q[0], q[1], q[2], q[3]}, {v[0], v[1], v[2]}, {w[0], w[1], w[2]}};
 }
 
 }  // namespace trackcosim::terrain

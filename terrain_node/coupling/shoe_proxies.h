@@ -19,7 +19,7 @@ gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_
 gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& shoe, const cosim::VehicleHello& hello,
                                const terrain::CosimSettings& settings);
 
-/// A proxy's state from 13 doubles of a states message.
-gpu::BodyState body_state(gpu::GlobalId gid, const double* s);
+/// A proxy's state from its shoe's state in a states message.
+gpu::BodyState body_state(gpu::GlobalId gid, const cosim::ShoeState& s);
 
 }  // namespace trackcosim::terrain

@@ -42,7 +42,7 @@ DistributedTerrain::~DistributedTerrain() = default;
 void DistributedTerrain::use_decomposition(domain::Decomposition d) {
   decomposition_ = std::move(d);
   neighbours_ = decomposition_.neighbours(rank_, ghost_width_);
-  exchange_ = std::make_unique<comm::NeighbourExchange>(comm_, neighbours_);
+  exchange_ = std::make_unique<comm::NeighbourExchange>(group_, neighbours_);
 }
 
 std::string DistributedTerrain::layout_name() const { return domain::layout_name(decomposition_.grid()); }
@@ -226,13 +226,9 @@ gpu::StepStats DistributedTerrain::global_stats() const {
   const gpu::BodySet& s = held_->set;
   for (std::size_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOwnedHere) energy.add(kinetic_energy(s, i));
-  stats.kinetic_energy = energy.total(comm_);
-  unsigned long long solved = static_cast<unsigned long long>(std::count(solve_here.begin(), solve_here.end(), 1));
-  MPI_Allreduce(MPI_IN_PLACE, &solved, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
-  stats.contacts = solved;
-  double penetration = stats.max_penetration;
-  MPI_Allreduce(MPI_IN_PLACE, &penetration, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  stats.max_penetration = penetration;
+  stats.kinetic_energy = energy.total(group_);
+  stats.contacts = group_.sum(static_cast<std::uint64_t>(std::count(solve_here.begin(), solve_here.end(), 1)));
+  stats.max_penetration = group_.max(double(stats.max_penetration));
   return stats;
 }
 
@@ -242,7 +238,7 @@ std::vector<gpu::BodyState> DistributedTerrain::gather_states() const {
   for (std::size_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOwnedHere) mine.push_back(state_of(s, i));
   for (const BodyRecord& r : held_->stored.bodies) mine.push_back(state_of(r));
-  std::vector<gpu::BodyState> all = comm::gather_to_leader(comm_, mine);
+  std::vector<gpu::BodyState> all = comm::gather_to_leader(group_, mine);
   if (!leader()) return {};
   for (std::size_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOnEveryRank) all.push_back(state_of(s, i));
@@ -263,7 +259,7 @@ std::vector<gpu::BodyState> DistributedTerrain::gather_states(const std::vector<
                                      [](const BodyRecord& r, gpu::GlobalId g) { return r.gid < g; });
     if (at != stored.end() && at->gid == gid) mine.push_back(state_of(*at));
   }
-  const std::vector<gpu::BodyState> all = comm::gather_to_leader(comm_, mine);
+  const std::vector<gpu::BodyState> all = comm::gather_to_leader(group_, mine);
   if (!leader()) return {};
   std::vector<gpu::BodyState> ordered;
   for (const gpu::GlobalId gid : gids)
@@ -308,9 +304,9 @@ terrain::TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
   }
   const std::vector<gpu::WarmStartImpulse> warm = solved_impulses(nullptr);
   BodyRecords all;
-  all.bodies = comm::gather_to_leader(comm_, mine.bodies);
-  all.spheres = comm::gather_to_leader(comm_, mine.spheres);
-  const std::vector<gpu::WarmStartImpulse> all_warm = comm::gather_to_leader(comm_, warm);
+  all.bodies = comm::gather_to_leader(group_, mine.bodies);
+  all.spheres = comm::gather_to_leader(group_, mine.spheres);
+  const std::vector<gpu::WarmStartImpulse> all_warm = comm::gather_to_leader(group_, warm);
   terrain::TerrainCheckpoint c;
   if (!leader()) return c;
   c.step = step_count();

@@ -18,8 +18,6 @@
 // With Jacobi and a fixed iteration count the result is bitwise the same for any number of
 // ranks and any layout; APGD agrees to rounding (its line-search sums are split over ranks).
 
-#include <mpi.h>
-
 #include <array>
 #include <memory>
 #include <string>
@@ -27,6 +25,7 @@
 
 #include "comm/gather.h"
 #include "comm/neighbour_exchange.h"
+#include "comm/rank_group.h"
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
 #include "domain/decomposition.h"
@@ -64,13 +63,13 @@ struct ExchangeStats {
 
 class DistributedTerrain {
  public:
-  /// Collective over `comm`. Each rank generates only the particles of its own part of space
+  /// Collective over `group`. Each rank generates only the particles of its own part of space
   /// from config.scene (config.bodies is not used: load the config with BuildBodies::FixedOnly),
   /// or takes its part of the checkpoint's bodies; then the cuts are chosen and every particle
   /// goes to its owner (distributed_terrain_construction.cpp). `layout` overrides config.scene.domain.layout
   /// when not empty. Throws std::invalid_argument for a layout that does not fit the rank count,
   /// io::ConfigError on every rank when a generator fails on one.
-  DistributedTerrain(const terrain::TerrainConfig& config, MPI_Comm comm, const std::string& layout = {},
+  DistributedTerrain(const terrain::TerrainConfig& config, const comm::RankGroup& group, const std::string& layout = {},
                      const terrain::TerrainCheckpoint* restart = nullptr);
   ~DistributedTerrain();
 
@@ -103,7 +102,8 @@ class DistributedTerrain {
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
   bool leader() const { return rank_ == 0; }
-  MPI_Comm comm() const { return comm_; }
+  /// The ranks the terrain is split over, for the collectives of the code around it.
+  const comm::RankGroup& group() const { return group_; }
   const domain::Decomposition& decomposition() const { return decomposition_; }
   std::string layout_name() const;
   real ghost_width() const { return ghost_width_; }
@@ -160,7 +160,7 @@ class DistributedTerrain {
   void hand_over(Handover h, bool move_cuts);
   void accumulate_loads();
 
-  MPI_Comm comm_;
+  comm::RankGroup group_;
   int rank_ = 0, ranks_ = 1;
   domain::Decomposition decomposition_;
   real ghost_width_ = 0;

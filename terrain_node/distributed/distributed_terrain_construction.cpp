@@ -27,15 +27,14 @@ namespace trackcosim::terrain {
 namespace {
 
 /// Largest distance from a dynamic body's centre to the far side of one of its spheres, over all ranks.
-real largest_body_radius(MPI_Comm comm, const gpu::BodySet& s) {
+real largest_body_radius(const comm::RankGroup& group, const gpu::BodySet& s) {
   double r = 0;
   for (std::size_t k = 0; k < s.sphere_radius.size(); ++k) {
     if (!dynamic(s, s.sphere_body[k])) continue;
     const Vec3 o{s.sphere_ox[k], s.sphere_oy[k], s.sphere_oz[k]};
     r = std::max(r, double(std::sqrt(dot(o, o)) + s.sphere_radius[k]));
   }
-  MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return real(r);
+  return real(group.max(r));
 }
 
 void check_distributable(const gpu::BodySet& s) {
@@ -48,7 +47,7 @@ void check_distributable(const gpu::BodySet& s) {
 }
 
 /// Bounds of the dynamic bodies' centres over all ranks; a point box at 0 when there are none.
-domain::Aabb global_dynamic_bounds(MPI_Comm comm, const gpu::BodySet& s) {
+domain::Aabb global_dynamic_bounds(const comm::RankGroup& group, const gpu::BodySet& s) {
   const double inf = std::numeric_limits<double>::infinity();
   double m[6] = {inf, inf, inf, inf, inf, inf};  // min x y z, -max x y z
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -59,7 +58,7 @@ domain::Aabb global_dynamic_bounds(MPI_Comm comm, const gpu::BodySet& s) {
       m[a + 3] = std::min(m[a + 3], -double(axis_value(p, a)));
     }
   }
-  MPI_Allreduce(MPI_IN_PLACE, m, 6, MPI_DOUBLE, MPI_MIN, comm);
+  group.min_in_place(m);
   if (m[0] == inf) return {{0, 0, 0}, {0, 0, 0}};
   return {{real(m[0]), real(m[1]), real(m[2])}, {real(-m[3]), real(-m[4]), real(-m[5])}};
 }
@@ -82,7 +81,7 @@ gpu::BodySet share_of(const gpu::BodySet& all, const domain::Decomposition& spli
 
 /// Generates this rank's share; a generator error on any rank (a random fill that cannot meet
 /// its count) stops every rank with that message instead of leaving the others waiting.
-gpu::BodySet generate_share(MPI_Comm comm, const terrain::TerrainConfig& config, const domain::Aabb& box,
+gpu::BodySet generate_share(const comm::RankGroup& group, const terrain::TerrainConfig& config, const domain::Aabb& box,
                             std::uint64_t& built) {
   std::string error;
   gpu::BodySet local;
@@ -91,9 +90,7 @@ gpu::BodySet generate_share(MPI_Comm comm, const terrain::TerrainConfig& config,
   } catch (const io::ConfigError& e) {
     error = config.source + ": " + e.what();
   }
-  int failed = error.empty() ? 0 : 1;
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
-  if (failed != 0)
+  if (group.max(error.empty() ? 0 : 1) != 0)
     throw io::ConfigError(error.empty() ? "another terrain rank could not generate its particles (see its message)"
                                            : error);
   return local;
@@ -101,25 +98,23 @@ gpu::BodySet generate_share(MPI_Comm comm, const terrain::TerrainConfig& config,
 
 }  // namespace
 
-DistributedTerrain::DistributedTerrain(const terrain::TerrainConfig& config, MPI_Comm comm, const std::string& layout,
-                                       const terrain::TerrainCheckpoint* restart)
-    : comm_(comm), held_(std::make_unique<Held>()) {
-  MPI_Comm_rank(comm_, &rank_);
-  MPI_Comm_size(comm_, &ranks_);
+DistributedTerrain::DistributedTerrain(const terrain::TerrainConfig& config, const comm::RankGroup& group,
+                                       const std::string& layout, const terrain::TerrainCheckpoint* restart)
+    : group_(group), rank_(group.rank()), ranks_(group.size()), held_(std::make_unique<Held>()) {
   const terrain::DomainSettings& settings = config.scene.domain;
   const domain::LayoutRequest request = domain::parse_layout(layout.empty() ? settings.layout : layout);
 
   // 1. This rank's share under a first split.
   gpu::BodySet local;
   if (restart != nullptr) {
-    local = share_of(restart->bodies, first_split(request, ranks_, global_dynamic_bounds(MPI_COMM_SELF, restart->bodies)),
-                     rank_);
+    const domain::Aabb bounds = global_dynamic_bounds(comm::RankGroup::self(), restart->bodies);
+    local = share_of(restart->bodies, first_split(request, ranks_, bounds), rank_);
   } else {
     const domain::Decomposition split = first_split(request, ranks_, terrain::particle_bounds(config.scene));
-    local = generate_share(comm_, config, split.box(rank_), generated_);
+    local = generate_share(group_, config, split.box(rank_), generated_);
   }
   check_distributable(local);
-  const real radius = largest_body_radius(comm_, local);
+  const real radius = largest_body_radius(group_, local);
   max_displacement_ = settings.max_displacement > 0 ? settings.max_displacement : radius;
   ghost_width_ = domain::ghost_width(radius > 0 ? radius : real(1), config.scene.step.collision.envelope,
                                      max_displacement_);
@@ -139,15 +134,15 @@ DistributedTerrain::DistributedTerrain(const terrain::TerrainConfig& config, MPI
     } else {
       everywhere.push_back(i);
     }
-  const domain::GridShape grid = domain::choose_grid(request, ranks_, global_dynamic_bounds(comm_, local));
+  const domain::GridShape grid = domain::choose_grid(request, ranks_, global_dynamic_bounds(group_, local));
   const int parts[3] = {grid.px, grid.py, grid.pz};
   std::vector<real> cuts[3];
   for (int a = 0; a < 3; ++a)
-    if (parts[a] > 1) cuts[a] = global_cuts(comm_, moving_position, a, parts[a], ghost_width_, balance_);
+    if (parts[a] > 1) cuts[a] = global_cuts(group_, moving_position, a, parts[a], ghost_width_, balance_);
   use_decomposition(domain::Decomposition(grid, cuts[0], cuts[1], cuts[2]));
 
   // 3. Every particle to its owner.
-  const BodyRecords received = send_to_owners(comm_, local, moving, decomposition_);
+  const BodyRecords received = send_to_owners(group_, local, moving, decomposition_);
   system_ = std::make_unique<gpu::RigidBodySystem>(merge_bodies(local, everywhere, {&received}), config.scene.step);
   held_->set = system_->bodies();
   held_->local.gid = held_->set.gid;
@@ -180,8 +175,7 @@ real DistributedTerrain::largest_sphere_radius() const {
   double r = 0;
   for (std::size_t k = 0; k < s.sphere_radius.size(); ++k)
     if (held_->local.holder[s.sphere_body[k]] == kOwnedHere) r = std::max(r, double(s.sphere_radius[k]));
-  MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  return real(r);
+  return real(group_.max(r));
 }
 
 }  // namespace trackcosim::terrain

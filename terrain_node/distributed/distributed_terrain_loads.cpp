@@ -14,8 +14,7 @@
 namespace trackcosim::terrain {
 
 void DistributedTerrain::add_everywhere_bodies(const gpu::BodySet& extra) {
-  unsigned long long largest = held_->set.size() > 0 ? held_->set.gid.back() : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm_);
+  const std::uint64_t largest = group_.max(std::uint64_t{held_->set.size() > 0 ? held_->set.gid.back() : 0});
   if (extra.size() > 0 && extra.gid.front() <= largest)
     throw std::invalid_argument("added bodies need gids above " + std::to_string(largest) + ", got " +
                                 std::to_string(extra.gid.front()));
@@ -58,7 +57,7 @@ void DistributedTerrain::watch_loads(std::vector<gpu::GlobalId> gids) {
 }
 
 std::vector<std::array<double, 6>> DistributedTerrain::take_loads() {
-  const std::vector<double> totals = loads_.totals(comm_);
+  const std::vector<double> totals = loads_.totals(group_);
   loads_.reset();
   std::vector<std::array<double, 6>> out(watched_.size());
   for (std::size_t k = 0; k < watched_.size(); ++k)

@@ -18,12 +18,13 @@ namespace trackcosim::terrain {
 namespace {
 
 /// Every rank's records, concatenated in rank order, on every rank.
-BodyRecords gather_everywhere(MPI_Comm comm, int ranks, const BodyRecords& mine) {
-  const std::vector<std::vector<BodyRecord>> bodies(static_cast<std::size_t>(ranks), mine.bodies);
-  const std::vector<std::vector<SphereRecord>> spheres(static_cast<std::size_t>(ranks), mine.spheres);
+BodyRecords gather_everywhere(const comm::RankGroup& group, const BodyRecords& mine) {
+  const auto ranks = static_cast<std::size_t>(group.size());
+  const std::vector<std::vector<BodyRecord>> bodies(ranks, mine.bodies);
+  const std::vector<std::vector<SphereRecord>> spheres(ranks, mine.spheres);
   BodyRecords all;
-  all.bodies = comm::all_to_all(comm, bodies);
-  all.spheres = comm::all_to_all(comm, spheres);
+  all.bodies = comm::all_to_all(group, bodies);
+  all.spheres = comm::all_to_all(group, spheres);
   return all;
 }
 
@@ -33,7 +34,7 @@ PatchCounts DistributedTerrain::apply_patch(const PatchBox& box, bool move_cuts)
   const gpu::BodySet& cur = held_->set;
   const SphereIndex spheres(cur);
   Handover h;
-  unsigned long long counts[2] = {0, 0};  // changes of class, particles out of a store
+  std::uint64_t counts[2] = {0, 0};  // changes of class, particles out of a store
   auto append = [&](BodyRecords& to, std::uint32_t i, gpu::Motion motion) {
     to.append(cur, spheres, i);
     set_at_rest(to.bodies.back(), motion);
@@ -78,16 +79,16 @@ PatchCounts DistributedTerrain::apply_patch(const PatchBox& box, bool move_cuts)
     ++counts[1];
     set_at_rest(to.bodies.back(), role == PatchRole::Active ? gpu::Motion::Dynamic : gpu::Motion::Fixed);
   }
-  MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
+  group_.sum_in_place(counts);
   PatchCounts out;
   out.reactivated = counts[1];
   if (counts[0] > 0 || move_cuts) {
-    h.fixed = gather_everywhere(comm_, ranks_, h.fixed);
+    h.fixed = gather_everywhere(group_, h.fixed);
     hand_over(std::move(h), move_cuts && balance_);
   }
 
-  unsigned long long totals[2] = {owned_count(), held_->stored.bodies.size()};
-  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
+  std::uint64_t totals[2] = {owned_count(), held_->stored.bodies.size()};
+  group_.sum_in_place(totals);
   out.active = totals[0];
   out.stored = totals[1];
   for (std::size_t i = 0; i < held_->set.size(); ++i)

@@ -22,14 +22,14 @@ Vec3 position_of(const BodyRecord& r) { return {r.position[0], r.position[1], r.
 
 }  // namespace
 
-std::vector<real> global_cuts(MPI_Comm comm, const std::vector<Vec3>& owned, int axis, int parts, real width,
-                              bool balance, const std::vector<real>& when_empty) {
+std::vector<real> global_cuts(const comm::RankGroup& group, const std::vector<Vec3>& owned, int axis, int parts,
+                              real width, bool balance, const std::vector<real>& when_empty) {
   double range[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   for (const Vec3& p : owned) {
     range[0] = std::min(range[0], double(axis_value(p, axis)));
     range[1] = std::min(range[1], -double(axis_value(p, axis)));
   }
-  MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_DOUBLE, MPI_MIN, comm);
+  group.min_in_place(range);
   if (range[0] == std::numeric_limits<double>::infinity()) {  // no particle anywhere
     if (!when_empty.empty()) return when_empty;
     range[0] = range[1] = 0;
@@ -39,14 +39,13 @@ std::vector<real> global_cuts(MPI_Comm comm, const std::vector<Vec3>& owned, int
   std::vector<real> coordinate;
   for (const Vec3& p : owned) coordinate.push_back(axis_value(p, axis));
   domain::AxisHistogram h = domain::axis_histogram(coordinate, lo, hi, kBins);
-  MPI_Allreduce(MPI_IN_PLACE, h.counts.data(), static_cast<int>(h.counts.size()), MPI_UINT64_T, MPI_SUM, comm);
+  group.sum_in_place(h.counts);
   return domain::balanced_cuts(h, parts, width);
 }
 
-BodyRecords send_to_owners(MPI_Comm comm, const BodyRecords& records, const domain::Decomposition& next) {
-  int ranks = 1;
-  MPI_Comm_size(comm, &ranks);
-  std::vector<std::vector<BodyRecord>> body_out(static_cast<std::size_t>(ranks));
+BodyRecords send_to_owners(const comm::RankGroup& group, const BodyRecords& records,
+                           const domain::Decomposition& next) {
+  std::vector<std::vector<BodyRecord>> body_out(static_cast<std::size_t>(group.size()));
   std::vector<std::vector<SphereRecord>> sphere_out(body_out.size());
   for (std::size_t i = 0, first = 0; i < records.bodies.size(); first += records.bodies[i++].sphere_count) {
     const auto r = static_cast<std::size_t>(next.owner_of(position_of(records.bodies[i])));
@@ -55,17 +54,17 @@ BodyRecords send_to_owners(MPI_Comm comm, const BodyRecords& records, const doma
                          records.spheres.begin() + static_cast<std::ptrdiff_t>(first + records.bodies[i].sphere_count));
   }
   BodyRecords mine;
-  mine.bodies = comm::all_to_all(comm, body_out);
-  mine.spheres = comm::all_to_all(comm, sphere_out);
+  mine.bodies = comm::all_to_all(group, body_out);
+  mine.spheres = comm::all_to_all(group, sphere_out);
   return mine;
 }
 
-BodyRecords send_to_owners(MPI_Comm comm, const gpu::BodySet& set, const std::vector<std::uint32_t>& bodies,
-                           const domain::Decomposition& next) {
+BodyRecords send_to_owners(const comm::RankGroup& group, const gpu::BodySet& set,
+                           const std::vector<std::uint32_t>& bodies, const domain::Decomposition& next) {
   const SphereIndex spheres(set);
   BodyRecords records;
   for (const std::uint32_t b : bodies) records.append(set, spheres, b);
-  return send_to_owners(comm, records, next);
+  return send_to_owners(group, records, next);
 }
 
 void DistributedTerrain::rebalance() {
@@ -90,12 +89,13 @@ void DistributedTerrain::hand_over(Handover h, bool move_cuts) {
   // The cuts follow the active particles; with none anywhere (a patch past the bed) they stay.
   for (int a = 0; a < 3; ++a)
     if (parts[a] > 1)
-      cuts[a] = move_cuts ? global_cuts(comm_, active_position, a, parts[a], ghost_width_, true, decomposition_.cuts(a))
-                          : decomposition_.cuts(a);
+      cuts[a] = move_cuts
+                    ? global_cuts(group_, active_position, a, parts[a], ghost_width_, true, decomposition_.cuts(a))
+                    : decomposition_.cuts(a);
   domain::Decomposition next(grid, cuts[0], cuts[1], cuts[2]);
 
-  const BodyRecords mine = send_to_owners(comm_, h.active, next);
-  BodyRecords stored = send_to_owners(comm_, h.stored, next);
+  const BodyRecords mine = send_to_owners(group_, h.active, next);
+  BodyRecords stored = send_to_owners(group_, h.stored, next);
   sort_by_gid(stored);
 
   // Warm starts to every rank whose new box is near the contact (its next solver among them).
@@ -111,7 +111,7 @@ void DistributedTerrain::hand_over(Handover h, bool move_cuts) {
       for (int r = 0; r < ranks_; ++r)
         if (next.distance_to_box(midpoints[c], r) <= ghost_width_) warm_out[static_cast<std::size_t>(r)].push_back(solved[c]);
   }
-  const std::vector<gpu::WarmStartImpulse> warm = comm::all_to_all(comm_, warm_out);
+  const std::vector<gpu::WarmStartImpulse> warm = comm::all_to_all(group_, warm_out);
 
   use_decomposition(std::move(next));
   system_->replace_bodies(merge_bodies(cur, h.everywhere, {&mine, &h.fixed}));

@@ -3,8 +3,6 @@
 // dynamic body and each contact is counted by exactly one rank, and the sums are integers or
 // exact fixed-point sums, so the totals are the same bits on any rank count.
 
-#include <mpi.h>
-
 #include "comm/gather.h"
 #include "terrain_node/distributed/body_records.h"
 #include "terrain_node/distributed/distributed_terrain_state.h"
@@ -26,32 +24,31 @@ std::vector<WorldSphere> DistributedTerrain::owned_spheres() const {
 
 DynamicTotals DistributedTerrain::dynamic_totals() const {
   const gpu::BodySet& s = held_->set;
-  unsigned long long bodies = 0;
+  std::uint64_t bodies = 0;
   comm::ExactSum mass;
   for (std::size_t i = 0; i < s.size(); ++i)
     if (dynamic(s, i) && held_->local.holder[i] == kOwnedHere) {
       ++bodies;
       mass.add(s.mass[i]);
     }
-  MPI_Allreduce(MPI_IN_PLACE, &bodies, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
-  return {bodies, mass.total(comm_)};
+  return {group_.sum(bodies), mass.total(group_)};
 }
 
 ContactEnds DistributedTerrain::contact_ends(real gap) const {
-  unsigned long long ends[2] = {0, 0};  // touching, loaded
+  std::uint64_t ends[2] = {0, 0};  // touching, loaded
   const gpu::BodySet& s = held_->set;
   if (held_->contacts != nullptr) {
     const gpu::ContactImpulses impulses = system_->contact_impulses();
     const gpu::ContactList& c = impulses.contacts;
     for (std::size_t i = 0; i < c.size() && i < held_->solve_here.size(); ++i) {
       if (held_->solve_here[i] == 0) continue;
-      const unsigned long long n = (dynamic(s, index_of(s.gid, c.gid_a[i])) ? 1 : 0) +
-                                   (dynamic(s, index_of(s.gid, c.gid_b[i])) ? 1 : 0);
+      const std::uint64_t n = (dynamic(s, index_of(s.gid, c.gid_a[i])) ? 1 : 0) +
+                              (dynamic(s, index_of(s.gid, c.gid_b[i])) ? 1 : 0);
       if (c.distance[i] <= gap) ends[0] += n;
       if (impulses.gamma_n[i] > 0) ends[1] += n;
     }
   }
-  MPI_Allreduce(MPI_IN_PLACE, ends, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
+  group_.sum_in_place(ends);
   return {ends[0], ends[1]};
 }
 

@@ -39,15 +39,16 @@ inline bool dynamic(const gpu::BodySet& s, std::size_t i) { return s.motion[i] =
 /// Collective: cuts along one axis from every rank's owned positions, over their global range
 /// (at least `width` long): at the particle-count quantiles when `balance`, else uniform. When
 /// no rank owns a body: `when_empty` if given (a moving patch keeps its cuts), else cuts of [0, width].
-std::vector<real> global_cuts(MPI_Comm comm, const std::vector<Vec3>& owned, int axis, int parts, real width,
-                              bool balance, const std::vector<real>& when_empty = {});
+std::vector<real> global_cuts(const comm::RankGroup& group, const std::vector<Vec3>& owned, int axis, int parts,
+                              real width, bool balance, const std::vector<real>& when_empty = {});
 
 /// Collective: sends each record to the rank owning its position under `next`; returns the
 /// records this rank receives (its own included), in rank order.
-BodyRecords send_to_owners(MPI_Comm comm, const BodyRecords& records, const domain::Decomposition& next);
-/// The same for the listed bodies of `set`.
-BodyRecords send_to_owners(MPI_Comm comm, const gpu::BodySet& set, const std::vector<std::uint32_t>& bodies,
+BodyRecords send_to_owners(const comm::RankGroup& group, const BodyRecords& records,
                            const domain::Decomposition& next);
+/// The same for the listed bodies of `set`.
+BodyRecords send_to_owners(const comm::RankGroup& group, const gpu::BodySet& set,
+                           const std::vector<std::uint32_t>& bodies, const domain::Decomposition& next);
 
 inline std::uint32_t index_of(const std::vector<gpu::GlobalId>& sorted, gpu::GlobalId gid) {
   return static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), gid) - sorted.begin());

@@ -113,7 +113,8 @@ void run_settle_command(const SettleOptions& options) {
   StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
   const terrain::TerrainConfig& config = start.config;
   if (options.threads > 0) omp_set_num_threads(options.threads);
-  DistributedTerrain terrain(config, roles.role_comm, options.layout, start.checkpoint ? &*start.checkpoint : nullptr);
+  DistributedTerrain terrain(config, roles.role_group(), options.layout,
+                             start.checkpoint ? &*start.checkpoint : nullptr);
   start.checkpoint.reset();
   RunFolder folder(settle_output_folder(options), config, terrain, omp_get_max_threads());
   if (terrain.leader()) print_plan(config, folder, terrain, options.from_checkpoint);
@@ -133,7 +134,7 @@ void run_settle_command(const SettleOptions& options) {
   StopReason reason = criterion.at_last_step();
   bool global = false;  // whether `stats` holds the global numbers of the last step
   for (std::uint64_t k = first; k < steps; ++k) {
-    if (const int signal = stop.caught_anywhere(terrain.comm())) {
+    if (const int signal = stop.caught_anywhere(terrain.group())) {
       write_checkpoint_file(terrain, folder.folder());
       progress.finish();
       folder.finish(terrain, seconds_since(start_time));

@@ -35,7 +35,7 @@ std::filesystem::path settle_output_folder(const SettleOptions& options);
 /// checkpoint.bin for later runs (--from-checkpoint). Prints a summary on stdout whose last line is
 /// `settle bodies=<n> steps=<k> contacts=<c> seconds=<s> ranks=<r> stop=<reason> rms_speed=<v>
 /// depth_mean=<m> packing=<f> contacts_per_particle=<z>`. Collective over the terrain
-/// ranks of MPI_COMM_WORLD (initialises MPI when the caller has not). Bad input throws io::ConfigError,
+/// ranks among all ranks of the job (initialises MPI when the caller has not). Bad input throws io::ConfigError,
 /// io::OutputError or std::invalid_argument with a message meant for the user.
 void run_settle_command(const SettleOptions& options);
 

@@ -1,7 +1,5 @@
 #include "terrain_node/settle/settle_statistics.h"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,7 +19,8 @@ struct BedFrame {
   double x_min, y_min, x_max, y_max, floor;
 };
 
-BedFrame bed_frame(const std::vector<WorldSphere>& spheres, const terrain::TerrainConfig& config, MPI_Comm comm) {
+BedFrame bed_frame(const std::vector<WorldSphere>& spheres, const terrain::TerrainConfig& config,
+                   const comm::RankGroup& group) {
   double lo[3] = {kInf, kInf, kInf}, hi[2] = {-kInf, -kInf};  // x, y, bottom z; x, y
   for (const WorldSphere& s : spheres) {
     lo[0] = std::min(lo[0], s.centre.x - s.radius);
@@ -30,19 +29,20 @@ BedFrame bed_frame(const std::vector<WorldSphere>& spheres, const terrain::Terra
     hi[0] = std::max(hi[0], s.centre.x + s.radius);
     hi[1] = std::max(hi[1], s.centre.y + s.radius);
   }
-  MPI_Allreduce(MPI_IN_PLACE, lo, 3, MPI_DOUBLE, MPI_MIN, comm);
-  MPI_Allreduce(MPI_IN_PLACE, hi, 2, MPI_DOUBLE, MPI_MAX, comm);
+  group.min_in_place(lo);
+  group.max_in_place(hi);
   if (const auto& c = config.scene.container) return {c->min.x, c->min.y, c->max.x, c->max.y, c->min.z};
   return {lo[0], lo[1], hi[0], hi[1], lo[2]};
 }
 
 /// Every rank's sphere tops merged by maximum (empty = -inf during the reduction).
-terrain::HeightMap surface(const std::vector<WorldSphere>& spheres, const terrain::HeightMapGrid& grid, MPI_Comm comm) {
+terrain::HeightMap surface(const std::vector<WorldSphere>& spheres, const terrain::HeightMapGrid& grid,
+                           const comm::RankGroup& group) {
   terrain::HeightMap map(grid);
   for (const WorldSphere& s : spheres) map.raise(s.centre.x, s.centre.y, s.centre.z + s.radius);
   for (double& v : map.top)
     if (std::isnan(v)) v = -kInf;
-  MPI_Allreduce(MPI_IN_PLACE, map.top.data(), static_cast<int>(map.top.size()), MPI_DOUBLE, MPI_MAX, comm);
+  group.max_in_place(map.top);
   for (double& v : map.top)
     if (std::isinf(v)) v = kNaN;
   return map;
@@ -53,24 +53,23 @@ terrain::HeightMap surface(const std::vector<WorldSphere>& spheres, const terrai
 double rms_speed(double kinetic_energy, double mass) { return mass > 0 ? std::sqrt(2 * kinetic_energy / mass) : 0; }
 
 SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const terrain::TerrainConfig& config) {
-  const MPI_Comm comm = terrain.comm();
+  const comm::RankGroup& group = terrain.group();
   const terrain::OutputSettings& out = config.scene.output;
   const std::vector<WorldSphere> spheres = terrain.owned_spheres();
   SettleStatistics s;
 
   comm::ExactSum diameters;
-  unsigned long long sphere_count = spheres.size();
   for (const WorldSphere& w : spheres) diameters.add(2 * w.radius);
-  MPI_Allreduce(MPI_IN_PLACE, &sphere_count, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
-  const double diameter_sum = diameters.total(comm);
+  const std::uint64_t sphere_count = group.sum(std::uint64_t{spheres.size()});
+  const double diameter_sum = diameters.total(group);
   s.mean_diameter = sphere_count > 0 ? diameter_sum / double(sphere_count) : 0;
 
-  const BedFrame frame = bed_frame(spheres, config, comm);
+  const BedFrame frame = bed_frame(spheres, config, group);
   s.floor = frame.floor;
   const double spacing = out.heightmap_spacing > 0 ? out.heightmap_spacing : s.mean_diameter;
   if (sphere_count > 0 && spacing > 0)
     s.height_map = surface(spheres, terrain::covering_grid(frame.x_min, frame.y_min, frame.x_max, frame.y_max, spacing),
-                           comm);
+                           group);
   // Depths from the reduced map, in cell order: the same on every rank.
   double depth_sum = 0;
   std::size_t filled = 0;
@@ -92,7 +91,7 @@ SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const te
     comm::ExactSum volume;
     for (const WorldSphere& w : spheres) volume.add(sphere_box_volume(w.centre, w.radius, s.sample_box));
     const Vec3 e = s.sample_box.hi - s.sample_box.lo;
-    s.packing_fraction = volume.total(comm) / (double(e.x) * e.y * e.z);
+    s.packing_fraction = volume.total(group) / (double(e.x) * e.y * e.z);
   }
 
   const DynamicTotals totals = terrain.dynamic_totals();
