@@ -17,7 +17,7 @@
 #include "io/version.h"
 #include "terrain_node/contacts/contacts_command.h"
 #include "terrain_node/coupling/cosim_command.h"
-#include "terrain_node/settle/settle_command.h"
+#include "terrain_node/standalone/settle_command.h"
 
 namespace {
 

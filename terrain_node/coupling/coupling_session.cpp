@@ -80,10 +80,10 @@ std::ofstream open_timing(const std::filesystem::path& path, bool resume, std::u
     return timing;
   }
   // Per coupling step: the leader's wait for the vehicle, the sub-steps (and the leader's own
-  // phases of them, from gpu::StepPhase, plus its ghost/migration messages and its wait for
-  // the slowest terrain rank at the end), and the exchange.
+  // time in each stage of them, terrain_step_stages.h; its ghost, migration and solver messages
+  // and its wait for the slowest terrain rank at the end, as halo), and the exchange.
   timing << "step,t,wait,terrain";
-  for (const std::string_view name : gpu::kStepPhaseNames) timing << ',' << name;
+  for (const std::string_view name : kTerrainStageNames) timing << ',' << name;
   timing << ",halo,exchange\n";
   return timing;
 }
@@ -187,11 +187,11 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::Terrain
       patch->follow(terrain, shoe_positions, summary.coupling_steps, command.time, patch_csv);
     }
     t0 = Clock::now();
-    std::array<double, gpu::kStepPhaseCount> phases{};
+    StageSeconds stages{};
     double halo = 0;
     for (std::uint64_t s = 0; s < substeps; ++s) {
       terrain.step();
-      for (std::size_t p = 0; p < phases.size(); ++p) phases[p] += terrain.local_stats().phase_seconds[p];
+      for (std::size_t k = 0; k < stages.size(); ++k) stages[k] += terrain.stage_seconds()[k];
       halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
     }
     // Waiting here for the slowest terrain rank is load imbalance of the sub-steps, not coupling
@@ -232,7 +232,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::Terrain
     exchange += since(t0);
     if (timing.is_open()) {
       timing << summary.coupling_steps << ',' << command.time << ',' << wait << ',' << compute;
-      for (const double p : phases) timing << ',' << p;
+      for (const double seconds : stages) timing << ',' << seconds;
       timing << ',' << halo << ',' << exchange << '\n';
     }
     ++summary.coupling_steps;

@@ -13,7 +13,7 @@
 #include "comm/stop_signal.h"
 #include "cosim/coupler.h"
 #include "terrain_node/config/terrain_config.h"
-#include "terrain_node/checkpoint/coupling_checkpoint.h"
+#include "terrain_node/coupling/coupling_checkpoint.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/coupling/moving_patch.h"
 

@@ -136,23 +136,43 @@ void DistributedTerrain::classify_and_refresh_ghosts() {
   held_->local = std::move(local);
 }
 
+namespace {
+
+// Stages 3, 5 and 6 as the one-rank system timed them (gpu::StepPhase is their finer clock).
+void add_system_phases(StageSeconds& stages, const gpu::StepStats& stats) {
+  const auto phase = [&](gpu::StepPhase p) { return stats.phase_seconds[static_cast<std::size_t>(p)]; };
+  at(stages, TerrainStage::Collision) += phase(gpu::StepPhase::Collision);
+  at(stages, TerrainStage::Solve) += phase(gpu::StepPhase::Prepare) + phase(gpu::StepPhase::Solve);
+  at(stages, TerrainStage::Integrate) += phase(gpu::StepPhase::Integrate);
+}
+
+}  // namespace
+
+// The stages of terrain_step_stages.h, in order; stage 2 (the shoe proxies) happened before the
+// call, in set_kinematic_state, and is charged to this step.
 void DistributedTerrain::step() {
   exchange_stats_ = {};
+  stage_seconds_ = {};
+  at(stage_seconds_, TerrainStage::Proxies) = std::exchange(proxy_seconds_, 0.0);
+  const Clock::time_point ghosts = Clock::now();
   if (rebalance_interval_ > 0 && step_count() > 0 && step_count() % rebalance_interval_ == 0) rebalance();
   const Clock::time_point refresh = Clock::now();
   classify_and_refresh_ghosts();
   double exchange_seconds = since(refresh);
+  at(stage_seconds_, TerrainStage::Ghosts) = since(ghosts);
 
   const gpu::ContactList& contacts = system_->detect_contacts();
   held_->contacts = &contacts;
   if (ranks_ == 1) {  // nothing to split: the plain step (the same bits, without the bookkeeping)
     system_->finish_step();
     held_->solve_here.assign(contacts.size(), 1);
-    accumulate_loads();
+    add_system_phases(stage_seconds_, system_->last_stats());
+    timed_accumulate_loads();
     held_->set = system_->bodies();
     exchange_stats_.seconds = exchange_seconds;
     return;
   }
+  const Clock::time_point ownership = Clock::now();
   PartitionPlan plan = plan_partition(contacts, held_->local, decomposition_, rank_, neighbours_, held_->ghost_sends);
   system_->keep_contacts(plan.keep);
 
@@ -172,18 +192,28 @@ void DistributedTerrain::step() {
     for (const std::uint32_t c : counts_in[k]) p.constraint_count[p.velocities_in[at++]] = c;
   }
   exchange_seconds += since(counts_start);
+  at(stage_seconds_, TerrainStage::Ownership) = since(ownership);
 
   comm::MpiSolverExchange solver_exchange(*exchange_, plan.counts);
   system_->finish_step(&p, &solver_exchange);
   exchange_stats_.solver_seconds = solver_exchange.seconds();
   held_->solve_here = std::move(p.solve_here);
+  add_system_phases(stage_seconds_, system_->last_stats());
 
-  accumulate_loads();
+  timed_accumulate_loads();
   const Clock::time_point warm_start = Clock::now();
   forward_warm_start(held_->solve_here);
-  exchange_seconds += since(warm_start);
+  const double forwarded = since(warm_start);
+  exchange_seconds += forwarded;
+  at(stage_seconds_, TerrainStage::Integrate) += forwarded;
   held_->set = system_->bodies();
   exchange_stats_.seconds = exchange_seconds;
+}
+
+void DistributedTerrain::timed_accumulate_loads() {
+  const Clock::time_point start = Clock::now();
+  accumulate_loads();
+  at(stage_seconds_, TerrainStage::Loads) = since(start);
 }
 
 void DistributedTerrain::forward_warm_start(const std::vector<std::uint8_t>& solve_here) {

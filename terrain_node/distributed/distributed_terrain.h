@@ -1,19 +1,20 @@
 #pragma once
-// The granular terrain split over the ranks of one communicator (DESIGN.md, "The terrain
-// step"), a RigidBodySystem per rank holding its owned bodies, its ghosts and the fixed and
-// kinematic bodies every rank keeps. One step:
+// The granular terrain split over the ranks of one group, a RigidBodySystem per rank holding
+// its owned bodies, its ghosts and the fixed and kinematic bodies every rank keeps. One step runs
+// the stages of terrain_step_stages.h (docs/architecture.md, "The terrain step"):
 //
-//   1. classify: bodies whose centre is in this rank's box are owned (a body that crossed a
-//      cut is owned by the rank it entered, which already holds it as a ghost);
-//   2. ghost refresh: send every owned body a neighbour needs (within the ghost width of its
-//      box) with its full state and shapes; the received ones are this step's ghosts;
-//   3. collision detection over owned + ghost + fixed shapes;
-//   4. contact ownership: each contact is solved by the owner of its midpoint
-//      (solve_partition_plan.h);
-//   5. CCP solve with the per-iteration slot and velocity exchange (solver_exchange.h), then
-//      integration of every held body (ghosts end bit-identical to their owner's copy);
-//   6. warm start: impulses of contacts near a neighbour's box go to it, so a contact that
-//      changes rank keeps its warm start.
+//   1. ghosts: bodies whose centre is in this rank's box are owned (a body that crossed a cut is
+//      owned by the rank it entered, which already holds it as a ghost); every owned body a
+//      neighbour needs (within the ghost width of its box) goes to it with its full state and
+//      shapes; the received ones are this step's ghosts;
+//   2. proxies: the kinematic shoe proxies were moved by set_kinematic_state before the step;
+//   3. collision detection over owned + ghost + fixed + proxy shapes;
+//   4. ownership: each contact is solved by the owner of its midpoint (solve_partition_plan.h);
+//   5. CCP solve with the per-iteration slot and velocity exchange (solver_exchange.h);
+//   6. integrate every held body (ghosts end bit-identical to their owner's copy); impulses of
+//      contacts near a neighbour's box go to it, so a contact that changes rank keeps its warm
+//      start;
+//   7. loads: the contact impulses on watched bodies (the shoe proxies) are added up.
 //
 // With Jacobi and a fixed iteration count the result is bitwise the same for any number of
 // ranks and any layout; APGD agrees to rounding (its line-search sums are split over ranks).
@@ -31,6 +32,7 @@
 #include "domain/decomposition.h"
 #include "gpu/dynamics/rigid_body_system.h"
 #include "terrain_node/distributed/patch_box.h"
+#include "terrain_node/distributed/terrain_step_stages.h"
 
 namespace trackcosim::terrain {
 
@@ -98,6 +100,9 @@ class DistributedTerrain {
   /// This rank's own view of the last step (contacts it kept, its phase times), no messages.
   const gpu::StepStats& local_stats() const;
   const ExchangeStats& exchange_stats() const { return exchange_stats_; }
+  /// This rank's wall seconds in each stage of the last step (terrain_step_stages.h); stage 2
+  /// holds the set_kinematic_state calls made since the step before.
+  const StageSeconds& stage_seconds() const { return stage_seconds_; }
 
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
@@ -159,6 +164,7 @@ class DistributedTerrain {
   /// the `everywhere` bodies and adds `fixed` (the same on every rank).
   void hand_over(Handover h, bool move_cuts);
   void accumulate_loads();
+  void timed_accumulate_loads();  ///< accumulate_loads, timed as stage 7
 
   comm::RankGroup group_;
   int rank_ = 0, ranks_ = 1;
@@ -180,6 +186,8 @@ class DistributedTerrain {
   std::vector<gpu::GlobalId> watched_;  ///< sorted
   comm::ExactSums loads_;               ///< 6 per watched gid
   ExchangeStats exchange_stats_;
+  StageSeconds stage_seconds_{};
+  double proxy_seconds_ = 0;  ///< set_kinematic_state since the last step: its stage 2
   std::uint64_t generated_ = 0;
 };
 

@@ -4,6 +4,7 @@
 // whatever the rank count (comm::ExactSums).
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -37,6 +38,7 @@ void DistributedTerrain::set_compliant_bodies(std::vector<gpu::CompliantBody> bo
 }
 
 void DistributedTerrain::set_kinematic_state(const gpu::BodyState& state) {
+  const auto start = std::chrono::steady_clock::now();
   gpu::BodySet& s = held_->set;
   const std::uint32_t i = index_of(s.gid, state.gid);
   if (i >= s.size() || s.gid[i] != state.gid || s.motion[i] != gpu::Motion::Kinematic)
@@ -48,6 +50,7 @@ void DistributedTerrain::set_kinematic_state(const gpu::BodyState& state) {
   s.qz[i] = state.orientation.z;
   s.vx[i] = state.velocity.x, s.vy[i] = state.velocity.y, s.vz[i] = state.velocity.z;
   s.wx[i] = state.angular_velocity.x, s.wy[i] = state.angular_velocity.y, s.wz[i] = state.angular_velocity.z;
+  proxy_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void DistributedTerrain::watch_loads(std::vector<gpu::GlobalId> gids) {

@@ -6,11 +6,12 @@ namespace trackcosim::terrain {
 
 std::string step_stats_csv_header() {
   std::string header = "step,t,contacts,iterations,residual,kinetic_energy,max_penetration";
-  for (const std::string_view phase : gpu::kStepPhaseNames) (header += ',') += phase;
+  for (const std::string_view stage : kTerrainStageNames) (header += ',') += stage;
   return header + ",wall_total";
 }
 
-void StepStatsCsvWriter::write(std::uint64_t step, real t, const gpu::StepStats& s, double wall_seconds) {
+void StepStatsCsvWriter::write(std::uint64_t step, real t, const gpu::StepStats& s, const StageSeconds& stages,
+                               double wall_seconds) {
   row_.clear();
   const auto field = [this](auto value) {
     row_ += ',';
@@ -23,7 +24,7 @@ void StepStatsCsvWriter::write(std::uint64_t step, real t, const gpu::StepStats&
   field(s.residual);
   field(s.kinetic_energy);
   field(s.max_penetration);
-  for (const double seconds : s.phase_seconds) field(seconds);
+  for (const double seconds : stages) field(seconds);
   field(wall_seconds);
   csv_.write_row(row_);
 }

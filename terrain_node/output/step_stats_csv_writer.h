@@ -1,10 +1,10 @@
 #pragma once
-// stats.csv: one row per time step, streamed (io/csv_stream.h). The phase columns are named
-// after gpu::kStepPhaseNames, so the file, the timers and bench/ccp share one list.
+// stats.csv: one row per time step, streamed (io/csv_stream.h). The stage columns are named
+// after kTerrainStageNames, so the file, the timers and timing.csv share one list.
 //
 // Columns: step, t [s, after the step], contacts, iterations, residual, kinetic_energy [J],
-// max_penetration [m], one column per phase [s of wall time], wall_total [s of wall time for
-// the whole step, phases plus what none of them owns].
+// max_penetration [m], one column per stage of the terrain step [s of wall time on the leader],
+// wall_total [s of wall time for the whole step, stages plus what none of them owns].
 
 #include <cstdint>
 #include <filesystem>
@@ -12,6 +12,7 @@
 
 #include "io/csv_stream.h"
 #include "gpu/dynamics/step_stats.h"
+#include "terrain_node/distributed/terrain_step_stages.h"
 
 namespace trackcosim::terrain {
 
@@ -22,7 +23,7 @@ class StepStatsCsvWriter {
   /// Creates the file and writes the header. Throws OutputError.
   explicit StepStatsCsvWriter(std::filesystem::path file) : csv_(std::move(file), step_stats_csv_header()) {}
 
-  void write(std::uint64_t step, real t, const gpu::StepStats& stats, double wall_seconds);
+  void write(std::uint64_t step, real t, const gpu::StepStats& stats, const StageSeconds& stages, double wall_seconds);
   void flush() { csv_.flush(); }
 
  private:

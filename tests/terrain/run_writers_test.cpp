@@ -80,26 +80,26 @@ TEST(ProbeCsv, RowsReadBackBitwiseAndAreOnDiskBeforeClose) {
   EXPECT_EQ(parse_double(f[14]), 1e300);
 }
 
-TEST(StepStatsCsv, HeaderNamesThePhasesAndRowsMatchIt) {
+TEST(StepStatsCsv, HeaderNamesTheStagesAndRowsMatchIt) {
   TempFolder folder("stats_csv_test");
   const std::filesystem::path file = folder.path() / "stats.csv";
   EXPECT_EQ(step_stats_csv_header(),
-            "step,t,contacts,iterations,residual,kinetic_energy,max_penetration,collision,prepare,solve,integrate,"
-            "wall_total");
+            "step,t,contacts,iterations,residual,kinetic_energy,max_penetration,ghosts,proxies,collision,ownership,"
+            "solve,integrate,loads,wall_total");
   gpu::StepStats stats;
   stats.contacts = 1234;
   stats.iterations = 50;
   stats.residual = 1e-7;
   stats.kinetic_energy = 0.25;
   stats.max_penetration = 3e-5;
-  stats.phase_seconds = {0.1, 0.2, 0.3, 0.4};
+  const StageSeconds stages{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7};
   {
     StepStatsCsvWriter writer(file);
-    writer.write(7, 0.007, stats, 1.5);
+    writer.write(7, 0.007, stats, stages, 1.5);
   }
   const std::vector<std::string> lines = read_lines(file);
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[1], "7,0.007,1234,50,1e-07,0.25,3e-05,0.1,0.2,0.3,0.4,1.5");
+  EXPECT_EQ(lines[1], "7,0.007,1234,50,1e-07,0.25,3e-05,0.1,0.2,0.3,0.4,0.5,0.6,0.7,1.5");
   EXPECT_EQ(test::csv_fields(lines[0]).size(), test::csv_fields(lines[1]).size());
 }
 

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
-#include "terrain_node/settle/settle_command.h"
+#include "terrain_node/standalone/settle_command.h"
 #include "tests/support/text_files.h"
 
 namespace trackcosim::terrain {

@@ -22,7 +22,7 @@
 
 #include "terrain_node/output/probe_csv_writer.h"
 #include "terrain_node/output/step_stats_csv_writer.h"
-#include "terrain_node/settle/settle_command.h"
+#include "terrain_node/standalone/settle_command.h"
 #include "tests/support/text_files.h"
 
 namespace trackcosim::terrain {
@@ -115,8 +115,8 @@ TEST_F(SettleRun, StatsCsvHasEveryColumnAndOneRowPerStep) {
   ASSERT_EQ(lines.size(), 1 + kSteps);
   EXPECT_EQ(lines[0], terrain::step_stats_csv_header());
   const std::vector<std::string> names = test::csv_fields(lines[0]);
-  for (const char* phase : {"collision", "prepare", "solve", "integrate"})
-    EXPECT_NE(std::find(names.begin(), names.end(), phase), names.end()) << phase;
+  for (const char* stage : {"ghosts", "proxies", "collision", "ownership", "solve", "integrate", "loads"})
+    EXPECT_NE(std::find(names.begin(), names.end(), stage), names.end()) << stage;
   for (std::size_t k = 1; k <= kSteps; ++k) {
     const std::vector<double> v = numbers(lines[k]);
     ASSERT_EQ(v.size(), names.size());

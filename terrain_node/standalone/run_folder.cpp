@@ -1,4 +1,4 @@
-#include "terrain_node/output/run_folder.h"
+#include "terrain_node/standalone/run_folder.h"
 
 #include <cstdio>
 #include <system_error>
@@ -8,7 +8,7 @@
 #include "terrain_node/output/particle_vtu_writer.h"
 #include "terrain_node/output/height_map.h"
 #include "io/run_json.h"
-#include "terrain_node/settle/settle_statistics.h"
+#include "terrain_node/standalone/settle_statistics.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -77,7 +77,7 @@ RunFolder::RunFolder(std::filesystem::path folder, const terrain::TerrainConfig&
 void RunFolder::after_step(const DistributedTerrain& terrain, const gpu::StepStats& stats, double wall_seconds) {
   const std::uint64_t step = terrain.step_count();
   const terrain::OutputSettings& out = config_.scene.output;
-  if (stats_) stats_->write(step, terrain.time(), stats, wall_seconds);
+  if (stats_) stats_->write(step, terrain.time(), stats, terrain.stage_seconds(), wall_seconds);
   if (step % out.probe_interval == 0) write_probes(terrain);
   if (out.snapshot_interval > 0 && step % out.snapshot_interval == 0) snapshot(terrain);
 }

@@ -1,4 +1,4 @@
-#include "terrain_node/checkpoint/coupling_checkpoint.h"
+#include "terrain_node/coupling/coupling_checkpoint.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "terrain_node/settle/settle_command.h"
+#include "terrain_node/standalone/settle_command.h"
 
 #include <omp.h>
 
@@ -15,9 +15,9 @@
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
-#include "terrain_node/output/run_folder.h"
-#include "terrain_node/settle/settle_criterion.h"
-#include "terrain_node/settle/settle_statistics.h"
+#include "terrain_node/standalone/run_folder.h"
+#include "terrain_node/standalone/settle_criterion.h"
+#include "terrain_node/standalone/settle_statistics.h"
 #include "terrain_node/checkpoint/start_state.h"
 
 namespace trackcosim::terrain {

@@ -1,4 +1,4 @@
-#include "terrain_node/settle/settle_statistics.h"
+#include "terrain_node/standalone/settle_statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "comm/gather.h"
-#include "terrain_node/settle/sphere_box_volume.h"
+#include "terrain_node/standalone/sphere_box_volume.h"
 
 namespace trackcosim::terrain {
 namespace {
