@@ -26,9 +26,9 @@
 #include <string>
 
 #include "bench/bench_mpi.h"
+#include "domain/grid_layout.h"
 #include "io/gray_image.h"
 #include "terrain_node/config/terrain_config.h"
-#include "domain/grid_layout.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 
 namespace {

@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/config_error.h"
 #include "gpu/math/vec3.h"
+#include "io/config_error.h"
 
 namespace trackcosim::io {
 

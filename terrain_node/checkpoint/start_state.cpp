@@ -8,10 +8,10 @@ namespace trackcosim::terrain {
 namespace {
 
 /// The gid ranges of a saved bed: runs of consecutive gids with the same motion. Dynamic runs
-/// are named as particles (terrain::is_particle), so the co-simulation's welcome counts them and
+/// are named as particles (is_particle), so the co-simulation's welcome counts them and
 /// the bed's surface is found; the rest (walls, obstacles) as fixed bodies.
-std::vector<terrain::GidRange> checkpoint_gid_ranges(const gpu::BodySet& b, const std::filesystem::path& file) {
-  std::vector<terrain::GidRange> ranges;
+std::vector<GidRange> checkpoint_gid_ranges(const gpu::BodySet& b, const std::filesystem::path& file) {
+  std::vector<GidRange> ranges;
   for (std::size_t i = 0; i < b.size(); ++i) {
     const bool dynamic = b.motion[i] == gpu::Motion::Dynamic;
     const std::string what = (dynamic ? "particles[] (checkpoint " : "fixed bodies (checkpoint ") + file.string() + ")";
@@ -32,15 +32,15 @@ StartState load_start_state(const std::filesystem::path& config, const std::file
                                 "--from-checkpoint starts a new one on a saved bed");
   if (from_checkpoint.empty()) {
     // Each rank generates its own particles (DistributedTerrain): only the fixed bodies here.
-    StartState s{terrain::load_terrain_config(config, terrain::BuildBodies::FixedOnly), std::nullopt};
-    if (!restart.empty()) s.checkpoint = terrain::read_checkpoint(restart);
+    StartState s{load_terrain_config(config, BuildBodies::FixedOnly), std::nullopt};
+    if (!restart.empty()) s.checkpoint = read_checkpoint(restart);
     return s;
   }
   // The config's generators do not run: the checkpoint is the bed.
   StartState s;
   s.config.source = config.string();
-  s.config.scene = terrain::read_terrain_scene(io::load_json_document(config), s.config.source);
-  s.checkpoint = terrain::read_checkpoint(from_checkpoint);
+  s.config.scene = read_terrain_scene(io::load_json_document(config), s.config.source);
+  s.checkpoint = read_checkpoint(from_checkpoint);
   s.checkpoint->step = 0;
   s.checkpoint->time = 0;
   s.config.bodies = s.checkpoint->bodies;

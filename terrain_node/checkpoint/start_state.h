@@ -23,8 +23,8 @@
 namespace trackcosim::terrain {
 
 struct StartState {
-  terrain::TerrainConfig config;
-  std::optional<terrain::TerrainCheckpoint> checkpoint;  ///< what DistributedTerrain starts from
+  TerrainConfig config;
+  std::optional<TerrainCheckpoint> checkpoint;  ///< what DistributedTerrain starts from
 };
 
 /// At most one of `restart` and `from_checkpoint` may be non-empty (std::invalid_argument).

@@ -19,9 +19,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "terrain_node/checkpoint/body_set_copy.h"
 #include "io/checkpoint_file.h"
 #include "io/output_file.h"
+#include "terrain_node/checkpoint/body_set_copy.h"
 
 namespace trackcosim::terrain {
 namespace {

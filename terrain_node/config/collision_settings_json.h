@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/json_fields.h"
 #include "gpu/collision/collision_detector.h"
+#include "io/json_fields.h"
 
 namespace trackcosim::terrain {
 

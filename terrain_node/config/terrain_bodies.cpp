@@ -9,8 +9,8 @@
 #include <string>
 #include <type_traits>
 
-#include "terrain_node/generators/sphere_lattice.h"
 #include "terrain_node/config/terrain_config.h"
+#include "terrain_node/generators/sphere_lattice.h"
 
 namespace trackcosim::terrain {
 namespace {

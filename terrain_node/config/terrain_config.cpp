@@ -3,8 +3,8 @@
 #include <cmath>
 #include <string>
 
-#include "terrain_node/config/collision_settings_json.h"
 #include "io/number_text.h"
+#include "terrain_node/config/collision_settings_json.h"
 #include "terrain_node/config/terrain_config_read.h"
 
 namespace trackcosim::terrain {

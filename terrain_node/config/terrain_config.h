@@ -23,14 +23,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/config_error.h"
-#include "terrain_node/generators/obstacles.h"
-#include "terrain_node/generators/random_fill.h"
-#include "terrain_node/config/sphere_lattice_json.h"
-#include "terrain_node/generators/surface_fill.h"
 #include "domain/aabb.h"
 #include "gpu/dynamics/body_set.h"
 #include "gpu/dynamics/step_settings.h"
+#include "io/config_error.h"
+#include "terrain_node/config/sphere_lattice_json.h"
+#include "terrain_node/generators/obstacles.h"
+#include "terrain_node/generators/random_fill.h"
+#include "terrain_node/generators/surface_fill.h"
 
 namespace trackcosim::terrain {
 

@@ -3,9 +3,9 @@
 #include <limits>
 #include <string>
 
+#include "domain/grid_layout.h"
 #include "io/number_text.h"
 #include "terrain_node/config/terrain_config_read.h"
-#include "domain/grid_layout.h"
 
 namespace trackcosim::terrain::terrain_config_detail {
 namespace {

@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "terrain_node/output/contact_csv_writer.h"
-#include "terrain_node/output/contact_vtk_writer.h"
+#include "gpu/collision/collision_detector.h"
 #include "io/output_file.h"
 #include "terrain_node/contacts/scene_file.h"
-#include "gpu/collision/collision_detector.h"
+#include "terrain_node/output/contact_csv_writer.h"
+#include "terrain_node/output/contact_vtk_writer.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -28,7 +28,7 @@ std::size_t count_bodies(const gpu::SphereShapes& spheres) {
 
 const char* plural(std::size_t n, const char* one, const char* many) { return n == 1 ? one : many; }
 
-void print_scene(const terrain::SceneFile& scene) {
+void print_scene(const SceneFile& scene) {
   const gpu::ShapeScene& s = scene.shapes;
   const gpu::CollisionSettings& c = scene.collision;
   std::printf("scene      %zu spheres in %zu bodies, %zu %s, %zu %s\n", s.spheres.size(), count_bodies(s.spheres),
@@ -78,7 +78,7 @@ void print_result(const gpu::ContactList& contacts, const gpu::CollisionStats& s
 }  // namespace
 
 void run_contacts_command(const ContactsOptions& options) {
-  const terrain::SceneFile scene = terrain::load_scene_file(options.scene);
+  const SceneFile scene = load_scene_file(options.scene);
   // Before the pass, so that a bad --out costs no computing.
   io::create_output_folder(options.out_dir);
   const OutputFiles files{options.out_dir / "contacts.csv", options.out_dir / "contacts.vtp",
@@ -90,9 +90,9 @@ void run_contacts_command(const ContactsOptions& options) {
   const gpu::ContactList contacts = detector.detect(scene.shapes);
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  terrain::write_contacts_csv(files.csv, contacts);
-  terrain::write_contacts_vtp(files.contacts_vtp, contacts);
-  terrain::write_spheres_vtp(files.spheres_vtp, scene.shapes.spheres);
+  write_contacts_csv(files.csv, contacts);
+  write_contacts_vtp(files.contacts_vtp, contacts);
+  write_spheres_vtp(files.spheres_vtp, scene.shapes.spheres);
 
   std::printf("scene file %s\n", options.scene.string().c_str());
   print_scene(scene);

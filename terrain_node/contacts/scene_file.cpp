@@ -4,9 +4,9 @@
 #include <map>
 #include <optional>
 
-#include "terrain_node/config/collision_settings_json.h"
 #include "io/json_fields.h"
 #include "io/number_text.h"
+#include "terrain_node/config/collision_settings_json.h"
 #include "terrain_node/config/sphere_lattice_json.h"
 
 namespace trackcosim::terrain {

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "io/config_error.h"
 #include "gpu/collision/collision_detector.h"
 #include "gpu/collision/shape_scene.h"
+#include "io/config_error.h"
 
 namespace trackcosim::terrain {
 

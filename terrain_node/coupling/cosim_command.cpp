@@ -15,9 +15,9 @@
 #include "io/output_file.h"
 #include "io/progress_meter.h"
 #include "io/run_json.h"
+#include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/coupling/coupling_session.h"
-#include "terrain_node/checkpoint/start_state.h"
 
 namespace trackcosim::terrain {
 
@@ -25,8 +25,8 @@ void run_cosim_command(const CosimOptions& options) {
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
   StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
-  const terrain::TerrainConfig& config = start.config;
-  const terrain::CosimSettings& c = config.scene.cosim;
+  const TerrainConfig& config = start.config;
+  const CosimSettings& c = config.scene.cosim;
   if (options.threads > 0) omp_set_num_threads(options.threads);
   const std::filesystem::path folder =
       options.out_dir.empty() ? std::filesystem::path("output") / options.config.stem() : options.out_dir;
@@ -112,7 +112,7 @@ void run_cosim_command(const CosimOptions& options) {
                            {"active_max", p.active_max},   {"reactivated", p.reactivated},
                            {"cut_moves", p.cut_moves},     {"seconds", p.seconds}};
   }
-  run["config"] = terrain::resolved_config_json(config.scene);
+  run["config"] = resolved_config_json(config.scene);
   io::write_json_file(folder / "run.json", run);
   const double wall = s.wall_seconds > 0 ? s.wall_seconds : 1;
   std::printf("terrain cosim steps=%llu shoes=%zu ranks=%d wall_s=%.3f wait_share=%.4f exchange_share=%.4f\n",

@@ -8,7 +8,7 @@ namespace trackcosim::terrain {
 
 void write_coupling_checkpoint(const DistributedTerrain& terrain, const CouplingMark& mark,
                                const std::filesystem::path& path) {
-  terrain::TerrainCheckpoint c = terrain.gather_checkpoint();
+  TerrainCheckpoint c = terrain.gather_checkpoint();
   if (!terrain.leader()) return;
   const nlohmann::ordered_json text = {{"cosim",
                                         {{"coupling_step_index", mark.step},
@@ -17,10 +17,10 @@ void write_coupling_checkpoint(const DistributedTerrain& terrain, const Coupling
                                          {"shoes", mark.shoes},
                                          {"first_proxy_gid", mark.first_proxy}}}};
   c.config_text = text.dump();
-  terrain::write_checkpoint(path, c);
+  write_checkpoint(path, c);
 }
 
-CouplingMark read_coupling_mark(const terrain::TerrainCheckpoint& checkpoint, const std::filesystem::path& file) {
+CouplingMark read_coupling_mark(const TerrainCheckpoint& checkpoint, const std::filesystem::path& file) {
   const std::string where = "--restart " + file.string();
   try {
     const nlohmann::json doc = nlohmann::json::parse(checkpoint.config_text);

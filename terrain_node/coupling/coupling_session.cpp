@@ -90,7 +90,7 @@ std::ofstream open_timing(const std::filesystem::path& path, bool resume, std::u
 
 }  // namespace
 
-CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::TerrainConfig& config,
+CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& config,
                              cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv,
                              const CouplingControl& control) {
   const bool leader = terrain.leader();
@@ -110,7 +110,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::Terrain
 
   // A resumed terrain has its proxies from the checkpoint, with their warm starts.
   const gpu::GlobalId first_proxy =
-      resume ? resume->first_proxy : terrain::body_count(config.gid_ranges);  // gids are dense from 0
+      resume ? resume->first_proxy : body_count(config.gid_ranges);  // gids are dense from 0
   if (!resume) terrain.add_everywhere_bodies(shoe_proxies(hello, first_proxy, config.scene.material.friction));
   std::vector<gpu::GlobalId> proxies(shoes);
   std::vector<gpu::CompliantBody> springs(shoes);

@@ -14,8 +14,8 @@
 #include "cosim/coupler.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/coupling/coupling_checkpoint.h"
-#include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/coupling/moving_patch.h"
+#include "terrain_node/distributed/distributed_terrain.h"
 
 namespace trackcosim::terrain {
 
@@ -51,7 +51,7 @@ struct CouplingControl {
 /// integrate seconds within them, halo (its ghost and solver messages within them, waiting
 /// included) and exchange (broadcasts, load reduction, sending the forces). With
 /// cosim.moving_patch, patch.csv next to it gets the patch's counts per coupling step.
-CouplingSummary run_coupling(DistributedTerrain& terrain, const terrain::TerrainConfig& config,
+CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& config,
                              cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv = nullptr,
                              const CouplingControl& control = {});
 

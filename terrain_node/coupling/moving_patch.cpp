@@ -5,7 +5,7 @@
 
 namespace trackcosim::terrain {
 
-MovingPatch::MovingPatch(const terrain::MovingPatchSettings& settings, real largest_radius) : settings_(settings) {
+MovingPatch::MovingPatch(const MovingPatchSettings& settings, real largest_radius) : settings_(settings) {
   if (settings_.boundary <= 0) settings_.boundary = 2 * largest_radius;
   shift_ = settings_.rebalance_shift > 0 ? settings_.rebalance_shift : (settings_.ahead + settings_.behind) / 4;
 }

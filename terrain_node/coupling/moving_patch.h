@@ -28,7 +28,7 @@ struct PatchSummary {
 class MovingPatch {
  public:
   /// `largest_radius`: of the terrain's spheres; the default boundary is one diameter.
-  MovingPatch(const terrain::MovingPatchSettings& settings, real largest_radius);
+  MovingPatch(const MovingPatchSettings& settings, real largest_radius);
 
   /// The box around these shoe reference points.
   PatchBox box_around(const std::vector<Vec3>& shoes) const;
@@ -40,7 +40,7 @@ class MovingPatch {
   static const char* csv_header();
 
  private:
-  terrain::MovingPatchSettings settings_;
+  MovingPatchSettings settings_;
   real shift_ = 0;  ///< box travel between cut moves
   real cut_x_ = std::numeric_limits<real>::quiet_NaN();  ///< box rear when the cuts last moved
   PatchSummary summary_;

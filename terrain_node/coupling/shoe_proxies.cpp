@@ -12,7 +12,7 @@ namespace trackcosim::terrain {
 
 /// The welcome: the bed's extent, its surface height (the highest sphere top), particle count
 /// and material, from every rank's bodies.
-cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const terrain::TerrainConfig& config) {
+cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const TerrainConfig& config) {
   const std::vector<gpu::BodyState> states = terrain.gather_states();
   const real largest = terrain.largest_sphere_radius();
   cosim::TerrainWelcome w;
@@ -23,7 +23,7 @@ cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const terr
   if (!terrain.leader()) return w;
   bool any = false;
   for (std::size_t i = 0; i < states.size(); ++i) {
-    if (!terrain::is_particle(config.gid_ranges, states[i].gid)) continue;
+    if (!is_particle(config.gid_ranges, states[i].gid)) continue;
     const Vec3 p = states[i].position;
     if (!any) w.patch_min = w.patch_max = p;
     w.patch_min = {std::min(w.patch_min.x, p.x), std::min(w.patch_min.y, p.y), std::min(w.patch_min.z, p.z)};
@@ -69,7 +69,7 @@ gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_
 /// A kinematic proxy (K infinite) breaks either bound by any margin: the force then swung
 /// between 0 and several times the weight from one interval to the next.
 gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& shoe, const cosim::VehicleHello& hello,
-                               const terrain::CosimSettings& settings) {
+                               const CosimSettings& settings) {
   const bool sequential = hello.scheme == "sequential";
   const double a = sequential ? 2.0 / 3.0 : 0.15, b = sequential ? 1.0 / 3.0 : 0.3;
   const double H = hello.coupling_step;

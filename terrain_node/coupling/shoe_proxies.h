@@ -10,14 +10,14 @@ namespace trackcosim::terrain {
 
 /// The welcome: the bed's extent, its surface height (the highest sphere top), particle count
 /// and material, from every rank's bodies. Collective; complete on the leader.
-cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const terrain::TerrainConfig& config);
+cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const TerrainConfig& config);
 
 /// One kinematic proxy per shoe of the hello, gids first_gid, first_gid + 1, ...
 gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_gid, real friction);
 
 /// The spring-damper of one shoe proxy's contacts: cosim settings, else the scheme's default.
 gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& shoe, const cosim::VehicleHello& hello,
-                               const terrain::CosimSettings& settings);
+                               const CosimSettings& settings);
 
 /// A proxy's state from its shoe's state in a states message.
 gpu::BodyState body_state(gpu::GlobalId gid, const cosim::ShoeState& s);

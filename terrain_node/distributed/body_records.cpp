@@ -106,7 +106,7 @@ gpu::BodySet merge_bodies(const gpu::BodySet& held, const std::vector<std::uint3
     if (e > 0 && entries[e - 1].gid == entry.gid)
       throw std::logic_error("body gid " + std::to_string(entry.gid) + " is held twice on one rank");
     if (entry.source == 0) {
-      terrain::copy_body(held, index, entry.index, out);
+      copy_body(held, index, entry.index, out);
       continue;
     }
     const BodyRecords& from = *received[entry.source - 1];

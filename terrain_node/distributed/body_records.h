@@ -9,12 +9,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "terrain_node/checkpoint/body_set_copy.h"
 #include "gpu/dynamics/body_set.h"
+#include "terrain_node/checkpoint/body_set_copy.h"
 
 namespace trackcosim::terrain {
-
-using terrain::SphereIndex;
 
 struct BodyRecord {
   gpu::GlobalId gid;

@@ -317,7 +317,7 @@ std::vector<gpu::WarmStartImpulse> DistributedTerrain::solved_impulses(std::vect
   return out;
 }
 
-terrain::TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
+TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
   const gpu::BodySet& s = held_->set;
   const SphereIndex spheres(s);
   BodyRecords mine;
@@ -337,14 +337,14 @@ terrain::TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
   all.bodies = comm::gather_to_leader(group_, mine.bodies);
   all.spheres = comm::gather_to_leader(group_, mine.spheres);
   const std::vector<gpu::WarmStartImpulse> all_warm = comm::gather_to_leader(group_, warm);
-  terrain::TerrainCheckpoint c;
+  TerrainCheckpoint c;
   if (!leader()) return c;
   c.step = step_count();
   c.time = time();
   c.bodies = merge_bodies(s, everywhere, {&all});
   for (const gpu::WarmStartImpulse& e : all_warm)
     c.warm_start.push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
-  std::sort(c.warm_start.begin(), c.warm_start.end(), [](const terrain::WarmStartEntry& l, const terrain::WarmStartEntry& r) {
+  std::sort(c.warm_start.begin(), c.warm_start.end(), [](const WarmStartEntry& l, const WarmStartEntry& r) {
     return std::tie(l.gid_a, l.gid_b, l.shape_a, l.shape_b) < std::tie(r.gid_a, r.gid_b, r.shape_a, r.shape_b);
   });
   return c;

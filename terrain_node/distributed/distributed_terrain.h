@@ -27,10 +27,10 @@
 #include "comm/gather.h"
 #include "comm/neighbour_exchange.h"
 #include "comm/rank_group.h"
-#include "terrain_node/checkpoint/terrain_checkpoint.h"
-#include "terrain_node/config/terrain_config.h"
 #include "domain/decomposition.h"
 #include "gpu/dynamics/rigid_body_system.h"
+#include "terrain_node/checkpoint/terrain_checkpoint.h"
+#include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/patch_box.h"
 #include "terrain_node/distributed/terrain_step_stages.h"
 
@@ -71,8 +71,8 @@ class DistributedTerrain {
   /// goes to its owner (distributed_terrain_construction.cpp). `layout` overrides config.scene.domain.layout
   /// when not empty. Throws std::invalid_argument for a layout that does not fit the rank count,
   /// io::ConfigError on every rank when a generator fails on one.
-  DistributedTerrain(const terrain::TerrainConfig& config, const comm::RankGroup& group, const std::string& layout = {},
-                     const terrain::TerrainCheckpoint* restart = nullptr);
+  DistributedTerrain(const TerrainConfig& config, const comm::RankGroup& group, const std::string& layout = {},
+                     const TerrainCheckpoint* restart = nullptr);
   ~DistributedTerrain();
 
   /// Collective. Rebalances first when domain.rebalance_interval steps have passed.
@@ -149,7 +149,7 @@ class DistributedTerrain {
 
   /// Collective: the whole terrain as a checkpoint on the leader (bodies of all ranks merged,
   /// warm-start impulses of the contacts each rank solved); an empty checkpoint elsewhere.
-  terrain::TerrainCheckpoint gather_checkpoint() const;
+  TerrainCheckpoint gather_checkpoint() const;
 
  private:
   struct Held;
@@ -177,9 +177,9 @@ class DistributedTerrain {
   std::unique_ptr<comm::NeighbourExchange> exchange_;
   std::unique_ptr<gpu::RigidBodySystem> system_;
   std::unique_ptr<Held> held_;
-  std::vector<terrain::GidRange> particle_ranges_;  ///< the config's particle gid ranges: what a patch sorts
+  std::vector<GidRange> particle_ranges_;  ///< the config's particle gid ranges: what a patch sorts
   bool config_particle(gpu::GlobalId gid) const {
-    for (const terrain::GidRange& r : particle_ranges_)
+    for (const GidRange& r : particle_ranges_)
       if (gid >= r.first && gid - r.first < r.count) return true;
     return false;
   }

@@ -81,12 +81,12 @@ gpu::BodySet share_of(const gpu::BodySet& all, const domain::Decomposition& spli
 
 /// Generates this rank's share; a generator error on any rank (a random fill that cannot meet
 /// its count) stops every rank with that message instead of leaving the others waiting.
-gpu::BodySet generate_share(const comm::RankGroup& group, const terrain::TerrainConfig& config, const domain::Aabb& box,
+gpu::BodySet generate_share(const comm::RankGroup& group, const TerrainConfig& config, const domain::Aabb& box,
                             std::uint64_t& built) {
   std::string error;
   gpu::BodySet local;
   try {
-    local = terrain::build_terrain_bodies(config.scene, box, &built);
+    local = build_terrain_bodies(config.scene, box, &built);
   } catch (const io::ConfigError& e) {
     error = config.source + ": " + e.what();
   }
@@ -98,10 +98,10 @@ gpu::BodySet generate_share(const comm::RankGroup& group, const terrain::Terrain
 
 }  // namespace
 
-DistributedTerrain::DistributedTerrain(const terrain::TerrainConfig& config, const comm::RankGroup& group,
-                                       const std::string& layout, const terrain::TerrainCheckpoint* restart)
+DistributedTerrain::DistributedTerrain(const TerrainConfig& config, const comm::RankGroup& group,
+                                       const std::string& layout, const TerrainCheckpoint* restart)
     : group_(group), rank_(group.rank()), ranks_(group.size()), held_(std::make_unique<Held>()) {
-  const terrain::DomainSettings& settings = config.scene.domain;
+  const DomainSettings& settings = config.scene.domain;
   const domain::LayoutRequest request = domain::parse_layout(layout.empty() ? settings.layout : layout);
 
   // 1. This rank's share under a first split.
@@ -110,7 +110,7 @@ DistributedTerrain::DistributedTerrain(const terrain::TerrainConfig& config, con
     const domain::Aabb bounds = global_dynamic_bounds(comm::RankGroup::self(), restart->bodies);
     local = share_of(restart->bodies, first_split(request, ranks_, bounds), rank_);
   } else {
-    const domain::Decomposition split = first_split(request, ranks_, terrain::particle_bounds(config.scene));
+    const domain::Decomposition split = first_split(request, ranks_, particle_bounds(config.scene));
     local = generate_share(group_, config, split.box(rank_), generated_);
   }
   check_distributable(local);
@@ -121,8 +121,8 @@ DistributedTerrain::DistributedTerrain(const terrain::TerrainConfig& config, con
   balance_ = settings.balance;
   rebalance_interval_ = settings.rebalance_interval;
   // Only the particles' ranges, kept once: a patch asks for every held body each coupling step.
-  for (const terrain::GidRange& r : config.gid_ranges)
-    if (terrain::is_particle(config.gid_ranges, r.first) && r.count > 0) particle_ranges_.push_back(r);
+  for (const GidRange& r : config.gid_ranges)
+    if (is_particle(config.gid_ranges, r.first) && r.count > 0) particle_ranges_.push_back(r);
 
   // 2. The final split, as one rank holding every particle would choose it.
   std::vector<std::uint32_t> moving, everywhere;
@@ -160,7 +160,7 @@ DistributedTerrain::DistributedTerrain(const terrain::TerrainConfig& config, con
       return !dynamic(all, i) || domain::distance_to(box, position(all, i)) <= ghost_width_;
     };
     std::vector<gpu::WarmStartImpulse> warm;
-    for (const terrain::WarmStartEntry& e : restart->warm_start)
+    for (const WarmStartEntry& e : restart->warm_start)
       if (near(e.gid_a) && near(e.gid_b)) warm.push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
     system_->merge_warm_start(warm);
   }

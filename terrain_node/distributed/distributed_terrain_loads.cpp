@@ -24,9 +24,9 @@ void DistributedTerrain::add_everywhere_bodies(const gpu::BodySet& extra) {
       throw std::invalid_argument("body gid " + std::to_string(extra.gid[i]) +
                                   ": only fixed or kinematic bodies can be held by every rank");
   gpu::BodySet next;
-  const terrain::SphereIndex held_spheres(held_->set), extra_spheres(extra);
-  for (std::uint32_t i = 0; i < held_->set.size(); ++i) terrain::copy_body(held_->set, held_spheres, i, next);
-  for (std::uint32_t i = 0; i < extra.size(); ++i) terrain::copy_body(extra, extra_spheres, i, next);
+  const SphereIndex held_spheres(held_->set), extra_spheres(extra);
+  for (std::uint32_t i = 0; i < held_->set.size(); ++i) copy_body(held_->set, held_spheres, i, next);
+  for (std::uint32_t i = 0; i < extra.size(); ++i) copy_body(extra, extra_spheres, i, next);
   system_->replace_bodies(next);
   held_->set = system_->bodies();
   held_->local.gid = held_->set.gid;

@@ -1,9 +1,9 @@
 // Grayscale heightmaps (Heyn 2009, sec. 6.1.3): value 0 (black) is the lowest elevation, 1
 // (white) the highest; the physical range is given, since the image is normalised.
 
-#include "terrain_node/generators/elevation_surface.h"
 #include "io/config_error.h"
 #include "io/gray_image.h"
+#include "terrain_node/generators/elevation_surface.h"
 
 namespace trackcosim::terrain {
 

@@ -25,11 +25,11 @@
 #include <memory>
 #include <vector>
 
+#include "domain/aabb.h"
+#include "gpu/collision/shape_scene.h"
 #include "terrain_node/generators/elevation_surface.h"
 #include "terrain_node/generators/obstacles.h"
 #include "terrain_node/generators/size_distribution.h"
-#include "domain/aabb.h"
-#include "gpu/collision/shape_scene.h"
 
 namespace trackcosim::terrain {
 

@@ -12,9 +12,9 @@
 #include <array>
 #include <cstdint>
 
-#include "terrain_node/generators/size_distribution.h"
 #include "domain/aabb.h"
 #include "gpu/collision/shape_scene.h"
+#include "terrain_node/generators/size_distribution.h"
 
 namespace trackcosim::terrain {
 

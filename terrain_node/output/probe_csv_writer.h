@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "io/csv_stream.h"
 #include "gpu/dynamics/body_set.h"
+#include "io/csv_stream.h"
 
 namespace trackcosim::terrain {
 

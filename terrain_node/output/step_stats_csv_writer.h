@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <string>
 
-#include "io/csv_stream.h"
 #include "gpu/dynamics/step_stats.h"
+#include "io/csv_stream.h"
 #include "terrain_node/distributed/terrain_step_stages.h"
 
 namespace trackcosim::terrain {

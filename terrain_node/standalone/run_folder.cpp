@@ -4,10 +4,10 @@
 #include <system_error>
 
 #include "io/output_file.h"
+#include "io/run_json.h"
+#include "terrain_node/output/height_map.h"
 #include "terrain_node/output/particle_frame.h"
 #include "terrain_node/output/particle_vtu_writer.h"
-#include "terrain_node/output/height_map.h"
-#include "io/run_json.h"
 #include "terrain_node/standalone/settle_statistics.h"
 
 namespace trackcosim::terrain {
@@ -31,19 +31,19 @@ void remove_old_snapshots(const std::filesystem::path& folder) {
   }
 }
 
-nlohmann::ordered_json gid_ranges_json(const std::vector<terrain::GidRange>& ranges) {
+nlohmann::ordered_json gid_ranges_json(const std::vector<GidRange>& ranges) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const terrain::GidRange& r : ranges) out.push_back({{"what", r.what}, {"first", r.first}, {"count", r.count}});
+  for (const GidRange& r : ranges) out.push_back({{"what", r.what}, {"first", r.first}, {"count", r.count}});
   return out;
 }
 
 }  // namespace
 
-RunFolder::RunFolder(std::filesystem::path folder, const terrain::TerrainConfig& config,
+RunFolder::RunFolder(std::filesystem::path folder, const TerrainConfig& config,
                      const DistributedTerrain& terrain, int threads)
     : folder_(std::move(folder)), config_(config), writes_(terrain.leader()),
       final_snapshot_(config.scene.output.snapshot_interval > 0 || config.scene.settle.enabled) {
-  const terrain::OutputSettings& out = config.scene.output;
+  const OutputSettings& out = config.scene.output;
   if (!writes_) {
     write_probes(terrain);
     if (out.snapshot_interval > 0) snapshot(terrain);
@@ -53,14 +53,14 @@ RunFolder::RunFolder(std::filesystem::path folder, const terrain::TerrainConfig&
   run_json_ = io::run_json_header("terrain_node", threads);
   run_json_["config_file"] = config.source;
   run_json_["status"] = "running";
-  run_json_["bodies"] = terrain::body_count(config.scene);
-  run_json_["spheres"] = terrain::sphere_count(config.scene);
+  run_json_["bodies"] = body_count(config.scene);
+  run_json_["spheres"] = sphere_count(config.scene);
   run_json_["steps"] = config.step_count();
   run_json_["gid_ranges"] = gid_ranges_json(config.gid_ranges);
   run_json_["ranks"] = terrain.ranks();
   run_json_["layout"] = terrain.layout_name();
   run_json_["ghost_width"] = terrain.ghost_width();
-  run_json_["config"] = terrain::resolved_config_json(config.scene);
+  run_json_["config"] = resolved_config_json(config.scene);
   write_run_json();
 
   if (!out.probes.empty()) probes_.emplace(folder_ / "probes.csv");
@@ -76,7 +76,7 @@ RunFolder::RunFolder(std::filesystem::path folder, const terrain::TerrainConfig&
 
 void RunFolder::after_step(const DistributedTerrain& terrain, const gpu::StepStats& stats, double wall_seconds) {
   const std::uint64_t step = terrain.step_count();
-  const terrain::OutputSettings& out = config_.scene.output;
+  const OutputSettings& out = config_.scene.output;
   if (stats_) stats_->write(step, terrain.time(), stats, terrain.stage_seconds(), wall_seconds);
   if (step % out.probe_interval == 0) write_probes(terrain);
   if (out.snapshot_interval > 0 && step % out.snapshot_interval == 0) snapshot(terrain);
@@ -117,13 +117,13 @@ void RunFolder::write_probes(const DistributedTerrain& terrain) {
 
 void RunFolder::snapshot(const DistributedTerrain& terrain) {
   // The bodies with their shapes: each rank generated only its own, so no rank has them all.
-  const terrain::TerrainCheckpoint now = terrain.gather_checkpoint();
+  const TerrainCheckpoint now = terrain.gather_checkpoint();
   last_snapshot_step_ = terrain.step_count();
   if (!writes_) return;
   std::vector<gpu::BodyState> states;
   for (std::size_t i = 0; i < now.bodies.size(); ++i) states.push_back(now.bodies.state(i));
   const std::string name = snapshot_name(terrain.step_count());
-  terrain::write_particles_vtu(folder_ / name, terrain::particle_frame(now.bodies, states));
+  write_particles_vtu(folder_ / name, particle_frame(now.bodies, states));
   snapshots_->add(terrain.time(), name);
 }
 
@@ -138,8 +138,8 @@ void RunFolder::write_settle(const DistributedTerrain& terrain, double run_wall_
   io::write_json_file(folder_ / "settle.json", settle);
   run_json_["settle"] = settle;
   if (bed.height_map.top.empty()) return;
-  terrain::write_height_map_csv(folder_ / "heightmap.csv", bed.height_map);
-  terrain::write_height_map_png(folder_ / "heightmap.png", bed.height_map);
+  write_height_map_csv(folder_ / "heightmap.csv", bed.height_map);
+  write_height_map_png(folder_ / "heightmap.png", bed.height_map);
   has_height_map_ = true;
 }
 

@@ -24,11 +24,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "terrain_node/output/probe_csv_writer.h"
 #include "io/pvd_series.h"
-#include "terrain_node/output/step_stats_csv_writer.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/output/probe_csv_writer.h"
+#include "terrain_node/output/step_stats_csv_writer.h"
 
 namespace trackcosim::terrain {
 
@@ -38,7 +38,7 @@ class RunFolder {
  public:
   /// Creates the folder and its files and records step 0 (probes, first snapshot). Throws
   /// OutputError naming the file that cannot be written.
-  RunFolder(std::filesystem::path folder, const terrain::TerrainConfig& config, const DistributedTerrain& terrain,
+  RunFolder(std::filesystem::path folder, const TerrainConfig& config, const DistributedTerrain& terrain,
             int threads);
 
   /// Records the step the terrain has just made, with its global statistics (when stats.csv is
@@ -62,10 +62,10 @@ class RunFolder {
                     const char* stop_reason);
 
   std::filesystem::path folder_;
-  const terrain::TerrainConfig& config_;
+  const TerrainConfig& config_;
   bool writes_ = true;  ///< the terrain leader
-  std::optional<terrain::ProbeCsvWriter> probes_;
-  std::optional<terrain::StepStatsCsvWriter> stats_;
+  std::optional<ProbeCsvWriter> probes_;
+  std::optional<StepStatsCsvWriter> stats_;
   std::optional<io::PvdSeries> snapshots_;
   bool final_snapshot_ = false;
   bool has_height_map_ = false;

@@ -12,13 +12,13 @@
 #include "comm/role_split.h"
 #include "comm/stop_signal.h"
 #include "io/progress_meter.h"
+#include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/standalone/run_folder.h"
 #include "terrain_node/standalone/settle_criterion.h"
 #include "terrain_node/standalone/settle_statistics.h"
-#include "terrain_node/checkpoint/start_state.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -31,17 +31,17 @@ double seconds_since(Clock::time_point start) {
 
 const char* method_name(gpu::SolverMethod m) { return m == gpu::SolverMethod::Jacobi ? "jacobi" : "apgd"; }
 
-void print_plan(const terrain::TerrainConfig& config, const RunFolder& folder, const DistributedTerrain& terrain,
+void print_plan(const TerrainConfig& config, const RunFolder& folder, const DistributedTerrain& terrain,
                 const std::filesystem::path& from_checkpoint) {
-  const terrain::TerrainScene& s = config.scene;
+  const TerrainScene& s = config.scene;
   std::printf("config     %s\n", config.source.c_str());
   // A saved bed (--from-checkpoint) replaces the config's generators: its bodies are all built.
   const std::uint64_t spheres =
-      from_checkpoint.empty() ? terrain::sphere_count(config.scene) : config.bodies.sphere_radius.size();
+      from_checkpoint.empty() ? sphere_count(config.scene) : config.bodies.sphere_radius.size();
   std::printf("scene      %llu bodies, %llu spheres, %zu walls\n",
-              static_cast<unsigned long long>(terrain::body_count(config.gid_ranges)),
+              static_cast<unsigned long long>(body_count(config.gid_ranges)),
               static_cast<unsigned long long>(spheres), config.bodies.planes.size());
-  for (const terrain::GidRange& r : config.gid_ranges)
+  for (const GidRange& r : config.gid_ranges)
     if (r.count > 0)
       std::printf("  gids %llu..%llu  %s\n", static_cast<unsigned long long>(r.first),
                   static_cast<unsigned long long>(r.first + r.count - 1), r.what.c_str());
@@ -64,7 +64,7 @@ void print_plan(const terrain::TerrainConfig& config, const RunFolder& folder, c
   std::fflush(stdout);
 }
 
-void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last, const terrain::TerrainConfig& config,
+void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last, const TerrainConfig& config,
                    const RunFolder& folder, double wall_seconds, std::uint64_t steps_run, StopReason reason,
                    const SettleStatistics& bed) {
   const auto steps = static_cast<unsigned long long>(terrain.step_count());
@@ -90,14 +90,14 @@ void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last
     std::printf("%-10s %s (the settled bed: --from-checkpoint)\n", "", (folder.folder() / "checkpoint.bin").string().c_str());
   std::printf("settle bodies=%llu steps=%llu contacts=%llu seconds=%.6f ranks=%d stop=%s rms_speed=%.6g depth_mean=%.6g "
               "packing=%.6g contacts_per_particle=%.6g\n",
-              static_cast<unsigned long long>(terrain::body_count(config.gid_ranges)), steps, static_cast<unsigned long long>(last.contacts),
+              static_cast<unsigned long long>(body_count(config.gid_ranges)), steps, static_cast<unsigned long long>(last.contacts),
               wall_seconds, terrain.ranks(), stop_reason_name(reason), bed.rms_speed, bed.depth_mean, bed.packing_fraction,
               bed.contacts_per_particle);
 }
 
 void write_checkpoint_file(const DistributedTerrain& terrain, const std::filesystem::path& folder) {
-  const terrain::TerrainCheckpoint c = terrain.gather_checkpoint();
-  if (terrain.leader()) terrain::write_checkpoint(folder / "checkpoint.bin", c);
+  const TerrainCheckpoint c = terrain.gather_checkpoint();
+  if (terrain.leader()) write_checkpoint(folder / "checkpoint.bin", c);
 }
 
 }  // namespace
@@ -111,7 +111,7 @@ void run_settle_command(const SettleOptions& options) {
   const comm::RoleLayout& roles = scope.layout();
 
   StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
-  const terrain::TerrainConfig& config = start.config;
+  const TerrainConfig& config = start.config;
   if (options.threads > 0) omp_set_num_threads(options.threads);
   DistributedTerrain terrain(config, roles.role_group(), options.layout,
                              start.checkpoint ? &*start.checkpoint : nullptr);

@@ -22,7 +22,7 @@ inline const char* stop_reason_name(StopReason r) {
 class SettleCriterion {
  public:
   /// `dynamic_mass`: the total mass of the dynamic bodies (DistributedTerrain::dynamic_totals).
-  SettleCriterion(const terrain::SettleSettings& settings, double dynamic_mass)
+  SettleCriterion(const SettleSettings& settings, double dynamic_mass)
       : settings_(settings), mass_(dynamic_mass) {}
 
   /// Whether the step just made is a check (the caller then needs the global kinetic energy).
@@ -35,7 +35,7 @@ class SettleCriterion {
   StopReason at_last_step() const { return settings_.enabled ? StopReason::TimeCap : StopReason::EndTime; }
 
  private:
-  terrain::SettleSettings settings_;
+  SettleSettings settings_;
   double mass_;
 };
 

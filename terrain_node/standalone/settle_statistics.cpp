@@ -19,7 +19,7 @@ struct BedFrame {
   double x_min, y_min, x_max, y_max, floor;
 };
 
-BedFrame bed_frame(const std::vector<WorldSphere>& spheres, const terrain::TerrainConfig& config,
+BedFrame bed_frame(const std::vector<WorldSphere>& spheres, const TerrainConfig& config,
                    const comm::RankGroup& group) {
   double lo[3] = {kInf, kInf, kInf}, hi[2] = {-kInf, -kInf};  // x, y, bottom z; x, y
   for (const WorldSphere& s : spheres) {
@@ -36,9 +36,9 @@ BedFrame bed_frame(const std::vector<WorldSphere>& spheres, const terrain::Terra
 }
 
 /// Every rank's sphere tops merged by maximum (empty = -inf during the reduction).
-terrain::HeightMap surface(const std::vector<WorldSphere>& spheres, const terrain::HeightMapGrid& grid,
+HeightMap surface(const std::vector<WorldSphere>& spheres, const HeightMapGrid& grid,
                            const comm::RankGroup& group) {
-  terrain::HeightMap map(grid);
+  HeightMap map(grid);
   for (const WorldSphere& s : spheres) map.raise(s.centre.x, s.centre.y, s.centre.z + s.radius);
   for (double& v : map.top)
     if (std::isnan(v)) v = -kInf;
@@ -52,9 +52,9 @@ terrain::HeightMap surface(const std::vector<WorldSphere>& spheres, const terrai
 
 double rms_speed(double kinetic_energy, double mass) { return mass > 0 ? std::sqrt(2 * kinetic_energy / mass) : 0; }
 
-SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const terrain::TerrainConfig& config) {
+SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const TerrainConfig& config) {
   const comm::RankGroup& group = terrain.group();
-  const terrain::OutputSettings& out = config.scene.output;
+  const OutputSettings& out = config.scene.output;
   const std::vector<WorldSphere> spheres = terrain.owned_spheres();
   SettleStatistics s;
 
@@ -68,7 +68,7 @@ SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const te
   s.floor = frame.floor;
   const double spacing = out.heightmap_spacing > 0 ? out.heightmap_spacing : s.mean_diameter;
   if (sphere_count > 0 && spacing > 0)
-    s.height_map = surface(spheres, terrain::covering_grid(frame.x_min, frame.y_min, frame.x_max, frame.y_max, spacing),
+    s.height_map = surface(spheres, covering_grid(frame.x_min, frame.y_min, frame.x_max, frame.y_max, spacing),
                            group);
   // Depths from the reduced map, in cell order: the same on every rank.
   double depth_sum = 0;
@@ -111,7 +111,7 @@ nlohmann::ordered_json settle_statistics_json(const SettleStatistics& s) {
   using Json = nlohmann::ordered_json;
   auto number = [](double v) { return std::isnan(v) ? Json(nullptr) : Json(v); };
   auto vec = [](Vec3 v) { return Json::array({v.x, v.y, v.z}); };
-  const terrain::HeightMapGrid& g = s.height_map.grid;
+  const HeightMapGrid& g = s.height_map.grid;
   const auto [z_min, z_max] = s.height_map.range();
   return {{"particles", s.particles},
           {"mean_diameter", s.mean_diameter},

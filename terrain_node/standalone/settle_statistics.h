@@ -22,10 +22,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "terrain_node/output/height_map.h"
-#include "terrain_node/config/terrain_config.h"
 #include "domain/aabb.h"
+#include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/output/height_map.h"
 
 namespace trackcosim::terrain {
 
@@ -40,12 +40,12 @@ struct SettleStatistics {
   double contacts_per_particle = 0;      ///< touching
   double loaded_contacts_per_particle = 0;
   double kinetic_energy = 0, kinetic_energy_per_particle = 0, rms_speed = 0;
-  terrain::HeightMap height_map;
+  HeightMap height_map;
 };
 
 /// Collective over the terrain's ranks. The last step's contacts must still be the terrain's
 /// (call it after the last step, before anything else steps it).
-SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const terrain::TerrainConfig& config);
+SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const TerrainConfig& config);
 
 /// sqrt(2 E / M): the speed the bodies would share if the energy were all translation.
 double rms_speed(double kinetic_energy, double mass);

@@ -22,8 +22,8 @@
 
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
-#include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/coupling/moving_patch.h"
+#include "terrain_node/distributed/distributed_terrain.h"
 #include "tests/support/mpi_world.h"
 #include "tests/support/state_compare.h"
 

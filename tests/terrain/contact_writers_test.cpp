@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "io/output_file.h"
 #include "terrain_node/output/contact_csv_writer.h"
 #include "terrain_node/output/contact_vtk_writer.h"
-#include "io/output_file.h"
 
 namespace trackcosim::terrain {
 namespace {

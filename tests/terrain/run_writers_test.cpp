@@ -16,14 +16,14 @@
 
 #include "io/csv_stream.h"
 #include "io/output_file.h"
+#include "io/pvd_series.h"
+#include "io/run_json.h"
+#include "io/version.h"
+#include "io/vtk_xml.h"
 #include "terrain_node/output/particle_frame.h"
 #include "terrain_node/output/particle_vtu_writer.h"
 #include "terrain_node/output/probe_csv_writer.h"
-#include "io/pvd_series.h"
-#include "io/run_json.h"
 #include "terrain_node/output/step_stats_csv_writer.h"
-#include "io/version.h"
-#include "io/vtk_xml.h"
 #include "tests/support/text_files.h"
 
 namespace trackcosim::terrain {

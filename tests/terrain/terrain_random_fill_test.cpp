@@ -12,8 +12,8 @@
 #include <numbers>
 #include <string>
 
-#include "terrain_node/generators/counter_random.h"
 #include "terrain_node/config/terrain_config.h"
+#include "terrain_node/generators/counter_random.h"
 #include "tests/support/config_errors.h"
 #include "tests/support/sphere_checks.h"
 

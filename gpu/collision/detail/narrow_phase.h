@@ -8,9 +8,9 @@
 
 #include <cmath>
 
+#include "gpu/collision/shape_scene.h"
 #include "gpu/math/host_device.h"
 #include "gpu/math/vec3.h"
-#include "gpu/collision/shape_scene.h"
 
 namespace trackcosim::gpu::detail {
 
