@@ -1,6 +1,7 @@
 #pragma once
-// What one time step did. The phases are listed once here: the stats.csv columns, the timers
-// and bench/ccp read the same enum.
+// What one time step of the one-rank system did. Its phases are the finer clock inside the
+// terrain step's stages 3, 5 and 6 (terrain_node/distributed/terrain_step_stages.h holds the
+// one list of stages that stats.csv and timing.csv use); bench/ccp prints them.
 
 #include <array>
 #include <cstdint>
