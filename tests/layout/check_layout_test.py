@@ -42,6 +42,14 @@ class CheckLayout(unittest.TestCase):
             code = check_layout.main(["--root", root, "--rules", rules])
         return code, out.getvalue()
 
+    def assert_refused(self, files, *messages):
+        """The checker fails on `files` and prints every one of `messages`; returns its output."""
+        code, out = self.run_check(files)
+        self.assertEqual(code, 1, out)
+        for message in messages:
+            self.assertIn(message, out)
+        return out
+
     def test_arrows_pointing_down_pass(self):
         code, out = self.run_check({
             "low/a.h": "#pragma once\n#include <vector>\n",
@@ -55,33 +63,20 @@ class CheckLayout(unittest.TestCase):
         self.assertIn("every include follows the arrows", out)
 
     def test_an_arrow_pointing_up_is_reported_with_file_and_line(self):
-        code, out = self.run_check({
-            "low/a.h": "#pragma once\n",
-            "mid/b.h": "#pragma once\n",
-            "low/bad.cpp": '// up the table\n#include <cmath>\n#include "mid/b.h"\n',
-        })
-        self.assertEqual(code, 1)
-        self.assertIn('low/bad.cpp:3: low/ may not include "mid/b.h"', out)
+        self.assert_refused({"low/a.h": "#pragma once\n", "mid/b.h": "#pragma once\n",
+                             "low/bad.cpp": '// up the table\n#include <cmath>\n#include "mid/b.h"\n'},
+                            'low/bad.cpp:3: low/ may not include "mid/b.h"')
 
     def test_the_longest_rule_wins(self):
         # app/ may include mid/, but its room app/inner/ may not.
-        code, out = self.run_check({
-            "mid/b.h": "#pragma once\n",
-            "app/ok.cpp": '#include "mid/b.h"\n',
-            "app/inner/c.cpp": '#include "mid/b.h"\n',
-        })
-        self.assertEqual(code, 1)
-        self.assertIn("app/inner/c.cpp:1: app/inner/ may not include", out)
+        out = self.assert_refused({"mid/b.h": "#pragma once\n", "app/ok.cpp": '#include "mid/b.h"\n',
+                                   "app/inner/c.cpp": '#include "mid/b.h"\n'},
+                                  "app/inner/c.cpp:1: app/inner/ may not include")
         self.assertNotIn("app/ok.cpp", out)
 
     def test_a_room_or_folder_without_a_rule_is_refused(self):
-        code, out = self.run_check({
-            "app/new_room/d.cpp": "int d;\n",
-            "elsewhere/e.cpp": "int e;\n",
-        })
-        self.assertEqual(code, 1)
-        self.assertIn("app/new_room/d.cpp:0: no rule", out)
-        self.assertIn("elsewhere/e.cpp:0: no rule", out)
+        self.assert_refused({"app/new_room/d.cpp": "int d;\n", "elsewhere/e.cpp": "int e;\n"},
+                            "app/new_room/d.cpp:0: no rule", "elsewhere/e.cpp:0: no rule")
 
 
 if __name__ == "__main__":
