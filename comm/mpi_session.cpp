@@ -25,7 +25,7 @@ void ensure_mpi() {
 
 RoleScope::RoleScope(Role role) {
   ensure_mpi();
-  layout_ = split_by_role(MPI_COMM_WORLD, role);
+  layout_ = split_world_by_role(role);
 }
 
 RoleScope::~RoleScope() { release_role_layout(layout_); }

@@ -21,7 +21,7 @@ std::unique_ptr<comm::Channel> open_channel(const TerrainAddress& a) {
   // A program started without mpirun is a singleton job: MPI is initialised here, and the
   // channel then says that no terrain runs beside it.
   comm::ensure_mpi();
-  const comm::RoleLayout roles = comm::split_by_role(MPI_COMM_WORLD, comm::Role::Vehicle);
+  const comm::RoleLayout roles = comm::split_world_by_role(comm::Role::Vehicle);
   // The protocol has one vehicle leader and nothing for other vehicle ranks to do.
   if (roles.role_size != 1)
     throw std::invalid_argument("vehicle_node runs on one rank; the job gave it " + std::to_string(roles.role_size));

@@ -8,7 +8,8 @@ line, and exits 1; exits 0 and prints a one-line summary when the layout holds.
 A file obeys the rule of the longest key that is a prefix of its path (`terrain_node/config`
 before `terrain_node`); it may include its own folder and the listed prefixes. A source file in a
 folder that no rule covers and that is not listed as unruled is an error too: a new folder must
-say where it stands."""
+say where it stands. With "mpi_only_in", an MPI name (MPI_..., <mpi.h>) anywhere else, comments
+included, is an error: everything that touches MPI lives in comm/."""
 import argparse
 import json
 import os
@@ -17,12 +18,13 @@ import sys
 
 SOURCE_ENDINGS = (".h", ".hpp", ".cuh", ".c", ".cpp", ".cu")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+MPI = re.compile(r'\bMPI_\w*|<mpi\.h>')
 
 
 def load_rules(path):
     with open(path) as f:
         data = json.load(f)
-    return data["rules"], data.get("unruled", [])
+    return data["rules"], data.get("unruled", []), data.get("mpi_only_in", [])
 
 
 def governing_key(path, rules):
@@ -49,8 +51,9 @@ def our_folders(rules):
     return {key.split("/")[0] for key in rules}
 
 
-def violations(root, rules, unruled):
-    """Yields (path, line number, message) for every include that breaks the arrows."""
+def violations(root, rules, unruled, mpi_only_in=()):
+    """Yields (path, line number, message) for every include that breaks the arrows, and every
+    MPI name outside the folders of `mpi_only_in`."""
     ours = our_folders(rules)
     for folder, dirs, files in os.walk(root):
         rel_folder = os.path.relpath(folder, root).replace(os.sep, "/")
@@ -69,6 +72,10 @@ def violations(root, rules, unruled):
             allowed = [key] + rules[key]
             with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
                 for number, text in enumerate(f, 1):
+                    mpi = MPI.search(text)
+                    if mpi_only_in and mpi and not any(within(path, folder) for folder in mpi_only_in):
+                        yield path, number, "%s names MPI (%s): only %s may" % (
+                            key + "/", mpi.group(0), ", ".join(f + "/" for f in mpi_only_in))
                     match = INCLUDE.match(text)
                     if not match:
                         continue
@@ -86,8 +93,8 @@ def main(argv):
     parser.add_argument("--root", default=os.path.dirname(here))
     parser.add_argument("--rules", default=os.path.join(here, "layout_arrows.json"))
     args = parser.parse_args(argv)
-    rules, unruled = load_rules(args.rules)
-    found = list(violations(args.root, rules, unruled))
+    rules, unruled, mpi_only_in = load_rules(args.rules)
+    found = list(violations(args.root, rules, unruled, mpi_only_in))
     for path, line, message in found:
         print("%s:%d: %s" % (path, line, message))
     if found:

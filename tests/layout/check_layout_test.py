@@ -20,6 +20,7 @@ RULES = {
         "app/inner": ["low"],
     },
     "unruled": ["tests"],
+    "mpi_only_in": ["low"],
 }
 
 
@@ -73,6 +74,14 @@ class CheckLayout(unittest.TestCase):
                                    "app/inner/c.cpp": '#include "mid/b.h"\n'},
                                   "app/inner/c.cpp:1: app/inner/ may not include")
         self.assertNotIn("app/ok.cpp", out)
+
+    def test_mpi_is_named_only_where_it_may_be(self):
+        out = self.assert_refused({"low/channel.cpp": "#include <mpi.h>\nMPI_Comm c;\n",
+                                   "mid/b.cpp": "// no MPI here\nint x = MPI_SUM;\n",
+                                   "tests/t.cpp": "MPI_Comm world;\n"},
+                                  "mid/b.cpp:2: mid/ names MPI (MPI_SUM): only low/ may")
+        self.assertNotIn("low/channel.cpp", out)
+        self.assertNotIn("tests/t.cpp", out)
 
     def test_a_room_or_folder_without_a_rule_is_refused(self):
         self.assert_refused({"app/new_room/d.cpp": "int d;\n", "elsewhere/e.cpp": "int e;\n"},
