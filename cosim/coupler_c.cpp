@@ -45,10 +45,15 @@ trackcosim::cosim::ShoeState state_from(const double* s) {
 extern "C" {
 
 tcs_coupler* tcs_connect_tcp(const char* host, int port, double timeout_seconds) {
+  return tcs_connect("tcp", host, port, timeout_seconds);
+}
+
+tcs_coupler* tcs_connect(const char* transport, const char* host, int port, double timeout_seconds) {
   auto* c = new tcs_coupler;
   try {
-    c->coupler = std::make_unique<trackcosim::cosim::VehicleCoupler>(
-        trackcosim::cosim::VehicleCoupler::connect_tcp(host != nullptr ? host : "127.0.0.1", port, timeout_seconds));
+    const trackcosim::cosim::TerrainAddress address{transport != nullptr ? transport : "",
+                                                    host != nullptr ? host : "127.0.0.1", port, timeout_seconds};
+    c->coupler = std::make_unique<trackcosim::cosim::VehicleCoupler>(trackcosim::cosim::VehicleCoupler::connect(address));
   } catch (const std::exception& e) {
     c->error = e.what();
     c->failed = true;

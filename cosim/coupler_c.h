@@ -1,6 +1,7 @@
 /* The vehicle side of the trackcosim co-simulation as a C API (opaque handle), for vehicle
- * models written in C or in anything that can call C. It wraps cosim::VehicleCoupler over the
- * TCP transport; the protocol is docs/protocol.md, units SI, world frame X forward, Y left,
+ * models written in C or in anything that can call C. It wraps cosim::VehicleCoupler, over TCP
+ * (tcs_connect_tcp) or over the transport named by a string (tcs_connect: "tcp", or "mpi" for a
+ * model that runs in the same MPI job as terrain_node); the protocol is docs/protocol.md, units SI, world frame X forward, Y left,
  * Z up. Every function returns 0 on success, -1 on failure; tcs_last_error says why.
  *
  *   tcs_coupler* c = tcs_connect_tcp("127.0.0.1", 47000, 30.0);
@@ -39,6 +40,9 @@ typedef struct tcs_terrain_info {
 
 /* Connects, retrying until timeout_seconds. Never returns NULL: check tcs_last_error. */
 tcs_coupler* tcs_connect_tcp(const char* host, int port, double timeout_seconds);
+/* The same through the transport named `transport`: "tcp" (host, port) or "mpi" (one rank of an
+ * MPMD job beside terrain_node; host and port unused), as cosim::VehicleCoupler::connect. */
+tcs_coupler* tcs_connect(const char* transport, const char* host, int port, double timeout_seconds);
 /* NULL when the last call succeeded. Valid until the next call on the same handle. */
 const char* tcs_last_error(const tcs_coupler* c);
 

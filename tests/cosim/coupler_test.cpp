@@ -141,6 +141,13 @@ TEST(Coupler, ConnectRefusesAnUnknownTransportNamingIt) {
     e = error.what();
   }
   EXPECT_NE(e.find("got udp"), std::string::npos) << e;
+  // The C API says the same through its error, with a handle that refuses every call.
+  tcs_coupler* c = tcs_connect("udp", "127.0.0.1", 1, 1);
+  ASSERT_NE(tcs_last_error(c), nullptr);
+  EXPECT_NE(std::string(tcs_last_error(c)).find("got udp"), std::string::npos) << tcs_last_error(c);
+  double states[13] = {};
+  EXPECT_EQ(tcs_send_states(c, 0, states), -1);
+  tcs_free(c);
 }
 
 std::string protocol_error(const std::function<void()>& f) {
