@@ -8,6 +8,8 @@
 
 namespace trackcosim::comm {
 namespace {
+int recorded_program_rank = -1;  ///< set by split_world_by_role: this rank within its program
+
 void finalize_at_exit() {
   int finalized = 0;
   MPI_Finalized(&finalized);
@@ -21,6 +23,12 @@ void ensure_mpi() {
   if (initialized) return;
   MPI_Init(nullptr, nullptr);
   std::atexit(finalize_at_exit);
+}
+
+RoleLayout split_world_by_role(Role role) {
+  RoleLayout layout = split_by_role(MPI_COMM_WORLD, role);
+  recorded_program_rank = layout.role_rank;
+  return layout;
 }
 
 RoleScope::RoleScope(Role role) {
@@ -37,6 +45,8 @@ int world_rank_if_initialised() {
   if (!initialized || finalized) return 0;
   return RankGroup::world().rank();
 }
+
+int program_rank() { return recorded_program_rank >= 0 ? recorded_program_rank : world_rank_if_initialised(); }
 
 int abort_all_or_return(int code) {
   int initialized = 0, finalized = 0;

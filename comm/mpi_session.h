@@ -23,9 +23,18 @@ class RoleScope {
   RoleLayout layout_;
 };
 
+/// split_by_role over MPI_COMM_WORLD: what a program of an MPMD job does (collective). It also
+/// records this process's rank within its program for program_rank().
+RoleLayout split_world_by_role(Role role);
+
 /// This rank's number among all ranks of the job, or 0 when MPI is not (or no longer) running:
 /// for messages that may come before MPI starts or after it failed.
 int world_rank_if_initialised();
+
+/// This rank's number among the ranks of its own program: its role rank once split_world_by_role
+/// ran (in an MPMD co-simulation the terrain's leader is world rank 1, not 0), else
+/// world_rank_if_initialised(). Who prints a program's errors: its rank 0.
+int program_rank();
 
 /// Stops every rank of MPI_COMM_WORLD with `code` when more than one runs, else returns `code`.
 int abort_all_or_return(int code);

@@ -32,6 +32,4 @@ void release_role_layout(RoleLayout& layout) {
   if (layout.role_comm != MPI_COMM_NULL) MPI_Comm_free(&layout.role_comm);
 }
 
-RoleLayout split_world_by_role(Role role) { return split_by_role(MPI_COMM_WORLD, role); }
-
 }  // namespace trackcosim::comm

@@ -27,8 +27,6 @@ struct RoleLayout {
 /// Collective over `world`. Each rank passes its own role. The caller frees role_comm
 /// (release_role_layout).
 RoleLayout split_by_role(MPI_Comm world, Role role);
-/// split_by_role over MPI_COMM_WORLD: what a program of an MPMD job does (collective).
-RoleLayout split_world_by_role(Role role);
 
 void release_role_layout(RoleLayout& layout);
 

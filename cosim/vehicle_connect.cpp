@@ -8,7 +8,6 @@
 
 #include "comm/mpi_channel.h"
 #include "comm/mpi_session.h"
-#include "comm/role_split.h"
 #include "comm/tcp_channel.h"
 #include "cosim/coupler.h"
 

@@ -133,9 +133,10 @@ int main(int argc, char** argv) {
     }
     return 0;
   } catch (const std::exception& e) {
-    // Bad input fails on every rank alike: the first rank speaks for all. Anything else may be
-    // one rank's alone (a body too fast for the ghost layer): that rank speaks.
-    const int rank = comm::world_rank_if_initialised();
+    // Bad input fails on every rank alike: the terrain's first rank speaks for all (in a
+    // co-simulation that is world rank 1 or later: the vehicle is world rank 0). Anything else
+    // may be one rank's alone (a body too fast for the ghost layer): that rank speaks.
+    const int rank = comm::program_rank();
     const bool input_error = dynamic_cast<const io::ConfigError*>(&e) != nullptr;
     std::fflush(stdout);
     if (rank == 0 || !input_error)
