@@ -86,7 +86,9 @@ int main(int argc, char** argv) {
   app.add_option("--terrain-port", coupled.port, "tcp: its port")->capture_default_str()->check(CLI::Range(1, 65535));
   app.add_option("--coupling-step", coupled.coupling_step, "Coupling step, s (default: the vehicle step)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--timeout", coupled.timeout, "Longest wait for the terrain, s")->capture_default_str();
+  app.add_option("--timeout", coupled.timeout, "Longest wait for the terrain, s")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app.add_option("--coupling-scheme", coupled.scheme,
                  "concurrent: both sides compute at once, the forces act one interval late; sequential: "
                  "the vehicle waits for each interval's forces, which allows 4.4x stiffer shoe springs "

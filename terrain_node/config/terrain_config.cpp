@@ -1,6 +1,7 @@
 #include "terrain_node/config/terrain_config.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "io/number_text.h"
@@ -43,6 +44,19 @@ void check_probes(const io::JsonField& output, const TerrainScene& scene) {
                                  : " (this scene has gids 0 to " + std::to_string(bodies - 1) + ")"));
 }
 
+void check_step_count(const io::JsonField& end_time, double end, double step_size) {
+  // A count past this cannot finish (10^12 steps at 1 us each is 11 days of one core) and past
+  // 2^64 it would wrap to a run of 0 steps that exits as a success.
+  constexpr double kMostSteps = 1e12;
+  const double steps = end / step_size;
+  if (steps > kMostSteps) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.3g", steps);
+    end_time.fail("end_time " + io::number_to_string(end) + " s at step_size " + io::number_to_string(step_size) +
+                  " s asks for " + count + " steps; at most 1e+12 can run (a longer step_size or a shorter end_time)");
+  }
+}
+
 }  // namespace
 
 namespace terrain_config_detail {
@@ -71,6 +85,7 @@ TerrainScene read_terrain_scene(const nlohmann::json& document, const std::strin
   if (const auto f = root.optional_member("gravity")) scene.step.gravity = f->vec3();
   if (const auto f = root.optional_member("step_size")) scene.step.step_size = f->positive_number();
   scene.end_time = root.member("end_time").non_negative_number();
+  check_step_count(root.member("end_time"), scene.end_time, scene.step.step_size);
   if (const auto f = root.optional_member("solver")) scene.step.solver = read_solver_settings(*f);
   if (const auto f = root.optional_member("collision")) scene.step.collision = read_collision_settings(*f);
   if (const auto f = root.optional_member("output")) {

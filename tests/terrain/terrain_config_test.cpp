@@ -320,6 +320,12 @@ TEST(TerrainConfigErrors, WrongTypesAndMissingKeys) {
 TEST(TerrainConfigErrors, ImpossibleValues) {
   EXPECT_EQ(config_error(R"({"end_time": 1, "step_size": 0})"), "terrain.json: step_size: must be > 0, got 0");
   EXPECT_EQ(config_error(R"({"end_time": -1})"), "terrain.json: end_time: must be >= 0, got -1");
+  // Step counts past 2^64 used to wrap to a run of 0 steps that exited as a success.
+  EXPECT_EQ(config_error(R"({"end_time": 1e300})"),
+            "terrain.json: end_time: end_time 1e+300 s at step_size 0.001 s asks for 1e+303 steps; at most 1e+12 "
+            "can run (a longer step_size or a shorter end_time)");
+  EXPECT_TRUE(starts_with(config_error(R"({"end_time": 1, "step_size": 1e-300})"),
+                          "terrain.json: end_time: end_time 1 s at step_size 1e-300 s asks for 1e+300 steps"));
   EXPECT_EQ(config_error(R"({"end_time": 1, "material": {"friction": -0.1}})"),
             "terrain.json: material.friction: must be >= 0, got -0.1");
   EXPECT_EQ(config_error(R"({"end_time": 1, "material": {"density": 0}})"),
