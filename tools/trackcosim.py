@@ -19,6 +19,11 @@ Run config (paths relative to the current folder):
   vehicle may also give "coupling_step" (s) and "coupling_scheme" ("sequential" or "concurrent");
   terrain may give "checkpoint": a settled bed (checkpoint.bin of a terrain_node --config run with
   a settle section) the terrain starts from instead of settling (terrain_node --from-checkpoint).
+  Every key is checked before anything starts (tools/run_file.py, docs/protocol.md "The run
+  file"): an unknown or misspelt key, a wrong type or a missing config is refused, naming the key.
+
+tools/trackcosim --help (or -h, help) prints this text; an error prints one `trackcosim: error:`
+line (exit status 1).
 
 --launcher srun starts the job step with `srun --mpi=pmix --multi-prog` (inside a Slurm
 allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`; --launcher hetjob
@@ -42,21 +47,23 @@ programs then stop at the same coupling step k with vehicle/checkpoint.bin and
 terrain/checkpoint.bin; the launcher prints "stopped by SIGUSR1 at coupling step k; resume with
 ..." and exits 0, leaving RUN_DIR/stopped.txt with that command. `--resume RUN_DIR` continues the
 run from both checkpoints (on any terrain rank count), appending to RUN_DIR's outputs."""
-import csv
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from mobility_metrics import line_fields, mobility, report_lines  # noqa: E402
+from command_line import UsageError, parse_command_line  # noqa: E402
+from mobility_metrics import line_fields, report_lines  # noqa: E402
 from program_lines import key_values  # noqa: E402
+from run_file import RunFileError, read_run_file  # noqa: E402
+from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
 from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
-from terrain_grow import strip_comments  # noqa: E402
 
 
 def fail(message):
@@ -82,95 +89,6 @@ def parse_line(prefix, text):
         if pairs is not None:
             return pairs
     return None
-
-
-# The terrain's timing.csv columns that are not stages of its step; every other column is one
-# stage, named as in terrain_node/distributed/terrain_step_stages.h (the one list of them).
-TERRAIN_TIMING_FIXED = ("step", "t", "wait", "terrain", "halo", "exchange")
-
-
-def merge_timing(folder):
-    """Writes FOLDER/timing.csv (both programs per coupling step) and returns the mean of each
-    column in ms, with the terrain's stages in step order under "terrain_stages"."""
-    rows = {}
-    with open(os.path.join(folder, "vehicle", "timing.csv")) as f:
-        for r in csv.DictReader(f):
-            rows[int(r["step"])] = {"step": r["step"], "t": r["t"], "vehicle_compute": r["vehicle"],
-                                    "vehicle_wait": r["wait"]}
-    with open(os.path.join(folder, "terrain", "timing.csv")) as f:
-        reader = csv.DictReader(f)
-        stages = [c for c in reader.fieldnames if c not in TERRAIN_TIMING_FIXED]
-        for r in reader:
-            row = rows.setdefault(int(r["step"]), {"step": r["step"], "t": r["t"]})
-            row.update({"terrain_wait": r["wait"], "terrain_compute": r["terrain"], "terrain_halo": r["halo"],
-                        "terrain_exchange": r["exchange"]})
-            row.update({"terrain_" + s: r[s] for s in stages})
-    columns = (["step", "t", "vehicle_compute", "vehicle_wait", "terrain_wait", "terrain_compute"] +
-               ["terrain_" + s for s in stages] + ["terrain_halo", "terrain_exchange"])
-    with open(os.path.join(folder, "timing.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, columns, restval="")
-        w.writeheader()
-        for k in sorted(rows):
-            w.writerow(rows[k])
-    ms = {c: 1000 * mean([float(r[c]) for r in rows.values() if r.get(c, "") != ""]) for c in columns[2:]}
-    ms["terrain_stages"] = stages
-    return ms
-
-
-def mean(values):
-    return sum(values) / len(values) if values else 0.0
-
-
-def sprocket_torques(folder):
-    """Mean motor torque on the left and right sprockets over the run (N m), from vehicle.csv."""
-    rows = read_csv(os.path.join(folder, "vehicle", "vehicle.csv"))
-    return (mean([float(r["sprocket_torque_left"]) for r in rows]),
-            mean([float(r["sprocket_torque_right"]) for r in rows]))
-
-
-def read_csv(path):
-    with open(path) as f:
-        return list(csv.DictReader(f))
-
-
-def vehicle_run_json(folder):
-    """vehicle_node's run.json of the run, {} if it wrote none."""
-    try:
-        with open(os.path.join(folder, "vehicle", "run.json")) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return {}
-
-
-def vehicle_config_of_run(config_file, vehicle_run):
-    """The vehicle config the run names (JSON with // comments); should it no longer read, the
-    document vehicle_node recorded in its run.json: the summary must not be lost at the end."""
-    try:
-        with open(config_file) as f:
-            return json.loads(strip_comments(f.read()))
-    except (OSError, ValueError) as e:
-        if "config" not in vehicle_run:
-            fail("%s: %s" % (config_file, e))
-        return vehicle_run["config"]
-
-
-def sprocket_pitch_radius(vehicle_run, vehicle_config):
-    """Track speed per sprocket rad/s (m): vehicle_node's figure, which the shoes' geometry sets
-    (docs/vehicle.md, "Wrapping"); a vehicle_node too old to write it leaves the config's sprocket
-    radius, 8-16% short for the shipped vehicles (slip then reads low)."""
-    try:
-        return float(vehicle_run["vehicle"]["sprocket_pitch_radius_m"])
-    except (KeyError, TypeError, ValueError):
-        return float(vehicle_config["track"]["sprocket"]["radius"])
-
-
-def mobility_of_run(folder, vehicle_config_file):
-    """Slip, sprocket power and ground pressure of a finished run (tools/mobility_metrics.py)."""
-    vehicle_run = vehicle_run_json(folder)
-    vehicle_config = vehicle_config_of_run(vehicle_config_file, vehicle_run)
-    return mobility(read_csv(os.path.join(folder, "vehicle", "vehicle.csv")),
-                    read_csv(os.path.join(folder, "vehicle", "shoes.csv")), vehicle_config,
-                    sprocket_pitch_radius(vehicle_run, vehicle_config))
 
 
 def program_commands(vehicle, terrain_config, folder, resume=False):
@@ -270,41 +188,49 @@ def slurm_facts():
     return facts or None
 
 
+def make_run_folder(folder, given_by):
+    """Creates the run folder; a file where a folder of its path should be is refused by name."""
+    parent = folder
+    while parent and not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if parent and not os.path.isdir(parent):
+        fail("%s %s: %s is a file, not a folder" % (given_by, folder, parent))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        fail("%s %s: cannot create the run folder: %s" % (given_by, folder, e.strerror or e))
+
+
 def main(argv):
     args = argv[1:]
-    if not args or args[0] != "run" or len(args) < 2:
+    if args and args[0] in ("--help", "-h", "help"):
         print(__doc__)
+        return 0
+    if not args or args[0] != "run":
+        print(__doc__, file=sys.stderr)
         return 2
-    config_file = args[1]
-    options = {"--terrain-ranks": None, "--out": None, "--launcher": "mpirun", "--resume": None}
-    dry = "--dry-run" in args
-    grow = "--grow-with-ranks" in args
-    for key in options:
-        if key in args:
-            options[key] = args[args.index(key) + 1]
-    if options["--launcher"] not in ("mpirun", "srun", "hetjob"):
-        fail("--launcher must be mpirun, srun or hetjob, got %s" % options["--launcher"])
+    try:
+        config_file, options = parse_command_line(args[1:])
+    except UsageError as e:
+        fail("%s\nusage: %s\n(tools/trackcosim --help tells more)" % (e, __doc__.splitlines()[0]))
+    dry, grow = options["--dry-run"], options["--grow-with-ranks"]
     if options["--launcher"] == "hetjob" and not in_hetjob():
         fail("--launcher hetjob runs inside a heterogeneous Slurm job (sbatch -n 1 : -n N script); "
              "SLURM_HET_SIZE is %s" % os.environ.get("SLURM_HET_SIZE", "unset"))
     try:
-        with open(config_file) as f:
-            run = json.load(f)
-    except (OSError, ValueError) as e:
-        fail("%s: %s" % (config_file, e))
-    for key in run:
-        if key not in ("vehicle", "terrain", "output"):
-            fail("%s: %s: unknown key (expected one of: vehicle, terrain, output)" % (config_file, key))
-    vehicle, terrain = run.get("vehicle", {}), run.get("terrain", {})
-    if "config" not in vehicle or "config" not in terrain:
-        fail("%s: vehicle.config and terrain.config are required" % config_file)
-    base_ranks = int(terrain.get("ranks", 1))
-    ranks = int(options["--terrain-ranks"] or base_ranks)
-    if ranks < 1:
-        fail("--terrain-ranks must be >= 1, got %d" % ranks)
+        run = read_run_file(config_file)
+    except RunFileError as e:
+        fail(str(e))
+    vehicle, terrain = run["vehicle"], run["terrain"]
+    base_ranks = terrain.get("ranks", 1)
+    ranks = options["--terrain-ranks"] or base_ranks
+    if options["--resume"] is not None and not os.path.isdir(options["--resume"]):
+        fail("--resume %s: no such run folder" % options["--resume"])
+    given_by = "--resume" if options["--resume"] else "--out" if options["--out"] else \
+        "%s: output" % config_file if "output" in run else "the default run folder"
     folder = options["--resume"] or options["--out"] or run.get(
         "output", os.path.join("output", os.path.splitext(os.path.basename(config_file))[0]))
-    os.makedirs(folder, exist_ok=True)
+    make_run_folder(folder, given_by)
     terrain_config = terrain["config"]
     if grow:
         terrain_config = write_grown_terrain(terrain_config, ranks / base_ranks, folder)
@@ -383,5 +309,25 @@ def main(argv):
     return 0
 
 
+def run_main(argv):
+    """main, with no Python traceback for a user: a file or value the system refuses becomes one
+    error line; anything else is a bug of the launcher, said as such (TRACKCOSIM_DEBUG=1: traceback)."""
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        print("trackcosim: interrupted", file=sys.stderr)
+        return 130
+    except (OSError, ValueError) as e:
+        fail(str(e))
+    except Exception as e:  # noqa: BLE001 - reported, not hidden
+        if os.environ.get("TRACKCOSIM_DEBUG"):
+            raise
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+        print("trackcosim: internal error: %s: %s (at %s:%d); please report it with the command line and "
+              "the run file (TRACKCOSIM_DEBUG=1 shows the traceback)" % (
+                  type(e).__name__, e, os.path.basename(frame.filename), frame.lineno), file=sys.stderr)
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run_main(sys.argv))
