@@ -3,19 +3,18 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cinttypes>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "comm/broadcast.h"
+#include "io/csv_stream.h"
+#include "io/number_text.h"
 #include "cosim/shoe_exchange.h"
 #include "terrain_node/coupling/shoe_proxies.h"
 
@@ -61,31 +60,19 @@ cosim::VehicleHello agree_on_hello(const comm::RankGroup& group, cosim::TerrainC
   return cosim::decode_hello(hello_frame, "the terrain leader");
 }
 
-/// timing.csv: a new coupling writes the header; a resumed one keeps the rows of the steps before
+/// timing.csv, streamed (io/csv_stream.h: whole rows, flushed at least every second): a new
+/// coupling starts it with the header; a resumed one keeps the rows of the steps before
 /// `first_step` (a stopped run may have timed steps it did not checkpoint) and appends.
-std::ofstream open_timing(const std::filesystem::path& path, bool resume, std::uint64_t first_step) {
-  std::string kept;
-  if (resume) {
-    std::ifstream old(path);
-    std::string line;
-    for (bool header = true; std::getline(old, line); header = false) {
-      std::uint64_t step = 0;
-      const bool row = std::sscanf(line.c_str(), "%" SCNu64, &step) == 1;
-      if (header || (row && step < first_step)) kept += line + '\n';
-    }
-  }
-  std::ofstream timing(path);
-  if (!kept.empty()) {
-    timing << kept;
-    return timing;
-  }
+void open_timing(std::optional<io::CsvStream>& timing, const std::filesystem::path& path, bool resume,
+                 std::uint64_t first_step) {
+  const std::vector<std::string> kept = resume ? io::rows_before_step(path, first_step) : std::vector<std::string>{};
   // Per coupling step: the leader's wait for the vehicle, the sub-steps (and the leader's own
   // time in each stage of them, terrain_step_stages.h; its ghost, migration and solver messages
   // and its wait for the slowest terrain rank at the end, as halo), and the exchange.
-  timing << "step,t,wait,terrain";
-  for (const std::string_view name : kTerrainStageNames) timing << ',' << name;
-  timing << ",halo,exchange\n";
-  return timing;
+  std::string header = "step,t,wait,terrain";
+  for (const std::string_view name : kTerrainStageNames) (header += ',') += name;
+  timing.emplace(path, header + ",halo,exchange");
+  for (const std::string& row : kept) timing->write_row(row);
 }
 
 }  // namespace
@@ -121,8 +108,8 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   terrain.set_compliant_bodies(springs);
   terrain.watch_loads(proxies);
 
-  std::ofstream timing;
-  if (leader && timing_csv != nullptr) timing = open_timing(*timing_csv, resume != nullptr, hello.start_step);
+  std::optional<io::CsvStream> timing;
+  if (leader && timing_csv != nullptr) open_timing(timing, *timing_csv, resume != nullptr, hello.start_step);
   std::optional<MovingPatch> patch;
   std::ofstream patch_csv;
   if (const auto& settings = config.scene.cosim.moving_patch) {
@@ -185,6 +172,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       for (std::size_t i = 0; i < shoes; ++i)
         shoe_positions[i] = {states[i].position[0], states[i].position[1], states[i].position[2]};
       patch->follow(terrain, shoe_positions, summary.coupling_steps, command.time, patch_csv);
+      patch_csv.flush();  // one whole line at a time: a killed run leaves no partial line
     }
     t0 = Clock::now();
     StageSeconds stages{};
@@ -230,10 +218,13 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     }
     stop_asked = stop_asked || signal != 0;
     exchange += since(t0);
-    if (timing.is_open()) {
-      timing << summary.coupling_steps << ',' << command.time << ',' << wait << ',' << compute;
-      for (const double seconds : stages) timing << ',' << seconds;
-      timing << ',' << halo << ',' << exchange << '\n';
+    if (timing) {
+      std::string row;
+      io::append_number(row, summary.coupling_steps);
+      for (const double seconds : {command.time, wait, compute}) (row += ',') += io::number_to_string(seconds);
+      for (const double seconds : stages) (row += ',') += io::number_to_string(seconds);
+      for (const double seconds : {halo, exchange}) (row += ',') += io::number_to_string(seconds);
+      timing->write_row(row);
     }
     ++summary.coupling_steps;
     summary.wait_seconds += wait;
