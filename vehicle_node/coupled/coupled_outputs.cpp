@@ -11,7 +11,7 @@ namespace trackcosim::vehicle {
 
 std::string timing_row(std::size_t k, double t, double compute, double wait, double fz) {
   std::ostringstream row;
-  row << k << ',' << t << ',' << compute << ',' << wait << ',' << fz << '\n';
+  row << k << ',' << t << ',' << compute << ',' << wait << ',' << fz;
   return row.str();
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // The co-simulation run's own output rows and run.json (coupled_run.h): vehicle.csv and
-// shoes.csv come from the VehicleRecorder.
+// shoes.csv come from the VehicleRecorder; timing.csv is streamed like them (io::CsvStream).
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "vehicle_node/coupled/coupled_run.h"
 #include "vehicle_node/standalone/run_config.h"
@@ -11,7 +12,9 @@
 
 namespace trackcosim::vehicle {
 
-/// One timing.csv row: step, t, vehicle compute seconds, wait seconds, terrain's vertical force (N).
+inline constexpr std::string_view kTimingHeader = "step,t,vehicle,wait,terrain_fz";
+
+/// One timing.csv row, without line end: step, t, vehicle compute seconds, wait seconds, terrain's vertical force (N).
 std::string timing_row(std::size_t k, double t, double compute, double wait, double fz);
 
 /// run.json: the program, the coupling, the vehicle's derived sizes (the launcher's slip needs

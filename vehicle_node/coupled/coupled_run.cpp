@@ -9,6 +9,7 @@
 
 #include "cosim/coupler.h"
 #include "cosim/job_control.h"
+#include "io/csv_stream.h"
 #include "io/output_file.h"
 #include "vehicle_node/coupled/coupled_outputs.h"
 #include "vehicle_node/coupled/shoe_messages.h"
@@ -106,8 +107,17 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   const auto coupling_steps = static_cast<std::size_t>(std::llround(config.simulation.end_time / coupling_step));
   const auto output_every = std::max<std::size_t>(
       1, static_cast<std::size_t>(std::llround(config.simulation.output_interval / coupling_step)));
-  VehicleRecorder recorder(*vehicle);
-  std::string timing = "step,t,vehicle,wait,terrain_fz\n";
+  // The files are streamed from here on; a resumed run starts them with the checkpoint's rows
+  // (checked before any file is truncated).
+  RecordedRows before;
+  std::string_view timing_before;
+  if (resume) {
+    before = {resume->recorder_frames, std::move(resume->vehicle_csv), std::move(resume->shoes_csv)};
+    timing_before = io::rows_after_header(resume->timing_csv, kTimingHeader, "timing.csv");
+  }
+  VehicleRecorder recorder(*vehicle, o.out_dir, before);
+  io::CsvStream timing(o.out_dir / "timing.csv", kTimingHeader);
+  timing.write_lines(timing_before);
   CoupledSummary summary;
   summary.shoes = shoes.size();
   summary.particles = w.particles;
@@ -115,8 +125,6 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   std::vector<cosim::ShoeForce> forces(shoes.size(), cosim::ShoeForce{{0, 0, 0}, {0, 0, 0}});
   std::size_t first = 0;
   if (resume) {
-    recorder.restore(resume->recorder_frames, std::move(resume->vehicle_csv), std::move(resume->shoes_csv));
-    timing = std::move(resume->timing_csv);
     forces = resume->forces;
     x0 = resume->start_x;
     summary.particles = resume->particles;
@@ -125,10 +133,6 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
     first = resume->coupling_step_index;
     summary.coupling_steps = first;
   }
-  auto write_outputs = [&] {
-    recorder.write(o.out_dir);
-    io::write_output_file(o.out_dir / "timing.csv", [&timing](std::ostream& out) { out << timing; });
-  };
   const bool sequential = o.scheme == "sequential";
   const Clock::time_point start = Clock::now();
   Clock::time_point last_progress = start;
@@ -151,10 +155,11 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
         c.wait_seconds = summary.wait_seconds;
         c.system = system.save_state();
         c.forces = forces;
-        c.recorder_frames = recorder.frames();
-        c.vehicle_csv = recorder.vehicle_text();
-        c.shoes_csv = recorder.shoes_text();
-        c.timing_csv = timing;
+        RecordedRows rows = recorder.rows();
+        c.recorder_frames = rows.frames;
+        c.vehicle_csv = std::move(rows.vehicle_csv);
+        c.shoes_csv = std::move(rows.shoes_csv);
+        c.timing_csv = timing.text();
         write_vehicle_checkpoint(summary.checkpoint, c);
         coupler.checkpoint(system.time(), signal != 0
                                               ? std::string("SIG") + cosim::signal_name(signal) + " on the vehicle"
@@ -186,13 +191,16 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
       summary.wait_seconds += wait;
       double fz = 0;  // the terrain's vertical force on all shoes: the vehicle's weight once settled
       for (const cosim::ShoeForce& f : forces) fz += f.force[2];
-      timing += timing_row(k, system.time(), compute, wait, fz);
+      timing.write_row(timing_row(k, system.time(), compute, wait, fz));
       const Vec3 chassis = system.state(vehicle->chassis()).position;
       if (!std::isfinite(chassis.x + chassis.y + chassis.z))
         throw std::runtime_error("the vehicle diverged at t = " + std::to_string(system.time()) + " s");
       // shoes.csv gets the terrain's forces of this interval (those of timing.csv's terrain_fz):
       // there is no rigid ground in a co-simulation, so its own contact forces would be zero.
-      if ((k + 1) % output_every == 0) recorder.record(system, terrain_forces(forces));
+      if ((k + 1) % output_every == 0) {
+        recorder.record(system, terrain_forces(forces));  // flushes vehicle.csv and shoes.csv
+        timing.flush();
+      }
       summary.coupling_steps = k + 1;
       if (o.progress_seconds > 0 && since(last_progress) >= o.progress_seconds) {
         const double wall = since(start), rate = double(k + 1 - first) / wall;
@@ -209,14 +217,13 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
     if (summary.stopped_by.empty()) coupler.finish();
   } catch (const std::exception& e) {
     coupler.abort(std::string("the vehicle stopped: ") + e.what());
-    write_outputs();
-    throw;
+    throw;  // the files hold every row so far; timing's destructor writes its last ones
   }
   summary.wall_seconds = wall_before + since(start);
   summary.simulated_seconds = system.time();
   summary.distance_m = system.state(vehicle->chassis()).position.x - x0;
   summary.sinkage_m = mean_sinkage(*vehicle, system, shoes, forces, surface_height);
-  write_outputs();
+  timing.flush();
   write_run_json(o, config, *vehicle, summary, coupling_step, surface_height, w.terrain_step, first);
   return summary;
 }

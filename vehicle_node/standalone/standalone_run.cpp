@@ -78,37 +78,31 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
   const double h = config.simulation.step;
   const auto steps = static_cast<std::size_t>(std::llround(config.simulation.end_time / h));
   const auto output_every = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(config.simulation.output_interval / h)));
-  VehicleRecorder recorder(vehicle);
+  VehicleRecorder recorder(vehicle, options.out_dir);  // rows on disk as they come, also after a failure
   RunSummary summary;
   summary.bodies = system.body_count();
 
   const Clock::time_point start = Clock::now();
   Clock::time_point last_progress = start;
-  try {
-    for (std::size_t k = 1; k <= steps; ++k) {
-      apply_driver(config.driver, vehicle, system, system.time());
-      vehicle.apply_travel_stops(system, h);
-      system.step(h);
-      summary.steps = k;
-      summary.max_joint_violation = std::max(summary.max_joint_violation, system.max_joint_violation());
-      const Vec3 chassis = system.state(vehicle.chassis()).position;
-      if (!std::isfinite(chassis.x + chassis.y + chassis.z))
-        throw std::runtime_error("the simulation diverged at t = " + io::number_to_string(system.time()) +
-                                 " s (chassis position not finite); try a smaller --step");
-      if (k % output_every == 0) recorder.record(system);
-      const Clock::time_point now = Clock::now();
-      if (options.progress_seconds > 0 && std::chrono::duration<double>(now - last_progress).count() >= options.progress_seconds) {
-        print_progress(progress, system.time(), config.simulation.end_time, k, std::chrono::duration<double>(now - start).count());
-        last_progress = now;
-      }
+  for (std::size_t k = 1; k <= steps; ++k) {
+    apply_driver(config.driver, vehicle, system, system.time());
+    vehicle.apply_travel_stops(system, h);
+    system.step(h);
+    summary.steps = k;
+    summary.max_joint_violation = std::max(summary.max_joint_violation, system.max_joint_violation());
+    const Vec3 chassis = system.state(vehicle.chassis()).position;
+    if (!std::isfinite(chassis.x + chassis.y + chassis.z))
+      throw std::runtime_error("the simulation diverged at t = " + io::number_to_string(system.time()) +
+                               " s (chassis position not finite); try a smaller --step");
+    if (k % output_every == 0) recorder.record(system);
+    const Clock::time_point now = Clock::now();
+    if (options.progress_seconds > 0 && std::chrono::duration<double>(now - last_progress).count() >= options.progress_seconds) {
+      print_progress(progress, system.time(), config.simulation.end_time, k, std::chrono::duration<double>(now - start).count());
+      last_progress = now;
     }
-  } catch (...) {
-    recorder.write(options.out_dir);  // what was simulated before the failure, for diagnosis
-    throw;
   }
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   summary.simulated_seconds = system.time();
-  recorder.write(options.out_dir);
   write_run_json(options.out_dir, config, vehicle, system, summary);
   return summary;
 }

@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "io/number_text.h"
-#include "io/output_file.h"
 
 namespace trackcosim::vehicle {
 namespace {
@@ -22,18 +21,37 @@ void put_state(std::string& out, const BodyState& s) {
 }
 
 constexpr const char* kStateColumns = "x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
+const std::string kShoesHeader = std::string("t,shoe,side,") + kStateColumns + ",fx,fy,fz";
+
+std::string vehicle_header(const TrackedVehicle& vehicle) {
+  std::string header = std::string("t,") + kStateColumns +
+                       ",sprocket_torque_left,sprocket_torque_right,sprocket_speed_left,sprocket_speed_right"
+                       ",idler_travel_left,idler_travel_right";
+  for (const Side s : kSides)
+    for (std::size_t i = 0; i < vehicle.track(s).road_wheels.size(); ++i)
+      header += ",road_wheel_fz_" + std::string(side_name(s)) + "_" + std::to_string(i);
+  return header;
+}
 
 }  // namespace
 
-VehicleRecorder::VehicleRecorder(const TrackedVehicle& vehicle) : vehicle_(vehicle) {
-  vehicle_csv_ = std::string("t,") + kStateColumns +
-                 ",sprocket_torque_left,sprocket_torque_right,sprocket_speed_left,sprocket_speed_right"
-                 ",idler_travel_left,idler_travel_right";
-  for (const Side s : kSides)
-    for (std::size_t i = 0; i < vehicle.track(s).road_wheels.size(); ++i)
-      vehicle_csv_ += ",road_wheel_fz_" + std::string(side_name(s)) + "_" + std::to_string(i);
-  vehicle_csv_ += '\n';
-  shoes_csv_ = std::string("t,shoe,side,") + kStateColumns + ",fx,fy,fz\n";
+// The headers are checked (rows_after_header) while the arguments of the delegated constructor
+// are evaluated, before the streams truncate the files.
+VehicleRecorder::VehicleRecorder(const TrackedVehicle& vehicle, const std::filesystem::path& folder,
+                                 const RecordedRows& before)
+    : VehicleRecorder(vehicle, folder, before.frames, vehicle_header(vehicle),
+                      io::rows_after_header(before.vehicle_csv, vehicle_header(vehicle), "vehicle.csv"),
+                      io::rows_after_header(before.shoes_csv, kShoesHeader, "shoes.csv")) {}
+
+VehicleRecorder::VehicleRecorder(const TrackedVehicle& vehicle, const std::filesystem::path& folder,
+                                 std::size_t frames, const std::string& vehicle_header,
+                                 std::string_view vehicle_rows, std::string_view shoes_rows)
+    : vehicle_(vehicle),
+      frames_(frames),
+      vehicle_csv_(folder / "vehicle.csv", vehicle_header),
+      shoes_csv_(folder / "shoes.csv", kShoesHeader) {
+  vehicle_csv_.write_lines(vehicle_rows);
+  shoes_csv_.write_lines(shoes_rows);
 }
 
 void VehicleRecorder::record(const MultibodySystem& system) {
@@ -48,50 +66,39 @@ void VehicleRecorder::record(const MultibodySystem& system, const std::vector<Ve
     throw std::logic_error("VehicleRecorder::record: " + std::to_string(shoe_forces.size()) + " shoe forces for " +
                            std::to_string(vehicle_.shoe_count()) + " shoes");
   const double t = system.time();
-  io::append_number(vehicle_csv_, t);
-  put_state(vehicle_csv_, system.state(vehicle_.chassis()));
-  for (const Side s : kSides) put(vehicle_csv_, system.motor_torque(vehicle_.track(s).motor));
-  for (const Side s : kSides) put(vehicle_csv_, system.revolute_speed(vehicle_.track(s).sprocket_axle));
-  for (const Side s : kSides) put(vehicle_csv_, vehicle_.idler_travel(system, s));
+  row_.clear();
+  io::append_number(row_, t);
+  put_state(row_, system.state(vehicle_.chassis()));
+  for (const Side s : kSides) put(row_, system.motor_torque(vehicle_.track(s).motor));
+  for (const Side s : kSides) put(row_, system.revolute_speed(vehicle_.track(s).sprocket_axle));
+  for (const Side s : kSides) put(row_, vehicle_.idler_travel(system, s));
   for (const Side s : kSides)
-    for (const BodyId wheel : vehicle_.track(s).road_wheels) put(vehicle_csv_, system.body_contact_force(wheel).z);
-  vehicle_csv_ += '\n';
+    for (const BodyId wheel : vehicle_.track(s).road_wheels) put(row_, system.body_contact_force(wheel).z);
+  vehicle_csv_.write_row(row_);
 
   std::size_t next = 0;  // index into shoe_forces: left track, then right
   for (const Side s : kSides) {
     const std::vector<BodyId>& shoes = vehicle_.track(s).shoes;
     for (std::size_t i = 0; i < shoes.size(); ++i, ++next) {
-      io::append_number(shoes_csv_, t);
-      shoes_csv_ += ',';
-      io::append_number(shoes_csv_, i);
-      shoes_csv_ += ',';
-      shoes_csv_ += side_name(s);
-      put_state(shoes_csv_, system.state(shoes[i]));
+      row_.clear();
+      io::append_number(row_, t);
+      row_ += ',';
+      io::append_number(row_, i);
+      row_ += ',';
+      row_ += side_name(s);
+      put_state(row_, system.state(shoes[i]));
       const Vec3 f = shoe_forces[next];
-      put(shoes_csv_, f.x);
-      put(shoes_csv_, f.y);
-      put(shoes_csv_, f.z);
-      shoes_csv_ += '\n';
+      put(row_, f.x);
+      put(row_, f.y);
+      put(row_, f.z);
+      shoes_csv_.write_row(row_);
     }
   }
   ++frames_;
+  vehicle_csv_.flush();
+  shoes_csv_.flush();
 }
 
-void VehicleRecorder::restore(std::size_t frames, std::string vehicle_text, std::string shoes_text) {
-  // A checkpoint of another vehicle would have other columns: refuse it rather than mix them.
-  const std::string vehicle_header = vehicle_csv_.substr(0, vehicle_csv_.find('\n') + 1);
-  const std::string shoes_header = shoes_csv_.substr(0, shoes_csv_.find('\n') + 1);
-  if (vehicle_text.compare(0, vehicle_header.size(), vehicle_header) != 0 ||
-      shoes_text.compare(0, shoes_header.size(), shoes_header) != 0)
-    throw std::invalid_argument("the checkpoint's vehicle.csv/shoes.csv columns are not this vehicle's");
-  frames_ = frames;
-  vehicle_csv_ = std::move(vehicle_text);
-  shoes_csv_ = std::move(shoes_text);
-}
-
-void VehicleRecorder::write(const std::filesystem::path& folder) const {
-  io::write_output_file(folder / "vehicle.csv", [this](std::ostream& out) { out << vehicle_csv_; });
-  io::write_output_file(folder / "shoes.csv", [this](std::ostream& out) { out << shoes_csv_; });
-}
+RecordedRows VehicleRecorder::rows() { return {frames_, vehicle_csv_.text(), shoes_csv_.text()}; }
 
 }  // namespace trackcosim::vehicle

@@ -1,7 +1,9 @@
 #pragma once
-// Rows of vehicle.csv and shoes.csv, recorded in memory during the run and written through
-// io::write_output_file at the end (or when the run stops on an error), so a file on disk is
-// always complete. Columns (SI units, world frame, quaternions w,x,y,z; docs/vehicle.md):
+// vehicle.csv and shoes.csv, written as the run goes (io::CsvStream): each file is created with
+// its header when the recorder is, every record() appends whole rows and flushes both files, so
+// a run that crashes or is killed leaves every row up to its last output step (a kill in the
+// middle of a write may leave a last partial line, which a reader drops). Columns (SI units,
+// world frame, quaternions w,x,y,z; docs/vehicle.md):
 //   vehicle.csv: t, chassis x y z qw qx qy qz vx vy vz wx wy wz, sprocket_torque_{left,right}
 //                (N m, motor on sprocket), sprocket_speed_{left,right} (rad/s),
 //                idler_travel_{left,right} (m), road_wheel_fz_{left,right}_<i> (N, vertical
@@ -12,38 +14,48 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "io/csv_stream.h"
 #include "vehicle_node/mbd/multibody_system.h"
 #include "vehicle_node/track/tracked_vehicle.h"
 
 namespace trackcosim::vehicle {
 
+/// What a co-simulation checkpoint keeps of the files, so that a resumed run writes them again.
+struct RecordedRows {
+  std::size_t frames = 0;
+  std::string vehicle_csv, shoes_csv;  ///< the files' text so far, headers included
+};
+
 class VehicleRecorder {
  public:
-  explicit VehicleRecorder(const TrackedVehicle& vehicle);
+  /// Creates (truncates) DIR/vehicle.csv and DIR/shoes.csv with their headers, followed by the
+  /// rows of `before` (a resumed run's). Throws std::invalid_argument, before touching any file,
+  /// when `before` has other columns (a checkpoint of another vehicle); io::OutputError.
+  VehicleRecorder(const TrackedVehicle& vehicle, const std::filesystem::path& folder, const RecordedRows& before = {});
 
   /// Appends one row to vehicle.csv and one row per shoe to shoes.csv for the current state,
-  /// with each shoe's rigid-ground contact force.
+  /// with each shoe's rigid-ground contact force, and flushes both files.
   void record(const MultibodySystem& system);
   /// The same with the given force on each shoe, both tracks in one order (left, then right):
   /// a co-simulation's terrain forces, which the system holds as external forces, not contacts.
   void record(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces);
   std::size_t frames() const { return frames_; }
 
-  /// Writes DIR/vehicle.csv and DIR/shoes.csv; throws io::OutputError.
-  void write(const std::filesystem::path& folder) const;
-
-  /// The files' text so far (headers included), for a checkpoint; restore() continues from it.
-  const std::string& vehicle_text() const { return vehicle_csv_; }
-  const std::string& shoes_text() const { return shoes_csv_; }
-  void restore(std::size_t frames, std::string vehicle_text, std::string shoes_text);
+  /// The rows so far, for a checkpoint (read back from the flushed files).
+  RecordedRows rows();
 
  private:
+  VehicleRecorder(const TrackedVehicle& vehicle, const std::filesystem::path& folder, std::size_t frames,
+                  const std::string& vehicle_header, std::string_view vehicle_rows, std::string_view shoes_rows);
+
   const TrackedVehicle& vehicle_;
-  std::string vehicle_csv_;
-  std::string shoes_csv_;
-  std::size_t frames_ = 0;
+  std::size_t frames_;
+  io::CsvStream vehicle_csv_;
+  io::CsvStream shoes_csv_;
+  std::string row_;  ///< the row being formatted, reused
 };
 
 }  // namespace trackcosim::vehicle
