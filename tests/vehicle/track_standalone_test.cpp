@@ -61,5 +61,25 @@ TEST(TrackStandalone, OutputIntervalBelowTheStepIsRefused) {
   EXPECT_FALSE(std::filesystem::exists(o.out_dir));
 }
 
+// A step count past 2^64 used to wrap to a run of 0 steps that exited as a success.
+TEST(TrackStandalone, EndTimeOrStepThatAskForTooManyStepsAreRefused) {
+  for (const auto [end_time, step] : {std::pair{1e300, 1e-3}, std::pair{1.0, 1e-300}}) {
+    StandaloneOptions o;
+    o.config = test::shipped_config("m113");
+    o.out_dir = std::filesystem::temp_directory_path() / "trackcosim_vehicle_never_written";
+    o.end_time = end_time;
+    o.step = step;
+    o.output_interval = 1e-3;
+    std::ostringstream progress;
+    try {
+      run_standalone(o, progress);
+      ADD_FAILURE() << "end time " << end_time << " at step " << step << " ran";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("more than 1e12 steps"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(o.out_dir));
+  }
+}
+
 }  // namespace
 }  // namespace trackcosim::vehicle

@@ -49,6 +49,12 @@ RunConfig parse_run_config(std::string_view text, const std::string& source_name
 void check_simulation_settings(const SimulationSettings& s) {
   if (!(s.step > 0)) throw std::invalid_argument("--step must be > 0");
   if (!(s.end_time >= 0)) throw std::invalid_argument("--end-time must be >= 0");
+  // Past this no run finishes, and past 2^64 the count would wrap to a run of 0 steps.
+  constexpr double kMostSteps = 1e12;
+  if (s.end_time / s.step > kMostSteps)
+    throw std::invalid_argument("the end time (" + io::number_to_string(s.end_time) + " s) at the step (" +
+                                io::number_to_string(s.step) + " s) asks for more than 1e12 steps: a longer step "
+                                "or a shorter end time (--end-time, --step, simulation.end_time, simulation.step)");
   if (!(s.output_interval >= s.step))
     throw std::invalid_argument("the output interval (" + io::number_to_string(s.output_interval) +
                                 " s) must be >= the step (" + io::number_to_string(s.step) + " s)");

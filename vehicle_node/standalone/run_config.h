@@ -35,7 +35,7 @@ RunConfig load_run_config(const std::filesystem::path& file);
 RunConfig parse_run_config(std::string_view text, const std::string& source_name);
 
 /// Re-checks the simulation settings after command-line overrides (step > 0, output interval
-/// >= step, end time >= 0); throws std::invalid_argument naming the option.
+/// >= step, end time >= 0, at most 1e12 steps); throws std::invalid_argument naming the option.
 void check_simulation_settings(const SimulationSettings& s);
 
 }  // namespace trackcosim::vehicle
