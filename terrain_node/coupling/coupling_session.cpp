@@ -221,9 +221,10 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     if (timing) {
       std::string row;
       io::append_number(row, summary.coupling_steps);
-      for (const double seconds : {command.time, wait, compute}) (row += ',') += io::number_to_string(seconds);
-      for (const double seconds : stages) (row += ',') += io::number_to_string(seconds);
-      for (const double seconds : {halo, exchange}) (row += ',') += io::number_to_string(seconds);
+      const auto field = [&row](double value) { io::append_number(row += ',', value); };
+      for (const double value : {command.time, wait, compute}) field(value);
+      for (const double seconds : stages) field(seconds);
+      for (const double value : {halo, exchange}) field(value);
       timing->write_row(row);
     }
     ++summary.coupling_steps;

@@ -35,23 +35,28 @@ std::string vehicle_header(const TrackedVehicle& vehicle) {
 
 }  // namespace
 
-// The headers are checked (rows_after_header) while the arguments of the delegated constructor
-// are evaluated, before the streams truncate the files.
+VehicleRecorder::Opening VehicleRecorder::opening(const TrackedVehicle& vehicle, const RecordedRows& before) {
+  Opening o;
+  o.vehicle_header = vehicle_header(vehicle);
+  o.vehicle_rows = io::rows_after_header(before.vehicle_csv, o.vehicle_header, "vehicle.csv");
+  o.shoes_rows = io::rows_after_header(before.shoes_csv, kShoesHeader, "shoes.csv");
+  return o;
+}
+
+// The headers are checked (opening) while the argument of the delegated constructor is
+// evaluated, before the streams truncate the files.
 VehicleRecorder::VehicleRecorder(const TrackedVehicle& vehicle, const std::filesystem::path& folder,
                                  const RecordedRows& before)
-    : VehicleRecorder(vehicle, folder, before.frames, vehicle_header(vehicle),
-                      io::rows_after_header(before.vehicle_csv, vehicle_header(vehicle), "vehicle.csv"),
-                      io::rows_after_header(before.shoes_csv, kShoesHeader, "shoes.csv")) {}
+    : VehicleRecorder(vehicle, folder, before.frames, opening(vehicle, before)) {}
 
 VehicleRecorder::VehicleRecorder(const TrackedVehicle& vehicle, const std::filesystem::path& folder,
-                                 std::size_t frames, const std::string& vehicle_header,
-                                 std::string_view vehicle_rows, std::string_view shoes_rows)
+                                 std::size_t frames, const Opening& o)
     : vehicle_(vehicle),
       frames_(frames),
-      vehicle_csv_(folder / "vehicle.csv", vehicle_header),
+      vehicle_csv_(folder / "vehicle.csv", o.vehicle_header),
       shoes_csv_(folder / "shoes.csv", kShoesHeader) {
-  vehicle_csv_.write_lines(vehicle_rows);
-  shoes_csv_.write_lines(shoes_rows);
+  vehicle_csv_.write_lines(o.vehicle_rows);
+  shoes_csv_.write_lines(o.shoes_rows);
 }
 
 void VehicleRecorder::record(const MultibodySystem& system) {

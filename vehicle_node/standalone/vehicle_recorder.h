@@ -48,8 +48,14 @@ class VehicleRecorder {
   RecordedRows rows();
 
  private:
+  /// The vehicle.csv header and the rows of `before` after each header (checked against them).
+  struct Opening {
+    std::string vehicle_header;
+    std::string_view vehicle_rows, shoes_rows;
+  };
+  static Opening opening(const TrackedVehicle& vehicle, const RecordedRows& before);
   VehicleRecorder(const TrackedVehicle& vehicle, const std::filesystem::path& folder, std::size_t frames,
-                  const std::string& vehicle_header, std::string_view vehicle_rows, std::string_view shoes_rows);
+                  const Opening& o);
 
   const TrackedVehicle& vehicle_;
   std::size_t frames_;
