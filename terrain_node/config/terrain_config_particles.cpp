@@ -53,13 +53,25 @@ void check_disjoint(const io::JsonField& entry, Vec3 lo, Vec3 hi, std::vector<Fi
 
 namespace {
 
-/// Lattice-like boxes and listed spheres must keep clear of the obstacles (only the surface and
-/// random fills carve particles out around them).
+constexpr const char* kKeepClear =
+    "overlaps an obstacle; lattice, layers and listed spheres must keep clear of obstacles "
+    "(random_fill, heightmap and elevation_grid leave out the spheres an obstacle would overlap)";
+
+/// Lattice-like boxes must keep clear of the obstacles (only the surface and random fills carve
+/// particles out around them): the box against each obstacle box's faces, so a bed may lie
+/// against a tilted box where its axis-aligned bounds would reach into the bed.
 void check_clear_of_obstacles(const io::JsonField& field, Vec3 lo, Vec3 hi, const ParticleContext& context) {
   if (context.obstacles == nullptr || context.obstacles->empty()) return;
-  if (ObstacleSet(*context.obstacles).near({lo, hi}, 0))
-    field.fail("overlaps an obstacle; lattice, layers and listed spheres must keep clear of obstacles "
-               "(random_fill, heightmap and elevation_grid leave out the spheres an obstacle would overlap)");
+  if (ObstacleSet(*context.obstacles).overlaps(domain::Aabb{lo, hi})) field.fail(kKeepClear);
+}
+
+/// A listed sphere: its centre's true distance to each obstacle box, so a sphere may rest on a
+/// tilted face. Touching within a relative 1e-9 of the radius (the rounding of a centre placed
+/// at radius from a rotated face) is not an overlap.
+void check_sphere_clear_of_obstacles(const io::JsonField& field, Vec3 center, real radius,
+                                     const ParticleContext& context) {
+  if (context.obstacles == nullptr || context.obstacles->empty()) return;
+  if (ObstacleSet(*context.obstacles).overlaps(center, radius * (1 - real(1e-9)))) field.fail(kKeepClear);
 }
 
 void check_sphere_inside(const io::JsonField& field, Vec3 center, real radius, const std::optional<Container>& container) {
@@ -116,8 +128,7 @@ SphereListSource read_spheres(const io::JsonField& f, const ParticleContext& con
     if (const auto v = item.optional_member("velocity")) sphere.velocity = v->vec3();
     if (const auto v = item.optional_member("angular_velocity")) sphere.angular_velocity = v->vec3();
     check_sphere_inside(position, sphere.position, sphere.radius, context.container);
-    const Vec3 r{sphere.radius, sphere.radius, sphere.radius};
-    check_clear_of_obstacles(position, sphere.position - r, sphere.position + r, context);
+    check_sphere_clear_of_obstacles(position, sphere.position, sphere.radius, context);
     s.spheres.push_back(sphere);
   }
   return s;

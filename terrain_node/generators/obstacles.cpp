@@ -66,6 +66,40 @@ real distance_to_box(const OrientedBox& box, Vec3 p) {
   return std::sqrt(dx * dx + dy * dy + dz * dz);
 }
 
+bool boxes_overlap(const domain::Aabb& a, const OrientedBox& b) {
+  const Vec3 a_half = (a.hi - a.lo) * real(0.5);
+  const Vec3 t = b.center - (a.lo + a.hi) * real(0.5);
+  const Vec3 a_axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  const Vec3 b_axes[3] = {rotate(b.orientation, {1, 0, 0}), rotate(b.orientation, {0, 1, 0}),
+                          rotate(b.orientation, {0, 0, 1})};
+  const real a_e[3] = {a_half.x, a_half.y, a_half.z};
+  const real b_e[3] = {b.half_extents.x, b.half_extents.y, b.half_extents.z};
+  const real size = std::max({a_e[0], a_e[1], a_e[2], b_e[0], b_e[1], b_e[2]});
+  const real touching = real(1e-9) * size;
+  // Separated along the unit axis l when the centres' distance along it reaches the sum of the
+  // two boxes' half widths along it (minus rounding: a touching pair counts as separated).
+  auto separated = [&](Vec3 l) {
+    real ra = 0, rb = 0;
+    for (int k = 0; k < 3; ++k) {
+      ra += a_e[k] * std::abs(dot(a_axes[k], l));
+      rb += b_e[k] * std::abs(dot(b_axes[k], l));
+    }
+    return std::abs(dot(t, l)) >= ra + rb - touching;
+  };
+  for (const Vec3& l : a_axes)
+    if (separated(l)) return false;
+  for (const Vec3& l : b_axes)
+    if (separated(l)) return false;
+  // Parallel edges give no new direction (their cross product vanishes): the face normals cover them.
+  for (const Vec3& u : a_axes)
+    for (const Vec3& v : b_axes) {
+      const Vec3 l = cross(u, v);
+      const real n = length(l);
+      if (n > real(1e-6) && separated(l * (1 / n))) return false;
+    }
+  return true;
+}
+
 ObstacleSet::ObstacleSet(const std::vector<Obstacle>& obstacles) {
   for (const Obstacle& o : obstacles)
     for (const OrientedBox& b : o.boxes()) {
@@ -83,6 +117,12 @@ ObstacleSet::ObstacleSet(const std::vector<Obstacle>& obstacles) {
 bool ObstacleSet::overlaps(Vec3 center, real radius) const {
   for (std::size_t k = 0; k < boxes_.size(); ++k)
     if (domain::distance_to(bounds_[k], center) < radius && distance_to_box(boxes_[k], center) < radius) return true;
+  return false;
+}
+
+bool ObstacleSet::overlaps(const domain::Aabb& box) const {
+  for (std::size_t k = 0; k < boxes_.size(); ++k)
+    if (box.overlaps(bounds_[k]) && boxes_overlap(box, boxes_[k])) return true;
   return false;
 }
 

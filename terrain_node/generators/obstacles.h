@@ -47,15 +47,25 @@ struct Obstacle {
 /// Distance from p to the box's surface, 0 inside.
 real distance_to_box(const OrientedBox& box, Vec3 p);
 
+/// Do the axis-aligned box and the oriented box share a volume? Boxes that only touch (along a
+/// face, an edge or a corner, within a relative 1e-9 of their sizes) do not. The separating-axis
+/// test over the 3 + 3 face normals and the 9 edge-pair directions.
+bool boxes_overlap(const domain::Aabb& a, const OrientedBox& b);
+
 /// The boxes of every obstacle, with their bounds, for the generators' overlap test.
 class ObstacleSet {
  public:
   ObstacleSet() = default;
   explicit ObstacleSet(const std::vector<Obstacle>& obstacles);
   bool empty() const { return boxes_.empty(); }
-  /// Would a sphere at `center` of `radius` overlap an obstacle?
+  /// Would a sphere at `center` of `radius` overlap an obstacle? The true distance to each box,
+  /// whatever its orientation: a sphere resting on a tilted face (distance = radius) does not.
   bool overlaps(Vec3 center, real radius) const;
-  /// Does the box [lo, hi] come within `margin` of an obstacle's bounds?
+  /// Does the box share a volume with one of the obstacles' boxes (their faces, not their
+  /// axis-aligned bounds; touching is fine)?
+  bool overlaps(const domain::Aabb& box) const;
+  /// Does the box [lo, hi] come within `margin` of an obstacle's bounds? (A quick, conservative
+  /// test: the bounds of a tilted box are larger than the box.)
   bool near(const domain::Aabb& box, real margin) const;
 
  private:

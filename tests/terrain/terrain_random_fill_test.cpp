@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
@@ -174,6 +175,51 @@ TEST(RandomFill, BelowASurfaceEverySphereStaysUnderIt) {
   }
   EXPECT_LT(highest_gap, 0.001) << "the fill reaches the surface";
   EXPECT_GE(test::smallest_gap(spheres, 0.011), 0.0005 - 1e-12);
+}
+
+// Issue 17 item 8e: placed particles are checked against an obstacle's faces, not its
+// axis-aligned bounds. A box 0.4 x 0.4 x 0.1 m tilted by 30 degrees about y: its bounds reach
+// 0.143 m above its centre, a sphere resting on its top face sits well inside them.
+std::string tilted_box_scene(double clearance) {
+  const double angle = std::numbers::pi / 6, r = 0.02;
+  const Vec3 center{0.5, 0.5, 0.3};
+  const Quat q{std::cos(angle / 2), 0, std::sin(angle / 2), 0};
+  const Vec3 up = rotate(q, Vec3{0, 0, 1});  // the top face's outward normal
+  const Vec3 p = center + up * (0.05 + r + clearance);
+  char sphere[200];
+  std::snprintf(sphere, sizeof sphere, R"({"position": [%.17g, %.17g, %.17g], "radius": %.17g})", p.x, p.y, p.z, r);
+  char orientation[120];
+  std::snprintf(orientation, sizeof orientation, "[%.17g, 0, %.17g, 0]", q.w, q.y);
+  return R"({"end_time": 0, "container": {"min": [0, 0, 0], "max": [1, 1, 1]},
+    "obstacles": [{"kind": "box", "center": [0.5, 0.5, 0.3], "size": [0.4, 0.4, 0.1], "orientation": )" +
+         std::string(orientation) + R"(}],
+    "particles": [{"kind": "spheres", "spheres": [)" + sphere + "]}]}";
+}
+
+TEST(Obstacles, ASphereMayRestOnATiltedBoxButNotReachIntoIt) {
+  const TerrainConfig resting = parse(tilted_box_scene(0));
+  EXPECT_EQ(test::dynamic_spheres(resting.bodies).size(), 1u);
+  const Vec3 c = test::dynamic_spheres(resting.bodies)[0].center;
+  EXPECT_NEAR(distance_to_box(resting.scene.obstacles[0].boxes()[0], c), 0.02, 1e-12) << "touching the top face";
+  EXPECT_NO_THROW(parse(tilted_box_scene(0.001)));
+  EXPECT_TRUE(test::starts_with(test::config_error_message(parse, tilted_box_scene(-0.001)),
+                                "fill.json: particles[0].spheres[0].position: overlaps an obstacle"));
+}
+
+TEST(Obstacles, BoxesOverlapByTheirFacesNotTheirBounds) {
+  // A cube of edge 2 turned 45 degrees about z: a diamond |x| + |y| <= sqrt 2 in plan.
+  const OrientedBox diamond{{0, 0, 0}, {1, 1, 1}, {std::cos(std::numbers::pi / 8), 0, 0, std::sin(std::numbers::pi / 8)}};
+  auto box = [](Vec3 lo, Vec3 hi) { return domain::Aabb{lo, hi}; };
+  EXPECT_TRUE(boxes_overlap(box({1.2, -0.1, -1}, {2, 0.1, 1}), diamond)) << "over the diamond's corner";
+  EXPECT_FALSE(boxes_overlap(box({1.4143, -0.1, -1}, {2, 0.1, 1}), diamond)) << "past the corner";
+  // Inside the diamond's axis-aligned bounds (|x|, |y| <= sqrt 2) but beyond its slanted face.
+  EXPECT_FALSE(boxes_overlap(box({0.8, 0.8, -1}, {1.2, 1.2, 1}), diamond));
+  EXPECT_TRUE(boxes_overlap(box({0.6, 0.6, -1}, {1.2, 1.2, 1}), diamond));
+  // Touching: the corner (sqrt 2 / 2, sqrt 2 / 2) lies on the slanted face |x| + |y| = sqrt 2.
+  const double s = std::sqrt(2.0) / 2;
+  EXPECT_FALSE(boxes_overlap(box({s, s, -1}, {2, 2, 1}), diamond)) << "corner on the face";
+  EXPECT_FALSE(boxes_overlap(box({-1, -1, 1}, {1, 1, 2}), diamond)) << "on the top face";
+  EXPECT_TRUE(boxes_overlap(box({-0.1, -0.1, -0.1}, {0.1, 0.1, 0.1}), diamond)) << "inside";
 }
 
 }  // namespace
