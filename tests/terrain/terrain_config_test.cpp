@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "terrain_node/config/cosim_unused_settings.h"
 #include "terrain_node/config/terrain_config.h"
 #include "tests/support/config_errors.h"
 
@@ -540,6 +541,67 @@ TEST(TerrainConfig, MovingPatchLoadsRoundTripsAndNamesBadKeys) {
   EXPECT_EQ(error(R"({"ahead": 1, "behind": -1})"),
             "terrain.json: cosim.moving_patch.behind: must be >= 0, got -1");
   EXPECT_EQ(error(R"({"ahead": 1, "behind": 1, "length": 2})").rfind("terrain.json: cosim.moving_patch.length: unknown key", 0), 0u);
+}
+
+}  // namespace
+}  // namespace trackcosim::terrain
+
+namespace trackcosim::terrain {
+namespace {
+
+// Issue 17 item 8a: a co-simulation writes no snapshots, probes, settle statistics or periodic
+// checkpoints, so a --cosim config that asks for one is refused, naming the file and the key.
+std::string cosim_refusal(const std::string& extra) {
+  const TerrainConfig c = parse(R"({"end_time": 0, "cosim": {"settle_time": 0.1})" + extra + "}");
+  try {
+    refuse_settings_unused_by_cosim(c);
+  } catch (const io::ConfigError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(TerrainConfigCosim, SettingsACosimRunWouldIgnoreAreRefusedByName) {
+  EXPECT_TRUE(starts_with(cosim_refusal(R"(, "output": {"snapshot_interval": 50})"),
+                          "terrain.json: output.snapshot_interval: co-simulation writes no terrain snapshots yet"));
+  EXPECT_TRUE(starts_with(cosim_refusal(R"(, "container": {"min": [0, 0, 0], "max": [1, 1, 1]},
+                                          "output": {"probes": [2]})"),
+                          "terrain.json: output.probes: co-simulation writes no probes.csv"));
+  EXPECT_TRUE(starts_with(cosim_refusal(R"(, "output": {"probe_interval": 10})"), "terrain.json: output.probe_interval: "));
+  EXPECT_TRUE(starts_with(cosim_refusal(R"(, "output": {"checkpoint_interval": 100})"),
+                          "terrain.json: output.checkpoint_interval: co-simulation writes checkpoint.bin only when"));
+  EXPECT_TRUE(starts_with(cosim_refusal(R"(, "output": {"heightmap_spacing": 0.01})"),
+                          "terrain.json: output.heightmap_spacing: co-simulation writes no heightmap"));
+  EXPECT_TRUE(starts_with(cosim_refusal(R"(, "output": {"packing_margin": 1})"), "terrain.json: output.packing_margin: "));
+  EXPECT_TRUE(starts_with(cosim_refusal(R"(, "output": {"contact_gap": 1e-4})"), "terrain.json: output.contact_gap: "));
+  EXPECT_TRUE(starts_with(cosim_refusal(R"(, "settle": {"rms_speed": 0.01})"),
+                          "terrain.json: settle: co-simulation settles for cosim.settle_time"));
+  // What it does use, and values that ask for nothing, pass.
+  EXPECT_EQ(cosim_refusal(R"(, "output": {"progress_interval": 0, "stats": true, "snapshot_interval": 0,
+                                          "checkpoint_interval": 0, "probe_interval": 1, "probes": []})"),
+            "accepted");
+}
+
+/// The terrain configs a co-simulation runs: each launcher file's terrain.config, and the
+/// configs/cosim_*.json that are terrain configs themselves (the plane, the TCP example).
+TEST(TerrainConfigCosim, ShippedCosimConfigsAskForNothingTheCosimIgnores) {
+  const std::filesystem::path configs = std::filesystem::path(TRACKCOSIM_SOURCE_DIR) / "configs";
+  std::set<std::filesystem::path> terrains;
+  for (const auto& entry : std::filesystem::directory_iterator(configs)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("cosim_") || entry.path().extension() != ".json") continue;
+    const nlohmann::json doc = io::load_json_document(entry.path());
+    terrains.insert(doc.contains("terrain")
+                        ? std::filesystem::path(TRACKCOSIM_SOURCE_DIR) / doc["terrain"]["config"].get<std::string>()
+                        : entry.path());
+  }
+  EXPECT_GE(terrains.size(), 7u);
+  for (const std::filesystem::path& file : terrains) {
+    TerrainConfig c;  // the description is enough: the big beds are not built here
+    c.source = file.string();
+    c.scene = read_terrain_scene(io::load_json_document(file), c.source);
+    EXPECT_NO_THROW(refuse_settings_unused_by_cosim(c)) << file;
+  }
 }
 
 }  // namespace
