@@ -34,6 +34,25 @@ void write_contacts_vtp(std::ostream& out, const gpu::ContactList& c) {
   });
   out << "      </Points>\n";
   write_consecutive_cells(out, "Lines", n, 2);
+  // The same contact seen from each end, so that point filters (Glyph arrows along `normal`,
+  // Threshold on `gid`) need no Cell Centers first. Point 2i is on body A, 2i+1 on body B.
+  out << "      <PointData Scalars=\"distance\" Vectors=\"normal\">\n";
+  io::vtk::write_data_array<real>(out, "distance", 1, 2 * n, [&](std::size_t p, int) { return c.distance[p / 2]; });
+  io::vtk::write_data_array<real>(out, "normal", 3, 2 * n, [&](std::size_t p, int k) {
+    const std::size_t i = p / 2;
+    return k == 0 ? c.nx[i] : k == 1 ? c.ny[i] : c.nz[i];
+  });
+  io::vtk::write_data_array<std::uint64_t>(out, "gid", 1, 2 * n, [&](std::size_t p, int) {
+    return p % 2 == 0 ? c.gid_a[p / 2] : c.gid_b[p / 2];
+  });
+  io::vtk::write_data_array<std::uint64_t>(out, "other_gid", 1, 2 * n, [&](std::size_t p, int) {
+    return p % 2 == 0 ? c.gid_b[p / 2] : c.gid_a[p / 2];
+  });
+  io::vtk::write_data_array<std::uint32_t>(out, "shape", 1, 2 * n, [&](std::size_t p, int) {
+    return p % 2 == 0 ? c.shape_a[p / 2] : c.shape_b[p / 2];
+  });
+  io::vtk::write_data_array<std::uint8_t>(out, "side", 1, 2 * n, [&](std::size_t p, int) { return p % 2; });
+  out << "      </PointData>\n";
   out << "      <CellData Scalars=\"distance\" Normals=\"normal\">\n";
   io::vtk::write_data_array<real>(out, "distance", 1, n, [&](std::size_t i, int) { return c.distance[i]; });
   io::vtk::write_data_array<real>(out, "normal", 3, n, [&](std::size_t i, int k) {

@@ -257,6 +257,51 @@ TEST(ContactVtk, LinesFromPointAToPointB) {
   EXPECT_EQ(cells.data_array("shape_b").numbers().size(), n);
 }
 
+// Issue 17 item 8d: the end points carry the contact too, so point filters (Glyph arrows along
+// the normal, Threshold on a body's gid) work on contacts.vtp directly.
+TEST(ContactVtk, EachEndPointCarriesItsBodyShapeNormalAndDistance) {
+  const gpu::ContactList c = awkward_contacts();
+  std::ostringstream out;
+  write_contacts_vtp(out, c);
+  XmlElement root;
+  ASSERT_NO_THROW(root = parse_xml(out.str()));
+  const XmlElement& points = root.child("PolyData").child("Piece").child("PointData");
+  EXPECT_EQ(points.attributes.at("Vectors"), "normal");
+  EXPECT_EQ(points.attributes.at("Scalars"), "distance");
+  const std::size_t n = c.size();
+  const std::vector<double> distance = points.data_array("distance").numbers();
+  const std::vector<double> normal = points.data_array("normal").numbers();
+  const std::vector<double> shape = points.data_array("shape").numbers();
+  const std::vector<double> side = points.data_array("side").numbers();
+  const std::string gid_text = points.data_array("gid").text, other_text = points.data_array("other_gid").text;
+  ASSERT_EQ(distance.size(), 2 * n);
+  ASSERT_EQ(normal.size(), 6 * n);
+  ASSERT_EQ(shape.size(), 2 * n);
+  EXPECT_EQ(points.data_array("normal").attributes.at("NumberOfComponents"), "3");
+  EXPECT_EQ(points.data_array("side").attributes.at("type"), "UInt8");
+  EXPECT_EQ(points.data_array("gid").attributes.at("type"), "UInt64");
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t end = 0; end < 2; ++end) {
+      const std::size_t p = 2 * i + end;
+      EXPECT_TRUE(same_bits(real(distance[p]), c.distance[i])) << "point " << p;
+      EXPECT_TRUE(same_bits(real(normal[3 * p + 0]), c.nx[i])) << "point " << p;
+      EXPECT_TRUE(same_bits(real(normal[3 * p + 2]), c.nz[i])) << "point " << p;
+      EXPECT_EQ(shape[p], double(end == 0 ? c.shape_a[i] : c.shape_b[i])) << "point " << p;
+      EXPECT_EQ(side[p], double(end));
+    }
+  // UInt64 gids as text (a double would round the largest): A's then B's at each contact.
+  std::istringstream gids(gid_text), others(other_text);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t g0 = 0, g1 = 0, o0 = 0, o1 = 0;
+    ASSERT_TRUE(gids >> g0 >> g1);
+    ASSERT_TRUE(others >> o0 >> o1);
+    EXPECT_EQ(g0, c.gid_a[i]);
+    EXPECT_EQ(g1, c.gid_b[i]);
+    EXPECT_EQ(o0, c.gid_b[i]);
+    EXPECT_EQ(o1, c.gid_a[i]);
+  }
+}
+
 TEST(ContactVtk, EmptyContactListIsStillAValidFile) {
   std::ostringstream out;
   write_contacts_vtp(out, gpu::ContactList{});
