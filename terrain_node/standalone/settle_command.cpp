@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <cstdio>
 #include <iostream>
@@ -88,10 +89,13 @@ void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last
   }
   if (config.scene.settle.enabled)
     std::printf("%-10s %s (the settled bed: --from-checkpoint)\n", "", (folder.folder() / "checkpoint.bin").string().c_str());
+  // n/a, not nan, when the bed had no sample box: the reason is on the `packing` line above.
+  char packing[32] = "n/a";
+  if (!std::isnan(bed.packing_fraction)) std::snprintf(packing, sizeof packing, "%.6g", bed.packing_fraction);
   std::printf("settle bodies=%llu steps=%llu contacts=%llu seconds=%.6f ranks=%d stop=%s rms_speed=%.6g depth_mean=%.6g "
-              "packing=%.6g contacts_per_particle=%.6g\n",
+              "packing=%s contacts_per_particle=%.6g\n",
               static_cast<unsigned long long>(body_count(config.gid_ranges)), steps, static_cast<unsigned long long>(last.contacts),
-              wall_seconds, terrain.ranks(), stop_reason_name(reason), bed.rms_speed, bed.depth_mean, bed.packing_fraction,
+              wall_seconds, terrain.ranks(), stop_reason_name(reason), bed.rms_speed, bed.depth_mean, packing,
               bed.contacts_per_particle);
 }
 

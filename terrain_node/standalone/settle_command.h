@@ -34,7 +34,8 @@ std::filesystem::path settle_output_folder(const SettleOptions& options);
 /// heightmap.csv/.png, settle_statistics.h), writes a final snapshot and, with a settle section,
 /// checkpoint.bin for later runs (--from-checkpoint). Prints a summary on stdout whose last line is
 /// `settle bodies=<n> steps=<k> contacts=<c> seconds=<s> ranks=<r> stop=<reason> rms_speed=<v>
-/// depth_mean=<m> packing=<f> contacts_per_particle=<z>`. Collective over the terrain
+/// depth_mean=<m> packing=<f|n/a> contacts_per_particle=<z>` (n/a: the bed is too small for a
+/// packing sample box; the `packing` line above says why). Collective over the terrain
 /// ranks among all ranks of the job (initialises MPI when the caller has not). Bad input throws io::ConfigError,
 /// io::OutputError or std::invalid_argument with a message meant for the user.
 void run_settle_command(const SettleOptions& options);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 #include "comm/gather.h"
 #include "terrain_node/standalone/sphere_box_volume.h"
@@ -48,6 +49,32 @@ HeightMap surface(const std::vector<WorldSphere>& spheres, const HeightMapGrid& 
   return map;
 }
 
+/// Why the sample box of a bed is empty: its first side (x, y, then the mean depth) that is not
+/// longer than the two margins, in words; empty when every side is.
+std::string packing_note(const BedFrame& frame, double depth_mean, std::uint64_t spheres, double mean_diameter,
+                         double packing_margin) {
+  if (spheres == 0) return "no particles";
+  const double margins = 2 * packing_margin * mean_diameter;
+  const struct {
+    const char* side;
+    double length;
+  } sides[] = {{"x extent", frame.x_max - frame.x_min},
+               {"y extent", frame.y_max - frame.y_min},
+               {"mean depth", depth_mean}};
+  for (const auto& [side, length] : sides) {
+    if (length > margins) continue;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "the bed's %s %.4g m is not more than 2 x output.packing_margin (%g) x the mean diameter %.4g m "
+                  "= %.4g m, so no sample box fits%s",
+                  side, length, packing_margin, mean_diameter, margins,
+                  packing_margin > 0 ? "; a smaller packing_margin measures it, nearer the walls, floor and surface"
+                                     : "");
+    return text;
+  }
+  return {};
+}
+
 }  // namespace
 
 double rms_speed(double kinetic_energy, double mass) { return mass > 0 ? std::sqrt(2 * kinetic_energy / mass) : 0; }
@@ -86,8 +113,9 @@ SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const Te
   s.sample_box = {{frame.x_min + margin, frame.y_min + margin, s.floor + margin},
                   {frame.x_max - margin, frame.y_max - margin, s.floor + s.depth_mean - margin}};
   s.packing_fraction = kNaN;
-  if (!s.sample_box.empty() && s.sample_box.lo.x < s.sample_box.hi.x && s.sample_box.lo.y < s.sample_box.hi.y &&
-      s.sample_box.lo.z < s.sample_box.hi.z) {
+  s.packing_note = packing_note(frame, s.depth_mean, sphere_count, s.mean_diameter, out.packing_margin);
+  if (s.packing_note.empty() && !s.sample_box.empty() && s.sample_box.lo.x < s.sample_box.hi.x &&
+      s.sample_box.lo.y < s.sample_box.hi.y && s.sample_box.lo.z < s.sample_box.hi.z) {
     comm::ExactSum volume;
     for (const WorldSphere& w : spheres) volume.add(sphere_box_volume(w.centre, w.radius, s.sample_box));
     const Vec3 e = s.sample_box.hi - s.sample_box.lo;
@@ -119,6 +147,7 @@ nlohmann::ordered_json settle_statistics_json(const SettleStatistics& s) {
           {"depth_mean", s.depth_mean},
           {"depth_max", s.depth_max},
           {"packing_fraction", number(s.packing_fraction)},
+          {"packing_note", s.packing_note.empty() ? Json(nullptr) : Json(s.packing_note)},
           {"packing_sample_box", {{"min", vec(s.sample_box.lo)}, {"max", vec(s.sample_box.hi)}}},
           {"contact_gap", s.contact_gap},
           {"contacts_per_particle", s.contacts_per_particle},
@@ -139,10 +168,14 @@ nlohmann::ordered_json settle_statistics_json(const SettleStatistics& s) {
 void print_settle_statistics(const SettleStatistics& s) {
   std::printf("bed        %llu particles, mean diameter %.4g m, depth %.4g m mean, %.4g m max above z = %g\n",
               static_cast<unsigned long long>(s.particles), s.mean_diameter, s.depth_mean, s.depth_max, s.floor);
-  std::printf("packing    %.4f (sample box %.3g x %.3g x %.3g m), contacts per particle %.3f touching, %.3f loaded\n",
-              s.packing_fraction, double(s.sample_box.hi.x - s.sample_box.lo.x),
-              double(s.sample_box.hi.y - s.sample_box.lo.y), double(s.sample_box.hi.z - s.sample_box.lo.z),
-              s.contacts_per_particle, s.loaded_contacts_per_particle);
+  if (std::isnan(s.packing_fraction))
+    std::printf("packing    n/a (%s)\n", s.packing_note.c_str());
+  else
+    std::printf("packing    %.4f (sample box %.3g x %.3g x %.3g m)\n", s.packing_fraction,
+                double(s.sample_box.hi.x - s.sample_box.lo.x), double(s.sample_box.hi.y - s.sample_box.lo.y),
+                double(s.sample_box.hi.z - s.sample_box.lo.z));
+  std::printf("contacts   %.3f per particle touching, %.3f loaded\n", s.contacts_per_particle,
+              s.loaded_contacts_per_particle);
   std::printf("motion     kinetic energy %.4g J (%.4g J per particle), rms speed %.4g m/s\n", s.kinetic_energy,
               s.kinetic_energy_per_particle, s.rms_speed);
 }

@@ -11,7 +11,7 @@
 //                x/y extent and [floor, mean top] shrunk by output.packing_margin mean diameters
 //                on every side (away from walls, floor and surface); each sphere counts with the
 //                part of it inside the box (sphere_box_volume.h). NaN when the bed is too small
-//                for a box;
+//                for a box, with the reason in packing_note (printed `n/a` with it);
 //   coordination contact ends per dynamic body among the last step's contacts: touching (gap
 //                <= output.contact_gap) and loaded (normal impulse > 0);
 //   motion       kinetic energy (translation + rotation), its value per dynamic body, and the
@@ -35,6 +35,9 @@ struct SettleStatistics {
   double floor = 0;             ///< z [m]
   double depth_mean = 0, depth_max = 0;  ///< top surface above the floor [m]
   double packing_fraction = 0;           ///< NaN without a sample box
+  /// Why there is no sample box (which side of the bed is shorter than 2 x packing_margin mean
+  /// diameters, or no particles); empty when packing_fraction is measured.
+  std::string packing_note;
   domain::Aabb sample_box{};
   double contact_gap = 0;                ///< [m], as used
   double contacts_per_particle = 0;      ///< touching

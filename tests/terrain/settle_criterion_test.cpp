@@ -52,7 +52,9 @@ class SettleCriterionRun : public ::testing::Test {
     root_ = fs::temp_directory_path() / ("trackcosim_settle_criterion_test_" + std::to_string(::getpid()));
     fs::remove_all(root_);
     fs::create_directories(root_);
+    ::testing::internal::CaptureStdout();
     run("threshold", bed(R"({"rms_speed": 0.03, "check_interval": 10})"));
+    threshold_stdout_ = ::testing::internal::GetCapturedStdout();
     run("cap", bed(R"({"rms_speed": 1e-4, "max_time": 0.1, "check_interval": 10})"));
   }
   static void TearDownTestSuite() { fs::remove_all(root_); }
@@ -76,6 +78,7 @@ class SettleCriterionRun : public ::testing::Test {
     return out;
   }
   static inline fs::path root_;
+  static inline std::string threshold_stdout_;
 };
 
 TEST_F(SettleCriterionRun, StopsAtTheFirstCheckBelowTheThreshold) {
@@ -125,6 +128,21 @@ TEST_F(SettleCriterionRun, TheDepthIsThatOfFourLayersPiledLoosely) {
   EXPECT_LT(s["depth_max"].get<double>(), 0.05);
 }
 
+// Four layers of 1 cm spheres settle about 3 cm deep: less than the 2 x 2 mean diameters of
+// packing margin above the floor and below the surface, so no sample box fits. The summary says
+// so instead of printing "packing nan" (issue 17 item 8b), and settle.json carries the reason.
+TEST_F(SettleCriterionRun, ABedTooThinForASamplingBoxSaysWhyInsteadOfNan) {
+  const nlohmann::json s = settle("threshold");
+  EXPECT_TRUE(s["packing_fraction"].is_null());
+  const std::string note = s["packing_note"].get<std::string>();
+  EXPECT_TRUE(note.starts_with("the bed's mean depth 0.0")) << note;
+  EXPECT_NE(note.find("= 0.04 m, so no sample box fits"), std::string::npos) << note;
+  const std::string& out = threshold_stdout_;
+  EXPECT_EQ(out.find("nan"), std::string::npos) << out;
+  EXPECT_NE(out.find("packing    n/a (" + note + ")\n"), std::string::npos) << out;
+  EXPECT_NE(out.find(" packing=n/a contacts_per_particle="), std::string::npos) << out;
+}
+
 /// 6 x 6 x 6 touching spheres of diameter 1 cm in a box whose walls touch them.
 std::string lattice_bed() {
   std::string spheres;
@@ -167,6 +185,7 @@ TEST(SettleStatistics, ASimpleCubicLatticeHasItsKnownPackingCoordinationAndDepth
   EXPECT_NEAR(s["packing_sample_box"]["min"][0].get<double>(), 0.02, 1e-12);
   EXPECT_NEAR(s["packing_sample_box"]["max"][2].get<double>(), 0.04, kMoved);
   EXPECT_NEAR(s["packing_fraction"].get<double>(), std::numbers::pi / 6, 1e-6);
+  EXPECT_TRUE(s["packing_note"].is_null());
   // Each sphere touches 6 neighbours or walls, except the top layer's 36 (no lid): 6 - 1/6.
   EXPECT_NEAR(s["contacts_per_particle"].get<double>(), 35.0 / 6.0, 1e-12);
   EXPECT_LE(s["loaded_contacts_per_particle"].get<double>(), s["contacts_per_particle"].get<double>());
