@@ -10,8 +10,9 @@ namespace trackcosim::comm {
 class Channel {
  public:
   virtual ~Channel() = default;
-  /// Throws ChannelError when the peer is gone.
-  virtual void send(const Frame& frame) = 0;
+  /// Waits at most timeout_seconds for the peer to take the frame (a stopped peer stops reading).
+  /// Throws ChannelError when the peer is gone or the deadline passed.
+  virtual void send(const Frame& frame, double timeout_seconds) = 0;
   /// Waits at most timeout_seconds for a whole frame. Throws ChannelError on timeout, on a peer
   /// that closed, on a truncated or malformed frame, with the reason.
   virtual Frame receive(double timeout_seconds) = 0;

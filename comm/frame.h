@@ -32,6 +32,12 @@ class ChannelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The peer said nothing, or took nothing, until the deadline: it stopped answering.
+class PeerTimeout : public ChannelError {
+ public:
+  using ChannelError::ChannelError;
+};
+
 std::vector<unsigned char> encode_frame_header(std::uint32_t kind, std::uint64_t length);
 
 /// Checks a received header: throws ChannelError naming what is wrong (bad magic, length over

@@ -1,8 +1,8 @@
 #include "comm/mpi_channel.h"
 
-#include <chrono>
 #include <cstring>
-#include <thread>
+
+#include "comm/deadline.h"
 
 namespace trackcosim::comm {
 namespace {
@@ -25,29 +25,46 @@ MpiChannel::MpiChannel(const RoleLayout& layout) {
 }
 
 MpiChannel::~MpiChannel() {
-  if (inter_ != MPI_COMM_NULL) MPI_Comm_free(&inter_);
+  if (abandoned_.empty()) {
+    if (inter_ != MPI_COMM_NULL) MPI_Comm_free(&inter_);
+    return;
+  }
+  // A send was abandoned: this job is ending (MPI_Abort follows). Freeing the intercommunicator
+  // would wait for that send, and MPI may still read its frame, so the frame is left allocated.
+  new std::vector<unsigned char>(std::move(abandoned_));  // NOLINT: deliberately never freed
 }
 
-void MpiChannel::send(const Frame& frame) {
+void MpiChannel::send(const Frame& frame, double timeout_seconds) {
+  if (!abandoned_.empty()) throw ChannelError("an earlier frame to " + peer_ + " was never taken");
   std::vector<unsigned char> bytes = encode_frame_header(frame.kind, frame.payload.size());
   bytes.insert(bytes.end(), frame.payload.begin(), frame.payload.end());
-  MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, kFrameTag, inter_);
+  // Nonblocking, then polled: a frame above the eager limit is only sent once the peer receives,
+  // and a peer that was stopped never does.
+  Deadline deadline = Deadline::after(timeout_seconds);
+  MPI_Request request;
+  MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, kFrameTag, inter_, &request);
+  PollBackoff backoff;
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    if (deadline.passed()) {
+      abandoned_ = std::move(bytes);
+      MPI_Request_free(&request);
+      throw PeerTimeout(peer_ + " took no message for " + deadline.allowance() + " (a " +
+                         std::to_string(abandoned_.size()) + "-byte frame waits to be received)");
+    }
+    backoff.wait();
+  }
 }
 
 Frame MpiChannel::receive(double timeout_seconds) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  const auto limit = std::chrono::microseconds(static_cast<long long>(timeout_seconds * 1e6));
+  Deadline deadline = Deadline::after(timeout_seconds);
   MPI_Status status;
   int arrived = 0;
-  // Poll: spin briefly (a step's answer is usually close), then back off to leave the core to
-  // the computation sharing it.
-  for (int polls = 0;; ++polls) {
+  for (PollBackoff backoff;; backoff.wait()) {
     MPI_Iprobe(0, kFrameTag, inter_, &arrived, &status);
     if (arrived) break;
-    if (Clock::now() - start > limit)
-      throw ChannelError("no message from " + peer_ + " within " + std::to_string(timeout_seconds) + " s");
-    if (polls > 1000) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    if (deadline.passed()) throw PeerTimeout("no message from " + peer_ + " for " + deadline.allowance());
   }
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);

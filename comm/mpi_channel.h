@@ -2,8 +2,9 @@
 // The MPI transport: both programs run in one MPI job (mpirun A : B, srun --multi-prog), each
 // has split MPI_COMM_WORLD by its role (role_split.h), and the two role communicators are joined
 // by an intercommunicator. Only the two leaders (rank 0 of each role) send and receive; each
-// frame (frame.h) travels as one MPI message. Receiving polls with a deadline, so a peer that
-// stopped talking ends in a ChannelError instead of a hang.
+// frame (frame.h) travels as one MPI message. Sending and receiving both poll with a deadline
+// (a frame above the eager limit waits for the receiver), so a peer that stopped talking or
+// listening ends in a ChannelError instead of a hang.
 
 #include <mpi.h>
 
@@ -21,13 +22,15 @@ class MpiChannel final : public Channel {
   MpiChannel(const MpiChannel&) = delete;
   MpiChannel& operator=(const MpiChannel&) = delete;
 
-  void send(const Frame& frame) override;
+  void send(const Frame& frame, double timeout_seconds) override;
   Frame receive(double timeout_seconds) override;
   std::string peer() const override { return peer_; }
 
  private:
   MPI_Comm inter_ = MPI_COMM_NULL;
   std::string peer_;
+  /// The frame of a send whose deadline passed: MPI may still read it, so it outlives the call.
+  std::vector<unsigned char> abandoned_;
 };
 
 }  // namespace trackcosim::comm

@@ -13,21 +13,12 @@
 #include <cstring>
 #include <thread>
 
+#include "comm/deadline.h"
+
 namespace trackcosim::comm {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 std::string errno_text() { return std::strerror(errno); }
-
-int milliseconds_left(Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return left > 0 ? static_cast<int>(std::min<long long>(left, 1 << 30)) : 0;
-}
-
-Clock::time_point deadline_after(double seconds) {
-  return Clock::now() + std::chrono::microseconds(static_cast<long long>(seconds * 1e6));
-}
 
 sockaddr_in address_of(const std::string& host, int port) {
   sockaddr_in a{};
@@ -45,14 +36,15 @@ sockaddr_in address_of(const std::string& host, int port) {
 
 /// Reads exactly n bytes before the deadline; returns how many arrived (n, or fewer when the
 /// peer closed). Throws ChannelError on a timeout or a socket error.
-std::size_t read_exactly(int s, unsigned char* out, std::size_t n, Clock::time_point deadline, const std::string& peer) {
+std::size_t read_exactly(int s, unsigned char* out, std::size_t n, Deadline& deadline, const std::string& peer) {
   std::size_t got = 0;
   while (got < n) {
     pollfd p{s, POLLIN, 0};
-    const int ready = poll(&p, 1, milliseconds_left(deadline));
+    const int ready = poll(&p, 1, deadline.milliseconds_left());
+    if (ready == 0 && !deadline.passed()) continue;
     if (ready == 0)
-      throw ChannelError("no message from " + peer + " before the timeout (" + std::to_string(got) + " of " +
-                         std::to_string(n) + " bytes had arrived)");
+      throw PeerTimeout("no message from " + peer + " for " + deadline.allowance() + " (" + std::to_string(got) +
+                         " of " + std::to_string(n) + " bytes had arrived)");
     if (ready < 0) {
       if (errno == EINTR) continue;
       throw ChannelError("waiting for " + peer + ": " + errno_text());
@@ -68,16 +60,40 @@ std::size_t read_exactly(int s, unsigned char* out, std::size_t n, Clock::time_p
   return got;
 }
 
-void write_all(int s, const unsigned char* data, std::size_t n, const std::string& peer) {
+/// Writes n bytes before the deadline: a peer that stops reading fills the socket's buffer, and
+/// then the wait for room is bounded like any other.
+void write_all(int s, const unsigned char* data, std::size_t n, Deadline& deadline, const std::string& peer) {
   std::size_t sent = 0;
   while (sent < n) {
-    const ssize_t w = ::send(s, data + sent, n - sent, MSG_NOSIGNAL);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      throw ChannelError("sending to " + peer + ": " + errno_text());
+    const ssize_t w = ::send(s, data + sent, n - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w >= 0) {
+      sent += static_cast<std::size_t>(w);
+      continue;
     }
-    sent += static_cast<std::size_t>(w);
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) throw ChannelError("sending to " + peer + ": " + errno_text());
+    pollfd p{s, POLLOUT, 0};
+    if (poll(&p, 1, deadline.milliseconds_left()) == 0 && deadline.passed())
+      throw PeerTimeout(peer + " read nothing for " + deadline.allowance() + " (" + std::to_string(sent) + " of " +
+                         std::to_string(n) + " bytes were sent)");
   }
+}
+
+/// A payload of `length` bytes, stored as it arrives (in growing pieces), so that a header
+/// claiming 256 MiB holds memory only for the bytes that really came.
+std::vector<unsigned char> read_payload(int s, std::uint64_t length, Deadline& deadline, const std::string& peer) {
+  constexpr std::size_t kFirstPiece = 1 << 20;
+  std::vector<unsigned char> payload;
+  while (payload.size() < length) {
+    const std::size_t before = payload.size();
+    const std::size_t piece = std::min<std::uint64_t>(length - before, std::max(kFirstPiece, before));
+    payload.resize(before + piece);
+    const std::size_t got = read_exactly(s, payload.data() + before, piece, deadline, peer);
+    if (got < piece)
+      throw ChannelError("truncated message from " + peer + ": " + std::to_string(before + got) + " of " +
+                         std::to_string(length) + " payload bytes");
+  }
+  return payload;
 }
 
 }  // namespace
@@ -89,14 +105,15 @@ TcpChannel::TcpChannel(int socket, std::string peer) : socket_(socket), peer_(st
 
 TcpChannel::~TcpChannel() { ::close(socket_); }
 
-void TcpChannel::send(const Frame& frame) {
+void TcpChannel::send(const Frame& frame, double timeout_seconds) {
+  Deadline deadline = Deadline::after(timeout_seconds);
   const std::vector<unsigned char> header = encode_frame_header(frame.kind, frame.payload.size());
-  write_all(socket_, header.data(), header.size(), peer_);
-  write_all(socket_, frame.payload.data(), frame.payload.size(), peer_);
+  write_all(socket_, header.data(), header.size(), deadline, peer_);
+  write_all(socket_, frame.payload.data(), frame.payload.size(), deadline, peer_);
 }
 
 Frame TcpChannel::receive(double timeout_seconds) {
-  const Clock::time_point deadline = deadline_after(timeout_seconds);
+  Deadline deadline = Deadline::after(timeout_seconds);
   unsigned char header[kFrameHeaderBytes];
   const std::size_t got = read_exactly(socket_, header, sizeof header, deadline, peer_);
   if (got == 0) throw ChannelError(peer_ + " closed the connection");
@@ -110,11 +127,7 @@ Frame TcpChannel::receive(double timeout_seconds) {
   } catch (const ChannelError& e) {
     throw ChannelError(std::string(e.what()) + " from " + peer_);
   }
-  f.payload.resize(length);
-  const std::size_t body = read_exactly(socket_, f.payload.data(), length, deadline, peer_);
-  if (body < length)
-    throw ChannelError("truncated message from " + peer_ + ": " + std::to_string(body) + " of " +
-                       std::to_string(length) + " payload bytes");
+  f.payload = read_payload(socket_, length, deadline, peer_);
   return f;
 }
 
@@ -139,13 +152,14 @@ TcpListener::~TcpListener() {
 }
 
 std::unique_ptr<TcpChannel> TcpListener::accept(double timeout_seconds) {
-  const Clock::time_point deadline = deadline_after(timeout_seconds);
+  Deadline deadline = Deadline::after(timeout_seconds);
   for (;;) {
     pollfd p{socket_, POLLIN, 0};
-    const int ready = poll(&p, 1, milliseconds_left(deadline));
+    const int ready = poll(&p, 1, deadline.milliseconds_left());
+    if (ready == 0 && !deadline.passed()) continue;
     if (ready == 0)
-      throw ChannelError("no vehicle connected to " + host_ + ":" + std::to_string(port_) + " within " +
-                         std::to_string(timeout_seconds) + " s");
+      throw PeerTimeout("no vehicle connected to " + host_ + ":" + std::to_string(port_) + " within " +
+                         deadline.allowance());
     if (ready < 0 && errno == EINTR) continue;
     sockaddr_in from{};
     socklen_t length = sizeof from;
@@ -161,7 +175,7 @@ std::unique_ptr<TcpChannel> TcpListener::accept(double timeout_seconds) {
 }
 
 std::unique_ptr<TcpChannel> tcp_connect(const std::string& host, int port, double timeout_seconds) {
-  const Clock::time_point deadline = deadline_after(timeout_seconds);
+  Deadline deadline = Deadline::after(timeout_seconds);
   const sockaddr_in a = address_of(host, port);
   std::string why;
   do {
@@ -172,9 +186,9 @@ std::unique_ptr<TcpChannel> tcp_connect(const std::string& host, int port, doubl
     why = errno_text();
     ::close(s);
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  } while (Clock::now() < deadline);
-  throw ChannelError("cannot connect to " + host + ":" + std::to_string(port) + " within " +
-                     std::to_string(timeout_seconds) + " s: " + why);
+  } while (!deadline.passed());
+  throw ChannelError("cannot connect to " + host + ":" + std::to_string(port) + " within " + deadline.allowance() +
+                     ": " + why);
 }
 
 }  // namespace trackcosim::comm

@@ -18,7 +18,7 @@ class TcpChannel final : public Channel {
   TcpChannel(const TcpChannel&) = delete;
   TcpChannel& operator=(const TcpChannel&) = delete;
 
-  void send(const Frame& frame) override;
+  void send(const Frame& frame, double timeout_seconds) override;
   Frame receive(double timeout_seconds) override;
   std::string peer() const override { return peer_; }
 

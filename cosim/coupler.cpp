@@ -1,11 +1,28 @@
 #include "cosim/coupler.h"
 
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
 #include "io/number_text.h"
 
 namespace trackcosim::cosim {
+namespace {
+
+/// A refusal is the last word to a peer that may be gone: it does not wait long.
+constexpr double kRefusalSeconds = 1;
+
+/// The channel's own reason, with who failed and what was awaited: the message a user sees when
+/// a job ends on a lost peer.
+[[noreturn]] void peer_lost(const comm::ChannelError& e, const char* peer_program, const std::string& peer,
+                            const std::string& during) {
+  const std::string who = std::string(peer_program) + " (" + peer + ")";
+  if (dynamic_cast<const comm::PeerTimeout*>(&e) != nullptr)
+    throw comm::PeerTimeout(who + " stopped answering " + during + ": " + e.what());
+  throw comm::ChannelError("the connection to " + who + " failed " + during + ": " + e.what());
+}
+
+}  // namespace
 
 VehicleCoupler::VehicleCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds)
     : channel_(std::move(channel)), timeout_(timeout_seconds) {}
@@ -14,8 +31,11 @@ const TerrainWelcome& VehicleCoupler::handshake(const VehicleHello& hello) {
   if (hello.initial.size() != hello.shoes.size())
     throw std::invalid_argument("handshake: " + std::to_string(hello.shoes.size()) + " shoes but " +
                                 std::to_string(hello.initial.size()) + " initial states");
-  channel_->send(encode_hello(hello));
-  welcome_ = decode_welcome(channel_->receive(timeout_), channel_->peer());
+  VehicleHello asked = hello;
+  // Working frames at a quarter of the timeout: three may be late before the vehicle gives up.
+  if (asked.keepalive <= 0) asked.keepalive = timeout_ / 4;
+  send(encode_hello(asked), "while the vehicle sent its hello");
+  welcome_ = decode_welcome(receive_answer("while the vehicle waited for its welcome"), channel_->peer());
   shoes_ = hello.shoes.size();
   step_ = hello.start_step;
   can_checkpoint_ = hello.checkpoint;
@@ -27,7 +47,7 @@ void VehicleCoupler::send_states(double time, const std::vector<ShoeState>& stat
   if (states.size() != shoes_)
     throw ProtocolError("shoe count mismatch: " + std::to_string(states.size()) + " states, the handshake announced " +
                         std::to_string(shoes_));
-  channel_->send(encode_states(step_, time, states));
+  send(encode_states(step_, time, states), "while the vehicle sent the states of coupling step " + std::to_string(step_));
   awaiting_forces_ = true;
 }
 
@@ -35,27 +55,47 @@ std::vector<ShoeForce> VehicleCoupler::receive_forces() {
   if (!awaiting_forces_) throw std::logic_error("receive_forces before send_states");
   bool stop = false;
   std::vector<ShoeForce> f =
-      decode_forces(channel_->receive(timeout_), step_, shoes_, channel_->peer(), can_checkpoint_ ? &stop : nullptr);
+      decode_forces(receive_answer("while the vehicle waited for the forces of coupling step " + std::to_string(step_)),
+                    step_, shoes_, channel_->peer(), can_checkpoint_ ? &stop : nullptr);
   terrain_stop_ = terrain_stop_ || stop;
   awaiting_forces_ = false;
   ++step_;
   return f;
 }
 
-void VehicleCoupler::finish() { channel_->send(finish_frame()); }
+void VehicleCoupler::finish() { send(finish_frame(), "while the vehicle sent its finish"); }
 
 void VehicleCoupler::checkpoint(double time, const std::string& reason) {
   if (awaiting_forces_) throw std::logic_error("checkpoint between send_states and receive_forces");
   if (!welcome_.checkpoint)
     throw ProtocolError("the terrain at " + channel_->peer() +
                         " cannot write a co-simulation checkpoint (its welcome has no \"checkpoint\": true)");
-  channel_->send(encode_checkpoint({step_, time, reason}));
+  send(encode_checkpoint({step_, time, reason}), "while the vehicle sent its checkpoint frame");
 }
 
 void VehicleCoupler::abort(const std::string& reason) noexcept {
   try {
-    channel_->send(encode_refusal(reason));
+    channel_->send(encode_refusal(reason), kRefusalSeconds);
   } catch (...) {
+  }
+}
+
+void VehicleCoupler::send(const comm::Frame& frame, const std::string& during) {
+  try {
+    channel_->send(frame, timeout_);
+  } catch (const comm::ChannelError& e) {
+    peer_lost(e, "the terrain", channel_->peer(), during);
+  }
+}
+
+comm::Frame VehicleCoupler::receive_answer(const std::string& during) {
+  try {
+    for (;;) {
+      comm::Frame f = channel_->receive(timeout_);
+      if (f.kind != static_cast<std::uint32_t>(MessageKind::Working)) return f;
+    }
+  } catch (const comm::ChannelError& e) {
+    peer_lost(e, "the terrain", channel_->peer(), during);
   }
 }
 
@@ -63,8 +103,14 @@ TerrainCoupler::TerrainCoupler(std::unique_ptr<comm::Channel> channel, double ti
     : channel_(std::move(channel)), timeout_(timeout_seconds) {}
 
 const VehicleHello& TerrainCoupler::accept(const TerrainExpectations& expect, const TerrainWelcome& welcome) {
+  receive_hello(expect);
+  send_welcome(welcome);
+  return hello_;
+}
+
+const VehicleHello& TerrainCoupler::receive_hello(const TerrainExpectations& expect) {
   try {
-    hello_ = decode_hello(channel_->receive(timeout_), channel_->peer());
+    hello_ = decode_hello(receive("while the terrain waited for its hello"), channel_->peer());
     if (expect.coupling_step > 0 && std::fabs(hello_.coupling_step - expect.coupling_step) > 1e-12 * expect.coupling_step)
       throw ProtocolError("coupling step mismatch: the vehicle uses " + io::number_to_string(hello_.coupling_step) +
                           " s, the terrain " + io::number_to_string(expect.coupling_step) + " s");
@@ -93,13 +139,22 @@ const VehicleHello& TerrainCoupler::accept(const TerrainExpectations& expect, co
     abort(e.what());
     throw;
   }
-  channel_->send(encode_welcome(welcome));
   step_ = hello_.start_step;
   return hello_;
 }
 
+void TerrainCoupler::send_welcome(const TerrainWelcome& welcome) {
+  send(encode_welcome(welcome), "while the terrain sent its welcome");
+}
+
+void TerrainCoupler::keep_alive() {
+  if (hello_.keepalive <= 0 || std::chrono::steady_clock::now() - last_sent_ < std::chrono::duration<double>(hello_.keepalive))
+    return;
+  send(working_frame(), "while the terrain told it that it was still working");
+}
+
 std::optional<std::vector<ShoeState>> TerrainCoupler::receive_states(double& time) {
-  const comm::Frame f = channel_->receive(timeout_);
+  const comm::Frame f = receive("while the terrain waited for the states of coupling step " + std::to_string(step_));
   if (f.kind == static_cast<std::uint32_t>(MessageKind::Finish)) return std::nullopt;
   try {
     if (f.kind == static_cast<std::uint32_t>(MessageKind::Checkpoint)) {
@@ -118,13 +173,31 @@ std::optional<std::vector<ShoeState>> TerrainCoupler::receive_states(double& tim
 void TerrainCoupler::send_forces(const std::vector<ShoeForce>& forces, bool stop) {
   if (stop && !hello_.checkpoint)
     throw std::logic_error("forces_stop for a vehicle whose hello has no \"checkpoint\": true");
-  channel_->send(encode_forces(step_ - 1, forces, stop));
+  send(encode_forces(step_ - 1, forces, stop),
+       "while the terrain sent the forces of coupling step " + std::to_string(step_ - 1));
 }
 
 void TerrainCoupler::abort(const std::string& reason) noexcept {
   try {
-    channel_->send(encode_refusal(reason));
+    channel_->send(encode_refusal(reason), kRefusalSeconds);
   } catch (...) {
+  }
+}
+
+void TerrainCoupler::send(const comm::Frame& frame, const std::string& during) {
+  try {
+    channel_->send(frame, timeout_);
+  } catch (const comm::ChannelError& e) {
+    peer_lost(e, "the vehicle", channel_->peer(), during);
+  }
+  last_sent_ = std::chrono::steady_clock::now();
+}
+
+comm::Frame TerrainCoupler::receive(const std::string& during) {
+  try {
+    return channel_->receive(timeout_);
+  } catch (const comm::ChannelError& e) {
+    peer_lost(e, "the vehicle", channel_->peer(), during);
   }
 }
 

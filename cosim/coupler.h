@@ -16,9 +16,12 @@
 // top of a later step, instead of send_states, the vehicle saves its own state and calls
 // checkpoint(t_k, reason), after which both sides end. A hello with start_step > 0 resumes.
 // Both sides advance concurrently between send_states and receive_forces (explicit
-// force-displacement scheme). Every wait has a timeout: a peer that stops answering ends in a
-// comm::ChannelError, a peer that disagrees in a ProtocolError naming both values.
+// force-displacement scheme). Every wait, to send or to receive, has a timeout: a peer that stops
+// answering ends in a comm::ChannelError naming it and what was awaited, a peer that disagrees
+// in a ProtocolError naming both values. The vehicle's hello asks for working frames at a
+// quarter of its timeout, so the timeout bounds the terrain's silence, not its work.
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +32,10 @@
 
 namespace trackcosim::cosim {
 
+/// What every coupler call throws when the peer stopped answering within the timeout (or closed
+/// the connection, or broke the framing): the message names the peer and what was awaited.
+using PeerLost = comm::ChannelError;
+
 /// Where a vehicle finds its terrain. The transport is named, so a program can take it from its
 /// command line and never see MPI or sockets.
 struct TerrainAddress {
@@ -37,17 +44,17 @@ struct TerrainAddress {
   std::string transport = "mpi";
   std::string host = "127.0.0.1";  ///< tcp only
   int port = 47000;                ///< tcp only
-  double timeout_seconds = 120;    ///< the longest wait: for the TCP connection, then for each answer
+  double timeout_seconds = 20;     ///< the longest silence: to connect over TCP, then on every send and receive
 };
 
 class VehicleCoupler {
  public:
-  explicit VehicleCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds = 120);
+  explicit VehicleCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds = 20);
   /// Throws std::invalid_argument for an unknown transport or an MPI job that gives the vehicle
   /// more than one rank; comm::ChannelError when the terrain cannot be reached.
   static VehicleCoupler connect(const TerrainAddress& terrain);
   /// connect({"tcp", host, port, timeout_seconds}).
-  static VehicleCoupler connect_tcp(const std::string& host, int port, double timeout_seconds = 120);
+  static VehicleCoupler connect_tcp(const std::string& host, int port, double timeout_seconds = 20);
 
   const TerrainWelcome& handshake(const VehicleHello& hello);
   void send_states(double time, const std::vector<ShoeState>& states);
@@ -73,6 +80,11 @@ class VehicleCoupler {
   bool awaiting_forces_ = false;
   bool can_checkpoint_ = false;  ///< the hello offered "checkpoint": forces_stop is accepted
   bool terrain_stop_ = false;
+
+  /// Throws comm::ChannelError naming the terrain and `during` when the deadline passes.
+  void send(const comm::Frame& frame, const std::string& during);
+  /// The next frame that is not a working frame; each one restarts the timeout.
+  comm::Frame receive_answer(const std::string& during);
 };
 
 /// What the terrain accepts from a vehicle; 0 means "any".
@@ -87,11 +99,18 @@ struct TerrainExpectations {
 
 class TerrainCoupler {
  public:
-  explicit TerrainCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds = 120);
+  explicit TerrainCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds = 20);
 
   /// Waits for the hello and answers it: with `welcome`, or with a refusal (and a ProtocolError
-  /// here) when the hello does not meet `expect`.
+  /// here) when the hello does not meet `expect`. receive_hello then send_welcome.
   const VehicleHello& accept(const TerrainExpectations& expect, const TerrainWelcome& welcome);
+  /// The hello, checked against `expect` (a refusal and a ProtocolError when it fails). The
+  /// terrain then builds and settles its bed, calling keep_alive() as it goes.
+  const VehicleHello& receive_hello(const TerrainExpectations& expect);
+  void send_welcome(const TerrainWelcome& welcome);
+  /// A working frame, when the hello asked for them ("keepalive") and nothing was sent for that
+  /// long. Call it between units of work (terrain steps) whenever the vehicle waits.
+  void keep_alive();
   /// The next step's states and their time; nullopt when the vehicle finished or asked for a
   /// checkpoint (then checkpoint_request() holds it).
   std::optional<std::vector<ShoeState>> receive_states(double& time);
@@ -110,6 +129,10 @@ class TerrainCoupler {
   VehicleHello hello_;
   std::uint64_t step_ = 0;  ///< the step of the next receive_states
   std::optional<CheckpointRequest> checkpoint_;
+  std::chrono::steady_clock::time_point last_sent_ = std::chrono::steady_clock::now();
+
+  void send(const comm::Frame& frame, const std::string& during);
+  comm::Frame receive(const std::string& during);
 };
 
 }  // namespace trackcosim::cosim

@@ -2,8 +2,11 @@
 
 #include "comm/mpi_session.h"
 #include "comm/stop_signal.h"
+#include "comm/watchdog.h"
 
 namespace trackcosim::cosim {
+
+static_assert(kExitPeerLost == comm::kExitPeerLost, "one exit status for a lost peer in both programs");
 
 StopSignal::StopSignal() : signal_(std::make_unique<comm::StopSignal>()) {}
 

@@ -28,6 +28,10 @@ class StopSignal {
 /// "USR1", "TERM", or "a signal".
 const char* signal_name(int signal);
 
+/// The exit status of a program that gave up on its peer: a send or receive passed its timeout
+/// (the peer's name and what was awaited are in the message), or a watchdog found no progress.
+inline constexpr int kExitPeerLost = 3;
+
 /// Ends every rank of the MPI job with `code` when MPI runs with more than one rank (the terrain
 /// would otherwise wait for the vehicle until its timeout); else returns `code`.
 int abort_all_or_return(int code);

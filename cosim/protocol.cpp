@@ -117,6 +117,7 @@ const char* message_kind_name(std::uint32_t kind) {
     case 6: return "refusal";
     case 7: return "checkpoint";
     case 8: return "forces_stop";
+    case 9: return "working";
     default: return "unknown";
   }
 }
@@ -141,6 +142,7 @@ comm::Frame encode_hello(const VehicleHello& h) {
   // Optional keys only when they say something, so a plain hello stays what it always was.
   if (h.checkpoint) doc["checkpoint"] = true;
   if (h.start_step > 0) doc["start_step"] = h.start_step, doc["start_time"] = h.start_time;
+  if (h.keepalive > 0) doc["keepalive"] = h.keepalive;
   doc["shoes"] = shoes;
   return json_frame(MessageKind::Hello, doc);
 }
@@ -149,9 +151,10 @@ VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer) {
   expect_kind(frame, MessageKind::Hello, peer);
   return read_json(frame, "hello from " + peer, [](const io::JsonField& f) {
     f.expect_object({"protocol", "version", "units", "coupling_step", "end_time", "scheme", "shoes", "checkpoint",
-                     "start_step", "start_time"});
+                     "start_step", "start_time", "keepalive"});
     check_version(f, "vehicle");
     VehicleHello h;
+    if (const auto k = f.optional_member("keepalive")) h.keepalive = k->positive_number();
     if (const auto c = f.optional_member("checkpoint")) h.checkpoint = c->boolean();
     if (const auto s = f.optional_member("start_step")) h.start_step = s->unsigned_integer();
     if (const auto t = f.optional_member("start_time")) h.start_time = t->number();
@@ -303,6 +306,7 @@ comm::Frame encode_refusal(const std::string& reason) {
 }
 
 comm::Frame finish_frame() { return {static_cast<std::uint32_t>(MessageKind::Finish), {}}; }
+comm::Frame working_frame() { return {static_cast<std::uint32_t>(MessageKind::Working), {}}; }
 
 void expect_kind(const comm::Frame& frame, MessageKind expected, const std::string& peer) {
   if (frame.kind == static_cast<std::uint32_t>(MessageKind::Refusal)) {

@@ -16,6 +16,9 @@
 //   8 forces_stop terrain -> vehicle the forces payload, instead of forces(k): a terrain rank
 //                                     caught a stop signal; the vehicle completes interval k and
 //                                     sends checkpoint(k + 1). Only to a hello with "checkpoint".
+//   9 working    terrain -> vehicle  empty: the terrain is alive and busy (building, settling,
+//                                     stepping); only to a hello with "keepalive": seconds, at
+//                                     least that often while the vehicle waits. Restarts its wait.
 //
 // A hello whose version, units or coupling step the terrain does not accept is answered with a
 // refusal naming both values; both sides then stop with that message.
@@ -33,7 +36,8 @@ inline constexpr std::uint32_t kProtocolVersion = 1;
 inline constexpr const char* kProtocolName = "trackcosim-cosim";
 
 enum class MessageKind : std::uint32_t {
-  Hello = 1, Welcome = 2, States = 3, Forces = 4, Finish = 5, Refusal = 6, Checkpoint = 7, ForcesStop = 8
+  Hello = 1, Welcome = 2, States = 3, Forces = 4, Finish = 5, Refusal = 6, Checkpoint = 7, ForcesStop = 8,
+  Working = 9
 };
 const char* message_kind_name(std::uint32_t kind);
 
@@ -55,6 +59,10 @@ struct VehicleHello {
   /// checkpoint); keys written only when start_step > 0.
   std::uint64_t start_step = 0;
   double start_time = 0;
+  /// > 0: while the vehicle waits (for the welcome, for forces), the terrain sends a working
+  /// frame whenever it has sent nothing for this many seconds, so that the vehicle's timeout
+  /// bounds the terrain's silence, not its work. Optional key "keepalive" [s]; 0: none sent.
+  double keepalive = 0;
 };
 
 struct TerrainWelcome {
@@ -104,6 +112,7 @@ CheckpointRequest decode_checkpoint(const comm::Frame& frame, std::uint64_t expe
 
 comm::Frame encode_refusal(const std::string& reason);
 comm::Frame finish_frame();
+comm::Frame working_frame();
 
 /// Throws ProtocolError when `frame` is a refusal (with the peer's reason) or not of `expected`
 /// kind.

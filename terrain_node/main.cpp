@@ -1,7 +1,7 @@
-// terrain_node: the granular terrain program. Today it has two modes, --contacts (one collision
-// pass over a scene file) and --config (a standalone granular run, e.g. settling a bed); the
-// distributed co-simulation step joins them in a later issue. This file only parses the command
-// line and turns errors into one line and an exit code; each mode lives in its own *_command.cpp.
+// terrain_node: the granular terrain program. Three modes: --contacts (one collision pass over a
+// scene file), --config (a standalone granular run, e.g. settling a bed) and --config --cosim
+// (serving a vehicle). This file only parses the command line and turns errors into one line and
+// an exit code; each mode lives in its own *_command.cpp.
 
 #include <cstdint>
 #include <cstdio>
@@ -12,17 +12,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include "comm/frame.h"
 #include "comm/mpi_session.h"
+#include "comm/watchdog.h"
 #include "io/config_error.h"
 #include "io/version.h"
 #include "terrain_node/contacts/contacts_command.h"
 #include "terrain_node/coupling/cosim_command.h"
+#include "terrain_node/coupling/coupling_session.h"
 #include "terrain_node/standalone/settle_command.h"
 
 namespace {
 
 constexpr int kExitError = 1;  // bad input: config, scene, output folder
 constexpr int kExitUsage = 2;  // bad command line
+// 3 (comm::kExitPeerLost): the vehicle or another terrain rank stopped answering
 
 constexpr const char* kFooter = R"(
 Outputs of --config, in DIR (default output/<config stem>; docs/settling.md for settling a bed):
@@ -133,15 +137,18 @@ int main(int argc, char** argv) {
     }
     return 0;
   } catch (const std::exception& e) {
-    // Bad input fails on every rank alike: the terrain's first rank speaks for all (in a
-    // co-simulation that is world rank 1 or later: the vehicle is world rank 0). Anything else
-    // may be one rank's alone (a body too fast for the ghost layer): that rank speaks.
+    // Bad input, and the leader's failures it shares with every rank (a lost vehicle), fail on
+    // every rank alike: the terrain's first rank speaks for all (in a co-simulation that is world
+    // rank 1 or later: the vehicle is world rank 0). Anything else may be one rank's alone (a
+    // body too fast for the ghost layer): that rank speaks.
     const int rank = comm::program_rank();
-    const bool input_error = dynamic_cast<const io::ConfigError*>(&e) != nullptr;
+    const auto* shared = dynamic_cast<const terrain::LeaderFailure*>(&e);
+    const bool input_error = dynamic_cast<const io::ConfigError*>(&e) != nullptr || shared != nullptr;
+    const bool peer_lost = dynamic_cast<const comm::ChannelError*>(&e) != nullptr || (shared && shared->peer_lost());
     std::fflush(stdout);
     if (rank == 0 || !input_error)
       std::cerr << "terrain_node: error: " << (rank > 0 ? "rank " + std::to_string(rank) + ": " : std::string()) << e.what()
                 << "\n";
-    return comm::abort_all_or_return(kExitError);
+    return comm::abort_all_or_return(peer_lost ? comm::kExitPeerLost : kExitError);
   }
 }

@@ -60,7 +60,7 @@ def hetjob_command(vehicle_cmd, terrain_cmd, ranks):
     TRACKCOSIM_SRUN_ARGS adds options to both components; the vehicle's task lingers after its
     program has ended (see LINGER_VARIABLE)."""
     extra = os.environ.get("TRACKCOSIM_SRUN_ARGS", "").split()
-    return [shutil.which("srun") or "srun", "--mpi=pmix",
+    return [shutil.which("srun") or "srun", "--mpi=pmix", "--kill-on-bad-exit=1",
             "--het-group=0", "-n", "1"] + extra + _threads(0) + _linger(linger_seconds()) + vehicle_cmd + \
            [":", "--het-group=1", "-n", str(ranks)] + extra + _threads(1) + terrain_cmd
 

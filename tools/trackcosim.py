@@ -99,12 +99,30 @@ def program_commands(vehicle, terrain_config, folder, resume=False):
                       ("coupling_scheme", "--coupling-scheme")):
         if key in vehicle:
             vehicle_cmd += [flag, str(vehicle[key])]
+    # Both sides give up on a silent peer after the same time: the terrain's cosim.timeout, raised
+    # in the configs of large beds (docs/protocol.md, "Timeouts").
+    timeout = terrain_timeout(terrain_config)
+    if timeout is not None:
+        vehicle_cmd += ["--timeout", str(timeout)]
     terrain_cmd = [find_program("terrain_node"), "--config", terrain_config, "--cosim",
                    "--out", os.path.join(folder, "terrain")]
     if resume:
         vehicle_cmd += ["--restart", checkpoint_of(folder, "vehicle")]
         terrain_cmd += ["--restart", checkpoint_of(folder, "terrain")]
     return vehicle_cmd, terrain_cmd
+
+
+def terrain_timeout(terrain_config):
+    """cosim.timeout of a terrain config, or None when it keeps the default (or cannot be read:
+    terrain_node then says why)."""
+    from terrain_grow import strip_comments
+    try:
+        with open(terrain_config) as f:
+            cosim = json.loads(strip_comments(f.read())).get("cosim", {})
+        timeout = cosim.get("timeout") if isinstance(cosim, dict) else None
+    except (OSError, ValueError, AttributeError):
+        return None
+    return timeout if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
 
 
 def checkpoint_of(folder, side):
@@ -163,7 +181,10 @@ def launch_command(launcher, vehicle_cmd, terrain_cmd, ranks, folder):
         f.write("0 %s\n" % " ".join(vehicle_cmd))
         f.write("1-%d %s\n" % (ranks, " ".join(terrain_cmd)) if ranks > 1 else "1 %s\n" % " ".join(terrain_cmd))
     extra = os.environ.get("TRACKCOSIM_SRUN_ARGS", "").split()
-    return [shutil.which("srun") or "srun", "--mpi=pmix", "-n", str(ranks + 1)] + extra + ["--multi-prog", multi]
+    # A rank that gives up on a stopped peer exits with status 3 (its watchdog); srun ends the
+    # step's other tasks only when told to (mpirun does by default).
+    return [shutil.which("srun") or "srun", "--mpi=pmix", "--kill-on-bad-exit=1", "-n", str(ranks + 1)] + extra + \
+        ["--multi-prog", multi]
 
 
 def write_grown_terrain(terrain_config, factor, folder):

@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cosim/coupler.h"
 #include "cosim/job_control.h"
 #include "io/version.h"
 #include "vehicle_node/coupled/coupled_run.h"
@@ -21,6 +22,7 @@ namespace {
 
 constexpr int kExitError = 1;  // bad input: config, output folder, diverged run
 constexpr int kExitUsage = 2;  // bad command line
+// 3 (cosim::kExitPeerLost): the terrain stopped answering
 
 constexpr const char* kFooter = R"(
 Outputs in DIR (written at the end of the run, or when it stops on an error):
@@ -86,12 +88,14 @@ int main(int argc, char** argv) {
   app.add_option("--terrain-port", coupled.port, "tcp: its port")->capture_default_str()->check(CLI::Range(1, 65535));
   app.add_option("--coupling-step", coupled.coupling_step, "Coupling step, s (default: the vehicle step)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--timeout", coupled.timeout, "Longest wait for the terrain, s")
+  app.add_option("--timeout", coupled.timeout,
+                 "Longest silence of the terrain on any wait, s (it sends working frames while it settles and "
+                 "steps); a terrain that stays silent longer ends the job, exit status 3")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   app.add_option("--coupling-scheme", coupled.scheme,
-                 "concurrent: both sides compute at once, the forces act one interval late; sequential: "
-                 "the vehicle waits for each interval's forces, which allows 4.4x stiffer shoe springs "
+                 "sequential: the vehicle waits for each interval's forces, which allows 4.4x stiffer shoe "
+                 "springs; concurrent: both sides compute at once, the forces act one interval late "
                  "(docs/protocol.md)")
       ->capture_default_str()
       ->check(CLI::IsMember({"concurrent", "sequential"}));
@@ -129,6 +133,10 @@ int main(int argc, char** argv) {
     } catch (const std::invalid_argument& e) {
       std::cerr << "vehicle_node: error: " << e.what() << " (see vehicle_node --help)\n";
       return cosim::abort_all_or_return(kExitUsage);
+    } catch (const cosim::PeerLost& e) {
+      std::fflush(stdout);
+      std::cerr << "vehicle_node: error: " << e.what() << "\n";
+      return cosim::abort_all_or_return(cosim::kExitPeerLost);
     } catch (const std::exception& e) {
       std::fflush(stdout);
       std::cerr << "vehicle_node: error: " << e.what() << "\n";

@@ -194,7 +194,9 @@ struct CosimSettings {
   std::string transport = "mpi";  ///< "mpi" (one MPI job with vehicle_node) or "tcp" (an external model connects)
   std::string host = "127.0.0.1"; ///< tcp: the address to listen on (loopback unless told otherwise)
   std::uint64_t port = 47000;     ///< tcp
-  real timeout = 120;             ///< s: the longest wait for the vehicle's next message
+  /// s: the longest silence of the vehicle on any wait (send or receive); terrain ranks that make
+  /// no progress for 5 s longer end the job (docs/protocol.md, "Timeouts")
+  real timeout = 20;
   real coupling_step = 0;         ///< s: the step the vehicle must use; 0 = whatever it announces
   real settle_time = 0;           ///< s of terrain settling before the handshake
   /// The shoe proxies' contact law (docs/protocol.md, "Shoe contact law"): a spring-damper per

@@ -12,14 +12,23 @@
 #include "comm/role_split.h"
 #include "comm/stop_signal.h"
 #include "comm/tcp_channel.h"
+#include "comm/watchdog.h"
 #include "io/output_file.h"
 #include "io/progress_meter.h"
 #include "io/run_json.h"
 #include "terrain_node/checkpoint/start_state.h"
+#include "terrain_node/config/cosim_unused_settings.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/coupling/coupling_session.h"
 
 namespace trackcosim::terrain {
+namespace {
+
+/// How much longer than cosim.timeout a rank waits on its peers before its watchdog ends the
+/// job: the leader's channel deadline, which names the peer, comes first.
+constexpr double kWatchdogGraceSeconds = 5;
+
+}  // namespace
 
 void run_cosim_command(const CosimOptions& options) {
   const comm::RoleScope scope(comm::Role::Terrain);
@@ -27,6 +36,7 @@ void run_cosim_command(const CosimOptions& options) {
   StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
   const TerrainConfig& config = start.config;
   const CosimSettings& c = config.scene.cosim;
+  refuse_settings_unused_by_cosim(config);
   if (options.threads > 0) omp_set_num_threads(options.threads);
   const std::filesystem::path folder =
       options.out_dir.empty() ? std::filesystem::path("output") / options.config.stem() : options.out_dir;
@@ -48,11 +58,32 @@ void run_cosim_command(const CosimOptions& options) {
   // Installed before settling: a signal then is kept for the first coupling step, instead of
   // killing the run (SIGUSR1's default action).
   const comm::StopSignal stop;
+  // Every rank's last deadline: a collective waiting on a stopped rank ends the job, a little
+  // after the leader's channel deadline would have named the vehicle.
+  comm::Watchdog watchdog("terrain_node rank " + std::to_string(roles.role_rank), c.timeout + kWatchdogGraceSeconds);
   std::optional<CouplingMark> resume;
   if (!options.restart.empty()) resume = read_coupling_mark(*start.checkpoint, options.restart);
+
+  // The vehicle's hello before the bed is built: it asks for working frames while it waits.
+  // Meanwhile the other ranks wait for the leader, who waits (each within cosim.timeout) for the
+  // vehicle to connect and then for its hello.
+  watchdog.beat("opening the channel", comm::Watchdog::kNoNumber, c.timeout);
+  std::unique_ptr<cosim::TerrainCoupler> coupler;
+  if (leader) {
+    std::unique_ptr<comm::Channel> channel = mpi_channel ? std::move(mpi_channel) : listener->accept(c.timeout);
+    std::printf("cosim      vehicle: %s\n", channel->peer().c_str());
+    std::fflush(stdout);
+    coupler = std::make_unique<cosim::TerrainCoupler>(std::move(channel), c.timeout);
+  }
+  const cosim::VehicleHello hello =
+      agree_on_hello(roles.role_group(), coupler.get(), config, resume ? &*resume : nullptr);
+  watchdog.beat("the vehicle's hello", comm::Watchdog::kNoNumber);
+  if (leader) coupler->keep_alive();
+
   DistributedTerrain terrain(config, roles.role_group(), options.layout,
                              start.checkpoint ? &*start.checkpoint : nullptr);
   start.checkpoint.reset();
+  watchdog.beat("building the bed", comm::Watchdog::kNoNumber);
   if (resume && leader)
     std::printf("restart    coupling step %llu (terrain step %llu, t = %g s) on %d terrain ranks, layout %s\n",
                 static_cast<unsigned long long>(resume->step), static_cast<unsigned long long>(terrain.step_count()),
@@ -73,18 +104,14 @@ void run_cosim_command(const CosimOptions& options) {
                                 io::stdout_is_terminal());
   for (std::uint64_t k = 0; k < settle_steps; ++k) {
     terrain.step();
+    watchdog.beat("settling step", k + 1);
+    if (leader) coupler->keep_alive();
     progress.update({terrain.time(), c.settle_time, k + 1, terrain.local_stats().contacts});
   }
   progress.finish();
 
-  std::unique_ptr<cosim::TerrainCoupler> coupler;
-  if (leader) {
-    std::unique_ptr<comm::Channel> channel = mpi_channel ? std::move(mpi_channel) : listener->accept(c.timeout);
-    std::printf("cosim      vehicle: %s\n", channel->peer().c_str());
-    coupler = std::make_unique<cosim::TerrainCoupler>(std::move(channel), c.timeout);
-  }
   const std::filesystem::path timing = folder / "timing.csv";
-  const CouplingControl control{&stop, folder / "checkpoint.bin", resume ? &*resume : nullptr};
+  const CouplingControl control{&stop, folder / "checkpoint.bin", resume ? &*resume : nullptr, &hello, &watchdog};
   const CouplingSummary s = run_coupling(terrain, config, coupler.get(), leader ? &timing : nullptr, control);
   if (!leader) return;
   // The signal this terrain caught, even when the vehicle's checkpoint frame came first (a

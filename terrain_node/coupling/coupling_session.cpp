@@ -40,25 +40,22 @@ struct StepCommand {
 };
 static_assert(std::is_trivially_copyable_v<StepCommand> && sizeof(StepCommand) == 16);
 
-/// Handshake on the leader; its outcome (the hello, or the reason it failed) goes to all ranks.
-cosim::VehicleHello agree_on_hello(const comm::RankGroup& group, cosim::TerrainCoupler* coupler,
-                                   const cosim::TerrainExpectations& expect, const cosim::TerrainWelcome& welcome) {
-  std::string hello_text, failure;
-  if (group.leader()) {
-    try {
-      const comm::Frame f = cosim::encode_hello(coupler->accept(expect, welcome));
-      hello_text.assign(f.payload.begin(), f.payload.end());
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
+/// The leader's failure, as every rank's (LeaderFailure).
+struct SharedFailure {
+  std::string reason;  ///< empty: none
+  bool peer_lost = false;
+
+  void catch_current(const std::exception& e) {
+    reason = e.what();
+    peer_lost = dynamic_cast<const comm::ChannelError*>(&e) != nullptr;
   }
-  comm::broadcast(group, failure);
-  if (!failure.empty()) throw std::runtime_error(failure);
-  comm::broadcast(group, hello_text);
-  const comm::Frame hello_frame{static_cast<std::uint32_t>(cosim::MessageKind::Hello),
-                                {hello_text.begin(), hello_text.end()}};
-  return cosim::decode_hello(hello_frame, "the terrain leader");
-}
+  /// Collective; throws on every rank when the leader failed.
+  void share(const comm::RankGroup& group) {
+    comm::broadcast(group, reason);
+    comm::broadcast(group, peer_lost);
+    if (!reason.empty()) throw LeaderFailure(reason, peer_lost);
+  }
+};
 
 /// timing.csv, streamed (io/csv_stream.h: whole rows, flushed at least every second): a new
 /// coupling starts it with the header; a resumed one keeps the rows of the steps before
@@ -77,6 +74,28 @@ void open_timing(std::optional<io::CsvStream>& timing, const std::filesystem::pa
 
 }  // namespace
 
+cosim::VehicleHello agree_on_hello(const comm::RankGroup& group, cosim::TerrainCoupler* coupler,
+                                   const TerrainConfig& config, const CouplingMark* resume) {
+  const double h = config.scene.step.step_size;
+  cosim::TerrainExpectations expect{config.scene.cosim.coupling_step, 0, h, 0};
+  if (resume) expect = {resume->coupling_step, resume->shoes, h, resume->step};
+  std::string hello_text;
+  SharedFailure failure;
+  if (group.leader()) {
+    try {
+      const comm::Frame f = cosim::encode_hello(coupler->receive_hello(expect));
+      hello_text.assign(f.payload.begin(), f.payload.end());
+    } catch (const std::exception& e) {
+      failure.catch_current(e);
+    }
+  }
+  failure.share(group);
+  comm::broadcast(group, hello_text);
+  const comm::Frame hello_frame{static_cast<std::uint32_t>(cosim::MessageKind::Hello),
+                                {hello_text.begin(), hello_text.end()}};
+  return cosim::decode_hello(hello_frame, "the terrain leader");
+}
+
 CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& config,
                              cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv,
                              const CouplingControl& control) {
@@ -87,10 +106,12 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   const bool can_checkpoint = !control.checkpoint.empty();
   cosim::TerrainWelcome welcome = make_welcome(terrain, config);
   welcome.checkpoint = can_checkpoint;
-
-  cosim::TerrainExpectations expect{config.scene.cosim.coupling_step, 0, h, 0};
-  if (resume) expect = {resume->coupling_step, resume->shoes, h, resume->step};
-  const cosim::VehicleHello hello = agree_on_hello(group, coupler, expect, welcome);
+  const cosim::VehicleHello hello = control.hello ? *control.hello : agree_on_hello(group, coupler, config, resume);
+  if (leader) coupler->send_welcome(welcome);
+  comm::Watchdog* const watchdog = control.watchdog;
+  const auto beat = [watchdog](const char* doing, std::uint64_t number) {
+    if (watchdog != nullptr) watchdog->beat(doing, number);
+  };
   const std::size_t shoes = hello.shoes.size();
   const double coupling_step = hello.coupling_step;
   const auto substeps = static_cast<std::uint64_t>(std::llround(coupling_step / h));
@@ -127,6 +148,9 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   summary.coupling_steps = hello.start_step;
   // Written by every rank (collective), the same mark on the leader, who writes the file.
   auto checkpoint = [&](std::uint64_t step, double vehicle_time) {
+    // A large bed's checkpoint may take minutes; losing it to the watchdog would lose the run.
+    std::optional<comm::Watchdog::Unwatched> unwatched;
+    if (watchdog != nullptr) unwatched.emplace(*watchdog);
     write_coupling_checkpoint(terrain, {step, vehicle_time, coupling_step, shoes, first_proxy}, control.checkpoint);
   };
   bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way
@@ -135,7 +159,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   std::vector<cosim::ShoeState> states;  // the step's, the leader's on every rank
   for (;;) {
     Clock::time_point t0 = Clock::now();
-    std::string failure;
+    SharedFailure failure;
     if (leader) {
       double time = 0;
       try {
@@ -149,16 +173,14 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       } catch (const std::exception& e) {
         command.kind = CommandKind::Failure;
         states.clear();
-        failure = e.what();
+        failure.catch_current(e);
       }
     }
     const double wait = leader ? since(t0) : 0;
     t0 = Clock::now();
     comm::broadcast_command(group, command, states);
-    if (command.kind == CommandKind::Failure) {
-      comm::broadcast(group, failure);
-      throw std::runtime_error(failure);
-    }
+    beat("the command of coupling step", summary.coupling_steps);
+    if (command.kind == CommandKind::Failure) failure.share(group);
     if (command.kind == CommandKind::Finish) break;
     if (command.kind == CommandKind::Checkpoint) {
       checkpoint(summary.coupling_steps, command.time);
@@ -179,6 +201,8 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     double halo = 0;
     for (std::uint64_t s = 0; s < substeps; ++s) {
       terrain.step();
+      beat("terrain step", terrain.step_count());
+      if (leader) coupler->keep_alive();
       for (std::size_t k = 0; k < stages.size(); ++k) stages[k] += terrain.stage_seconds()[k];
       halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
     }

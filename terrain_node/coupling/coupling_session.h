@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "comm/stop_signal.h"
+#include "comm/watchdog.h"
 #include "cosim/coupler.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/coupling/coupling_checkpoint.h"
@@ -18,6 +20,18 @@
 #include "terrain_node/distributed/distributed_terrain.h"
 
 namespace trackcosim::terrain {
+
+/// A failure of the terrain leader (a lost or refused vehicle) that every terrain rank throws
+/// alike: the leader reports it, the other ranks stay silent.
+class LeaderFailure : public std::runtime_error {
+ public:
+  LeaderFailure(const std::string& reason, bool peer_lost) : std::runtime_error(reason), peer_lost_(peer_lost) {}
+  /// The vehicle stopped answering or broke the connection (exit status 3).
+  bool peer_lost() const { return peer_lost_; }
+
+ private:
+  bool peer_lost_;
+};
 
 struct CouplingSummary {
   std::uint64_t coupling_steps = 0;
@@ -43,7 +57,19 @@ struct CouplingControl {
   /// Continue this coupling: the terrain was restarted from its checkpoint, which holds the
   /// proxies; the hello must resume at resume->step.
   const CouplingMark* resume = nullptr;
+  /// The hello agreed before the bed was built (agree_on_hello); null: run_coupling receives it
+  /// first, after the bed is built.
+  const cosim::VehicleHello* hello = nullptr;
+  /// Told of every terrain step and command on this rank (null: none).
+  comm::Watchdog* watchdog = nullptr;
 };
+
+/// Collective: the leader receives the vehicle's hello and checks it against this terrain's
+/// coupling step and, for a resumed coupling, its checkpoint's mark (refusing it otherwise);
+/// every rank gets it, or the same error. Called before building the bed, so the vehicle's
+/// working frames (its "keepalive") cover the building and settling.
+cosim::VehicleHello agree_on_hello(const comm::RankGroup& group, cosim::TerrainCoupler* coupler,
+                                   const TerrainConfig& config, const CouplingMark* resume);
 
 /// Runs until the vehicle finishes, or until a checkpoint ends the coupling (`control`). `coupler` is the leader's (null on the other ranks).
 /// `timing_csv`, when given, gets one row per coupling step (written by the leader): step, t,

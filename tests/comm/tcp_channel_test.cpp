@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -34,12 +35,12 @@ TEST(TcpChannel, FramesCrossBothWaysIntact) {
     Frame f = c->receive(5);
     f.kind += 1;
     f.payload.push_back(42);
-    c->send(f);
+    c->send(f, 10);
   });
   auto server = listener.accept(5);
   Frame out{7, std::vector<unsigned char>(100000)};
   for (std::size_t i = 0; i < out.payload.size(); ++i) out.payload[i] = static_cast<unsigned char>(i * 31);
-  server->send(out);
+  server->send(out, 10);
   const Frame back = server->receive(5);
   client.join();
   EXPECT_EQ(back.kind, 8u);
@@ -84,7 +85,7 @@ TEST(TcpChannel, BadClientsAreRefusedWithAReasonAndTheListenerGoesOn) {
       {truncated, 0, "truncated message"},
       {{'T', 'C', 'S'}, 0, "truncated message"},
       {{}, 0, "closed the connection"},
-      {{}, 1.0, "before the timeout"},
+      {{}, 1.0, "no message from"},
   };
   for (const Case& c : cases) {
     std::thread client = raw_client(port, c.bytes, c.keep_open);
@@ -95,6 +96,45 @@ TEST(TcpChannel, BadClientsAreRefusedWithAReasonAndTheListenerGoesOn) {
     EXPECT_NE(e.find("127.0.0.1"), std::string::npos) << e;
   }
   EXPECT_NE(error_of([&] { listener.accept(0.2); }).find("no vehicle connected"), std::string::npos);
+}
+
+TEST(TcpChannel, APeerThatStopsReadingEndsTheSendAtItsDeadline) {
+  TcpListener listener("127.0.0.1", 0);
+  std::thread client = raw_client(listener.port(), {}, 2.0);  // connects, then never reads
+  auto server = listener.accept(5);
+  const Frame big{3, std::vector<unsigned char>(1 << 20)};
+  const auto start = std::chrono::steady_clock::now();
+  // The socket buffers take a few MiB; then the send waits for room that never comes.
+  const std::string e = error_of([&] {
+    for (int i = 0; i < 64; ++i) server->send(big, 0.3);
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  client.join();
+  EXPECT_NE(e.find("read nothing for 0.3 s"), std::string::npos) << e;
+  EXPECT_NE(e.find("127.0.0.1"), std::string::npos) << e;
+  EXPECT_LT(seconds, 1.5);
+}
+
+/// Peak resident memory of this process, bytes.
+long peak_resident_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss * 1024L;
+}
+
+TEST(TcpChannel, AHeaderClaimingTheLimitHoldsOnlyWhatArrives) {
+  // A header announcing the largest payload allowed (256 MiB), then 10 bytes and silence: the
+  // receiver gives up at its deadline having held about what came, not 256 MiB.
+  TcpListener listener("127.0.0.1", 0);
+  std::vector<unsigned char> bytes = encode_frame_header(3, kMaxFramePayload);
+  bytes.resize(bytes.size() + 10, 0);
+  std::thread client = raw_client(listener.port(), bytes, 1.0);
+  auto server = listener.accept(5);
+  const long before = peak_resident_bytes();
+  const std::string e = error_of([&] { server->receive(0.3); });
+  client.join();
+  EXPECT_NE(e.find("no message from"), std::string::npos) << e;
+  EXPECT_LT(peak_resident_bytes() - before, 16L << 20);
 }
 
 TEST(TcpChannel, ConnectingToNobodyTimesOutNamingTheAddress) {

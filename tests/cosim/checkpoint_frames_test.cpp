@@ -27,7 +27,7 @@ struct Inbox {
 class QueueChannel : public comm::Channel {
  public:
   QueueChannel(std::shared_ptr<Inbox> mine, std::shared_ptr<Inbox> theirs) : mine_(mine), theirs_(theirs) {}
-  void send(const comm::Frame& f) override { theirs_->frames.push_back(f); }
+  void send(const comm::Frame& f, double) override { theirs_->frames.push_back(f); }
   comm::Frame receive(double) override {
     if (mine_->frames.empty()) throw std::runtime_error("nothing queued");
     comm::Frame f = mine_->frames.front();

@@ -26,9 +26,12 @@ struct CoupledOptions {
   std::string transport = "mpi";  ///< "mpi": one MPI job with terrain_node; "tcp": connect to host:port
   std::string host = "127.0.0.1";
   int port = 47000;
-  double timeout = 600;           ///< s: the longest wait for the terrain (it settles first)
+  /// s: the longest silence of the terrain on any wait; it sends working frames while it builds,
+  /// settles and steps (docs/protocol.md), so this bounds a hang, not the terrain's work
+  double timeout = 20;
   double coupling_step = 0;       ///< s; 0 = the vehicle step
-  std::string scheme = "concurrent";  ///< or "sequential" (docs/protocol.md, "Coupling schemes")
+  /// or "concurrent" (docs/protocol.md, "Coupling schemes"); every shipped run is sequential
+  std::string scheme = "sequential";
   double progress_seconds = 5.0;
   std::filesystem::path restart;  ///< a vehicle checkpoint to continue from (empty: a new run)
 };
