@@ -2,21 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <iterator>
+#include <cstdio>
 #include <system_error>
 
 #include "io/config_error.h"
 #include "io/gray_image_codecs.h"
+#include "io/input_file.h"
 #include "io/output_file.h"
 
 namespace trackcosim::io {
 namespace {
 
 std::vector<std::uint8_t> read_bytes(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(file.string() + ": cannot open the image file");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::string bytes = read_input_file(file);
+  return {bytes.begin(), bytes.end()};
 }
 
 void check_shape(const GrayImage& image, const std::filesystem::path& file) {
@@ -54,6 +53,22 @@ void write_gray_pgm(const std::filesystem::path& file, const GrayImage& image) {
 }
 
 namespace detail {
+
+std::string pixel_claim_problem(std::uint64_t width, std::uint64_t height, double least_bytes, std::uint64_t available,
+                                const char* need_what, const char* available_where) {
+  const std::string claim =
+      "the header claims " + std::to_string(width) + " x " + std::to_string(height) + " pixels";
+  const double pixels = double(width) * double(height);
+  if (pixels > double(kMaxPixels))
+    return claim + ", more than the " + std::to_string(kMaxPixels) + " (16384 x 16384) an image may have";
+  if (least_bytes > double(available)) {
+    char need[32];
+    std::snprintf(need, sizeof need, "%.0f", least_bytes);
+    return "the file ends inside the pixel data: " + claim + ", which need at least " + need + " bytes of " + need_what +
+           ", and " + std::to_string(available) + " bytes " + available_where;
+  }
+  return {};
+}
 
 std::vector<std::uint16_t> quantise16(const GrayImage& image) {
   std::vector<std::uint16_t> out(image.value.size());

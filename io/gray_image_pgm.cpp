@@ -37,6 +37,7 @@ class PgmReader {
     pos_ += size;
     return v;
   }
+  std::size_t position() const { return pos_; }
   [[noreturn]] void fail(const std::string& why) const {
     throw ConfigError(file_.string() + ": bad PGM image: " + why + " (byte " + std::to_string(pos_) + ")");
   }
@@ -76,6 +77,13 @@ GrayImage decode_pgm(const std::vector<std::uint8_t>& bytes, const std::filesyst
             std::to_string(image.height));
   if (maxval == 0 || maxval > 65535) in.fail("maxval must be 1 .. 65535, got " + std::to_string(maxval));
   if (!ascii) in.single_space();
+  // P5: one or two bytes a sample; P2: a digit and a separator each, but for the last one.
+  const double pixels = double(image.width) * double(image.height);
+  const double least_bytes = ascii ? 2 * pixels - 1 : pixels * (maxval > 255 ? 2 : 1);
+  const std::string problem =
+      pixel_claim_problem(image.width, image.height, least_bytes, bytes.size() - in.position(), "samples",
+                          "follow the header");
+  if (!problem.empty()) in.fail(problem);
   image.value.resize(image.width * image.height);
   for (double& v : image.value) {
     const std::uint64_t sample = ascii ? in.number("next sample") : in.binary_sample(maxval > 255);

@@ -80,6 +80,14 @@ GrayImage decode(const std::vector<std::uint8_t>& bytes) {
   MemorySource source{bytes};
   png_set_read_fn(png, &source, read_from_memory);
   png_read_info(png, info);
+  // Deflate packs at most 1032 bytes into 1 (zlib's limit), so a file of n bytes holds at most
+  // 1032 n bytes of rows (each with its filter byte): a larger claim is a broken or hostile header.
+  const double raw_bytes = double(png_get_rowbytes(png, info) + 1) * double(png_get_image_height(png, info));
+  const std::string problem = pixel_claim_problem(png_get_image_width(png, info), png_get_image_height(png, info),
+                                                  raw_bytes / 1032, bytes.size(),
+                                                  "compressed image data (deflate packs at most 1032 bytes into 1)",
+                                                  "are in the file");
+  if (!problem.empty()) png_error(png, problem.c_str());
   const int colour = png_get_color_type(png, info);
   if (colour == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
   if (colour == PNG_COLOR_TYPE_GRAY && png_get_bit_depth(png, info) < 8) png_set_expand_gray_1_2_4_to_8(png);

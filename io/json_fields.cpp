@@ -1,10 +1,9 @@
 #include "io/json_fields.h"
 
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "io/input_file.h"
 #include "io/number_text.h"
 
 namespace trackcosim::io {
@@ -111,12 +110,7 @@ nlohmann::json parse_json_document(std::string_view text, const std::string& sou
 }
 
 nlohmann::json load_json_document(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(file.string() + ": cannot open the file for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw ConfigError(file.string() + ": read error");
-  return parse_json_document(text.str(), file.string());
+  return parse_json_document(read_input_file(file), file.string());
 }
 
 JsonField::JsonField(const nlohmann::json& value, std::string source_name, std::string path)

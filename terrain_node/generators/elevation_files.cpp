@@ -3,21 +3,17 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <string>
 
 #include "io/config_error.h"
+#include "io/input_file.h"
 #include "terrain_node/generators/elevation_surface.h"
 
 namespace trackcosim::terrain {
 namespace {
 
-std::ifstream open_text(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw io::ConfigError(file.string() + ": cannot open the file");
-  return in;
-}
+std::istringstream open_text(const std::filesystem::path& file) { return std::istringstream(io::read_input_file(file)); }
 
 [[noreturn]] void fail_at(const std::filesystem::path& file, std::size_t line, const std::string& why) {
   throw io::ConfigError(file.string() + ":" + std::to_string(line) + ": " + why);
@@ -34,7 +30,7 @@ bool parse_number(std::string_view text, double& value) {
 }  // namespace
 
 ElevationSurface read_elevation_csv(const std::filesystem::path& file, Rectangle area) {
-  std::ifstream in = open_text(file);
+  std::istringstream in = open_text(file);
   std::vector<real> heights;
   std::size_t columns = 0, rows = 0, number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -65,7 +61,7 @@ ElevationSurface read_elevation_csv(const std::filesystem::path& file, Rectangle
 }
 
 ElevationSurface read_elevation_obj(const std::filesystem::path& file) {
-  std::ifstream in = open_text(file);
+  std::istringstream in = open_text(file);
   std::vector<Vec3> vertices;
   std::vector<std::array<std::uint32_t, 3>> triangles;
   std::size_t number = 0;

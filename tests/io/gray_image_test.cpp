@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -105,6 +106,41 @@ void expect_refused(const std::filesystem::path& file, const std::string& reason
     EXPECT_NE(message.find(file.string()), std::string::npos) << message;
     EXPECT_NE(message.find(reason), std::string::npos) << message;
   }
+}
+
+/// A PNG chunk: length, type, data, CRC-32 of type and data (bitwise, as the PNG spec gives it).
+std::string png_chunk(const std::string& type, const std::string& data) {
+  auto be32 = [](std::uint32_t v) {
+    return std::string{char(v >> 24), char((v >> 16) & 0xff), char((v >> 8) & 0xff), char(v & 0xff)};
+  };
+  std::uint32_t crc = 0xffffffffu;
+  for (const char ch : type + data) {
+    crc ^= static_cast<unsigned char>(ch);
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+  }
+  return be32(std::uint32_t(data.size())) + type + data + be32(crc ^ 0xffffffffu);
+}
+
+/// Issue 17 item 7b: a header claiming 10^12 pixels ended in std::bad_alloc; it is refused
+/// before anything is allocated, naming the file and the claimed size.
+TEST(GrayImage, HeaderClaimingMorePixelsThanTheFileCanHoldIsRefusedBeforeAllocating) {
+  write_text(scratch("huge.pgm"), std::string("P5\n1000000 1000000\n255\n") + "abcd");
+  expect_refused(scratch("huge.pgm"), "the header claims 1000000 x 1000000 pixels, more than the 268435456");
+  // Within the cap but far more than the bytes that follow (P2 needs 2 bytes a sample).
+  write_text(scratch("short_ascii.pgm"), "P2 10000 10000 255\n1 2 3");
+  expect_refused(scratch("short_ascii.pgm"), "the header claims 10000 x 10000 pixels, which need at least 199999999 bytes");
+
+  const std::string ihdr = std::string("\x00\x0f\x42\x40\x00\x0f\x42\x40", 8) + std::string("\x08\x00\x00\x00\x00", 5);
+  write_text(scratch("huge.png"), std::string("\x89PNG\r\n\x1a\n", 8) + png_chunk("IHDR", ihdr) +
+                                      png_chunk("IDAT", std::string("\x78\x9c\x03\x00\x00\x00\x00\x01", 8)) +
+                                      png_chunk("IEND", ""));
+  expect_refused(scratch("huge.png"), "bad PNG image: the header claims 1000000 x 1000000 pixels");
+  // 4000 x 4000 is within the cap, but no 100-byte file inflates to 16 MB of rows.
+  const std::string ihdr_4k = std::string("\x00\x00\x0f\xa0\x00\x00\x0f\xa0", 8) + std::string("\x08\x00\x00\x00\x00", 5);
+  write_text(scratch("thin.png"), std::string("\x89PNG\r\n\x1a\n", 8) + png_chunk("IHDR", ihdr_4k) +
+                                      png_chunk("IDAT", std::string("\x78\x9c\x03\x00\x00\x00\x00\x01", 8)) +
+                                      png_chunk("IEND", ""));
+  expect_refused(scratch("thin.png"), "the header claims 4000 x 4000 pixels, which need at least");
 }
 
 TEST(GrayImage, BadFilesAreRefusedNamingTheFile) {
