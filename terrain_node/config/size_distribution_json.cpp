@@ -20,11 +20,11 @@ SizeDistribution read_normal(const io::JsonField& f) {
   f.expect_object({"distribution", "mean", "std", "min", "max"});
   SizeDistribution d;
   d.kind = SizeDistribution::Kind::Normal;
-  d.mean = f.member("mean").positive_number();
+  d.mean = read_radius(f.member("mean"));
   d.std = f.member("std").positive_number();
-  d.min = f.member("min").positive_number();
+  d.min = read_radius(f.member("min"));
   const io::JsonField max_field = f.member("max");
-  d.max = max_field.positive_number();
+  d.max = read_radius(max_field);
   check_order(max_field, d.min, d.max);
   // A mean outside the clip range leaves only a tail, which is a typo more often than a wish.
   if (d.mean < d.min || d.mean > d.max)
@@ -48,7 +48,7 @@ SizeDistribution read_sieve(const io::JsonField& f) {
     const auto mass = item.optional_member("mass"), count = item.optional_member("count");
     if (mass.has_value() == count.has_value()) item.fail("give exactly one of mass and count (a fraction)");
     SieveClass c;
-    c.radius = radius ? radius->positive_number() : diameter->positive_number() / 2;
+    c.radius = radius ? read_radius(*radius) : read_radius(*diameter, 2);
     c.fraction = mass ? mass->positive_number() : count->positive_number();
     mass_entries += mass ? 1 : 0;
     d.classes.push_back(c);
@@ -65,16 +65,26 @@ SizeDistribution read_sieve(const io::JsonField& f) {
 
 }  // namespace
 
+real read_radius(const io::JsonField& field, real per_radius) {
+  const real v = field.positive_number();
+  const real lo = kMinRadius * per_radius, hi = kMaxRadius * per_radius;
+  if (v < lo || v > hi)
+    field.fail("must be in [" + io::number_to_string(lo) + ", " + io::number_to_string(hi) + "] m, got " +
+               io::number_to_string(v) + (per_radius == 1 ? "" : " (a radius in [" + io::number_to_string(kMinRadius) +
+                                                                   ", " + io::number_to_string(kMaxRadius) + "] m)"));
+  return v / per_radius;
+}
+
 SizeDistribution read_size_distribution(const io::JsonField& field) {
   const nlohmann::json& j = field.json();
   if (j.is_number()) {
-    const real r = field.positive_number();
+    const real r = read_radius(field);
     return SizeDistribution::uniform(r, r);
   }
   if (j.is_array()) {
     if (j.size() != 2) field.fail("expected a radius, [rmin, rmax] or a distribution object");
     const std::vector<io::JsonField> range = field.elements();
-    const SizeDistribution d = SizeDistribution::uniform(range[0].positive_number(), range[1].positive_number());
+    const SizeDistribution d = SizeDistribution::uniform(read_radius(range[0]), read_radius(range[1]));
     check_order(field, d.min, d.max);
     return d;
   }
@@ -84,7 +94,7 @@ SizeDistribution read_size_distribution(const io::JsonField& field) {
   if (kind == "sieve") return read_sieve(field);
   field.expect_object({"distribution", "min", "max"});
   const io::JsonField max_field = field.member("max");
-  const SizeDistribution d = SizeDistribution::uniform(field.member("min").positive_number(), max_field.positive_number());
+  const SizeDistribution d = SizeDistribution::uniform(read_radius(field.member("min")), read_radius(max_field));
   check_order(max_field, d.min, d.max);
   return d;
 }

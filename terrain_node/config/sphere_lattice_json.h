@@ -17,6 +17,17 @@ namespace trackcosim::terrain {
 /// exhaust memory before saying so.
 inline constexpr std::uint64_t kMaxLatticeSpheres = 100'000'000;
 
+/// Every radius of a terrain config (a listed sphere, a compound's member, each bound of a radius
+/// form, also in a scene file's lattice): outside [kMinRadius, kMaxRadius] metres it is a unit
+/// slip (millimetres for metres) or a number no run can use. Below, a grain's mass and kinetic
+/// energy sink towards the 2^-80 resolution of the exact sums (comm/gather.h); above, a few
+/// grains take the exact sums' whole budget (docs/terrain-config.md, "Ranges").
+inline constexpr real kMinRadius = 1e-5;
+inline constexpr real kMaxRadius = 10;
+/// A radius in that range read from `field`; `per_radius` 2 reads a diameter (returned halved).
+/// Throws ConfigError "<file>: <path>: must be in [1e-05, 10] m, got 20".
+real read_radius(const io::JsonField& field, real per_radius = 1);
+
 /// `r` (equal spheres), `[rmin, rmax]` (uniform) with 0 < rmin <= rmax, or an object
 /// {"distribution": "uniform" | "normal" | "sieve", ...} (docs/terrain-config.md).
 SizeDistribution read_size_distribution(const io::JsonField& field);

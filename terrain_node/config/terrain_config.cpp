@@ -44,6 +44,15 @@ void check_probes(const io::JsonField& output, const TerrainScene& scene) {
                                  : " (this scene has gids 0 to " + std::to_string(bodies - 1) + ")"));
 }
 
+Vec3 read_gravity(const io::JsonField& f) {
+  const Vec3 g = f.vec3();
+  const double magnitude = std::hypot(double(g.x), double(g.y), double(g.z));  // no overflow at 1e300
+  if (!(magnitude <= kMaxGravity))
+    f.fail("must be at most " + io::number_to_string(kMaxGravity) + " m/s^2 long (a hundred times the Earth's), got " +
+           io::number_to_string(magnitude) + " m/s^2");
+  return g;
+}
+
 void check_step_count(const io::JsonField& end_time, double end, double step_size) {
   // A count past this cannot finish (10^12 steps at 1 us each is 11 days of one core) and past
   // 2^64 it would wrap to a run of 0 steps that exits as a success.
@@ -61,11 +70,19 @@ void check_step_count(const io::JsonField& end_time, double end, double step_siz
 
 namespace terrain_config_detail {
 
+real number_in_range(const io::JsonField& field, real lo, real hi, std::string_view unit) {
+  const real v = field.positive_number();
+  if (v < lo || v > hi)
+    field.fail("must be in [" + io::number_to_string(lo) + ", " + io::number_to_string(hi) + "] " + std::string(unit) +
+               ", got " + io::number_to_string(v));
+  return v;
+}
+
 Material read_material(const io::JsonField& f, const Material& defaults) {
   f.expect_object({"friction", "density"});
   Material m = defaults;
   if (const auto v = f.optional_member("friction")) m.friction = v->non_negative_number();
-  if (const auto v = f.optional_member("density")) m.density = v->positive_number();
+  if (const auto v = f.optional_member("density")) m.density = number_in_range(*v, kMinDensity, kMaxDensity, "kg/m^3");
   return m;
 }
 
@@ -79,11 +96,18 @@ TerrainScene read_terrain_scene(const nlohmann::json& document, const std::strin
   if (const auto f = root.optional_member("material")) scene.material = read_material(*f, Material{});
   if (const auto f = root.optional_member("container")) scene.container = read_container(*f, scene.material);
   if (const auto f = root.optional_member("obstacles")) scene.obstacles = read_obstacles(*f, scene.material);
-  if (const auto f = root.optional_member("particles"))
+  if (const auto f = root.optional_member("particles")) {
     scene.particles = read_particles(
         *f, {scene.material, scene.container, &scene.obstacles, std::filesystem::path(source_name).parent_path()});
-  if (const auto f = root.optional_member("gravity")) scene.step.gravity = f->vec3();
-  if (const auto f = root.optional_member("step_size")) scene.step.step_size = f->positive_number();
+    check_bed_mass(*f, scene);
+  }
+  if (const auto f = root.optional_member("gravity")) scene.step.gravity = read_gravity(*f);
+  if (const auto f = root.optional_member("step_size")) {
+    scene.step.step_size = f->positive_number();
+    if (scene.step.step_size > kMaxStepSize)
+      f->fail("must be at most " + io::number_to_string(kMaxStepSize) + " s, got " +
+              io::number_to_string(scene.step.step_size));
+  }
   scene.end_time = root.member("end_time").non_negative_number();
   check_step_count(root.member("end_time"), scene.end_time, scene.step.step_size);
   if (const auto f = root.optional_member("solver")) scene.step.solver = read_solver_settings(*f);

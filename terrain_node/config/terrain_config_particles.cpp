@@ -4,6 +4,9 @@
 // impulse of its whole penetration at once), and two generated boxes must not overlap. The
 // file-driven and random sources are read in terrain_config_sources.cpp.
 
+#include <cmath>
+#include <cstdio>
+#include <numbers>
 #include <string>
 
 #include "io/number_text.h"
@@ -124,7 +127,7 @@ SphereListSource read_spheres(const io::JsonField& f, const ParticleContext& con
     ExplicitSphere sphere;
     const io::JsonField position = item.member("position");
     sphere.position = position.vec3();
-    sphere.radius = item.member("radius").positive_number();
+    sphere.radius = read_radius(item.member("radius"));
     if (const auto v = item.optional_member("velocity")) sphere.velocity = v->vec3();
     if (const auto v = item.optional_member("angular_velocity")) sphere.angular_velocity = v->vec3();
     check_sphere_inside(position, sphere.position, sphere.radius, context.container);
@@ -141,7 +144,7 @@ CompoundBody read_compound(const io::JsonField& item, const std::optional<Contai
   if (const auto v = item.optional_member("orientation")) b.orientation = v->unit_quaternion();
   if (const auto v = item.optional_member("velocity")) b.velocity = v->vec3();
   if (const auto v = item.optional_member("angular_velocity")) b.angular_velocity = v->vec3();
-  b.mass = item.member("mass").positive_number();
+  b.mass = number_in_range(item.member("mass"), kMinBodyMass, kMaxBedMass, "kg");
   const io::JsonField inertia = item.member("inertia");
   b.inertia = inertia.vec3();
   if (!(b.inertia.x > 0 && b.inertia.y > 0 && b.inertia.z > 0))
@@ -152,7 +155,7 @@ CompoundBody read_compound(const io::JsonField& item, const std::optional<Contai
     member.expect_object({"offset", "radius"});
     CompoundBody::Member m;
     m.offset = member.member("offset").vec3();
-    m.radius = member.member("radius").positive_number();
+    m.radius = read_radius(member.member("radius"));
     check_sphere_inside(member, b.position + rotate(b.orientation, m.offset), m.radius, container);
     b.spheres.push_back(m);
   }
@@ -168,6 +171,32 @@ CompoundListSource read_compounds(const io::JsonField& f, const std::optional<Co
 }
 
 }  // namespace
+
+void check_bed_mass(const io::JsonField& list, const TerrainScene& scene) {
+  // plan_gid_ranges lists the walls, then one range per source in file order, then the obstacles.
+  const std::vector<GidRange> ranges = plan_gid_ranges(scene);
+  const std::size_t first_source = ranges.size() - scene.particles.size() - scene.obstacles.size();
+  const std::vector<io::JsonField> entries = list.elements();
+  double mass = 0;
+  for (std::size_t i = 0; i < scene.particles.size(); ++i) {
+    const ParticleSource& source = scene.particles[i];
+    if (const auto* compounds = std::get_if<CompoundListSource>(&source.generator)) {
+      for (const CompoundBody& b : compounds->bodies) mass += b.mass;
+    } else {
+      TerrainScene alone;  // the largest radius of this source only
+      alone.particles = {source};
+      const double largest_volume = 4.0 / 3.0 * std::numbers::pi * std::pow(double(largest_sphere_radius(alone)), 3);
+      mass += double(ranges[first_source + i].count) * source.material.density * largest_volume;
+    }
+    if (mass > kMaxBedMass) {
+      char weight[32];
+      std::snprintf(weight, sizeof weight, "%.3g", mass);
+      entries[i].fail("the particles up to this entry may weigh " + std::string(weight) + " kg (count x density x the volume of the largest sphere), more than the " +
+                      io::number_to_string(kMaxBedMass) +
+                      " kg whose kinetic energy the exact sums can hold; check density (kg/m^3) and radius (m)");
+    }
+  }
+}
 
 std::vector<ParticleSource> read_particles(const io::JsonField& list, const ParticleContext& context) {
   std::vector<ParticleSource> out;

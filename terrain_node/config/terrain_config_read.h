@@ -15,6 +15,31 @@
 
 namespace trackcosim::terrain::terrain_config_detail {
 
+// The ranges of the material and body numbers (docs/terrain-config.md, "Ranges"; the radius range
+// is kMinRadius .. kMaxRadius, sphere_lattice_json.h). stats.csv's kinetic energy, the settle
+// check and the bed's mass are exact sums (comm/gather.h): each term must stay below 2^46 (7e13)
+// and the total below 2^47, in units resolved to 2^-80 (8e-25). A bed of at most kMaxBedMass
+// keeps its kinetic energy below 5e13 J up to a mean speed of 100 m/s; the density range spans
+// every grain from below air (1.2 kg/m^3) to four times osmium, and with kMinRadius keeps the
+// lightest grain (4e-15 kg) far above the resolution.
+inline constexpr real kMinDensity = 1, kMaxDensity = 1e5;  ///< kg/m^3
+inline constexpr real kMaxBedMass = 1e10;                  ///< kg, all particles together
+inline constexpr real kMinBodyMass = 1e-15;                ///< kg, a compound
+/// m/s^2, the length of `gravity`: a hundred times the Earth's.
+inline constexpr real kMaxGravity = 1000;
+/// s: a step longer than this resolves no grain contact and, under gravity, throws grains at
+/// speeds the exact sums cannot hold.
+inline constexpr real kMaxStepSize = 1;
+
+/// `field`'s number, > 0 and in [lo, hi] (`unit` for the message). Throws ConfigError
+/// "<file>: <path>: must be in [1, 100000] kg/m^3, got 1e+300".
+real number_in_range(const io::JsonField& field, real lo, real hi, std::string_view unit);
+
+/// Refuses particles that may weigh more than kMaxBedMass in total (an upper bound: each
+/// source's count times the heaviest sphere it can make, a compound's given mass), naming the
+/// entry of `list` that passes it.
+void check_bed_mass(const io::JsonField& list, const TerrainScene& scene);
+
 Material read_material(const io::JsonField& field, const Material& defaults);
 
 /// Where the particle readers look: the default material, the container, the obstacles and the
