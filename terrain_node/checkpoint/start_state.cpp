@@ -1,26 +1,121 @@
 #include "terrain_node/checkpoint/start_state.h"
 
+#include <array>
 #include <stdexcept>
+#include <string_view>
 
+#include "io/config_error.h"
 #include "io/json_fields.h"
 
 namespace trackcosim::terrain {
 namespace {
 
+/// The keys of a config that make the bed or its clock: a --restart must not change them. The
+/// rest (end_time, solver, collision, output, settle, domain, cosim) says how the run goes on.
+constexpr std::array<std::string_view, 6> kBedKeys = {"container", "material", "particles",
+                                                      "obstacles", "gravity",  "step_size"};
+
 /// The gid ranges of a saved bed: runs of consecutive gids with the same motion. Dynamic runs
 /// are named as particles (is_particle), so the co-simulation's welcome counts them and
 /// the bed's surface is found; the rest (walls, obstacles) as fixed bodies.
-std::vector<GidRange> checkpoint_gid_ranges(const gpu::BodySet& b, const std::filesystem::path& file) {
+std::vector<GidRange> checkpoint_gid_ranges(const gpu::BodySet& b, const std::string& file) {
   std::vector<GidRange> ranges;
   for (std::size_t i = 0; i < b.size(); ++i) {
     const bool dynamic = b.motion[i] == gpu::Motion::Dynamic;
-    const std::string what = (dynamic ? "particles[] (checkpoint " : "fixed bodies (checkpoint ") + file.string() + ")";
+    const std::string what = (dynamic ? "particles[] (checkpoint " : "fixed bodies (checkpoint ") + file + ")";
     if (!ranges.empty() && ranges.back().what == what && ranges.back().first + ranges.back().count == b.gid[i])
       ++ranges.back().count;
     else
       ranges.push_back({what, b.gid[i], 1});
   }
   return ranges;
+}
+
+/// Bodies and spheres of the bed a checkpoint holds: all but a co-simulation's shoe proxies,
+/// the only kinematic bodies.
+void count_bed(const gpu::BodySet& b, StartState& s) {
+  s.bodies = s.spheres = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) s.bodies += b.motion[i] != gpu::Motion::Kinematic;
+  for (const std::uint32_t body : b.sphere_body) s.spheres += b.motion[body] != gpu::Motion::Kinematic;
+}
+
+/// A value for a message: its JSON, cut short when long.
+std::string shown(const nlohmann::json* value) {
+  if (value == nullptr) return "absent";
+  std::string text = value->dump();
+  if (text.size() > 80) text = text.substr(0, 77) + "...";
+  return text;
+}
+
+/// The path of the first place where `a` and `b` differ ("" for the values themselves), with
+/// both values there (nullptr: the key is absent on that side).
+struct Difference {
+  std::string path;
+  const nlohmann::json* a = nullptr;
+  const nlohmann::json* b = nullptr;
+};
+
+std::optional<Difference> first_difference(const nlohmann::json* a, const nlohmann::json* b, const std::string& path) {
+  if (a != nullptr && b != nullptr && *a == *b) return std::nullopt;
+  if (a == nullptr || b == nullptr || a->type() != b->type()) return Difference{path, a, b};
+  if (a->is_object()) {
+    for (const auto& [key, value] : a->items()) {
+      const auto other = b->find(key);
+      if (auto d = first_difference(&value, other == b->end() ? nullptr : &*other, path + "." + key)) return d;
+    }
+    for (const auto& [key, value] : b->items())
+      if (!a->contains(key)) return Difference{path + "." + key, nullptr, &value};
+  } else if (a->is_array() && a->size() == b->size()) {
+    for (std::size_t i = 0; i < a->size(); ++i)
+      if (auto d = first_difference(&(*a)[i], &(*b)[i], path + "[" + std::to_string(i) + "]")) return d;
+  }
+  return Difference{path, a, b};
+}
+
+/// The record of checkpoint_record, or null when the checkpoint has none (written before it
+/// existed, or by a co-simulation, whose text holds its coupling record).
+nlohmann::json read_record(const TerrainCheckpoint& c) {
+  if (c.config_text.empty()) return nullptr;
+  nlohmann::json doc = nlohmann::json::parse(c.config_text, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("config") || !doc["config"].is_object()) return nullptr;
+  return doc;
+}
+
+constexpr const char* kRestartHint =
+    ": --restart continues the run that wrote the checkpoint, with that run's bed and step_size "
+    "(docs/terrain-config.md, \"Starting from a checkpoint\"); to start a new run on this bed, "
+    "use --from-checkpoint";
+
+/// --restart: the config must describe the bed the checkpoint holds. Where the checkpoint
+/// records its run's config, the bed keys are compared; the body and sphere counts always are
+/// (a bed that came from another checkpoint has only the record).
+void check_restart(StartState& s, const std::filesystem::path& restart, const nlohmann::json& record) {
+  const std::string where = "--restart " + restart.string() + ": ";
+  if (!record.is_null()) {
+    const nlohmann::json mine = nlohmann::json::parse(resolved_config_json(s.config.scene).dump());
+    const nlohmann::json& theirs = record["config"];
+    for (const std::string_view key : kBedKeys) {
+      const auto a = mine.find(key), b = theirs.find(key);
+      const auto d = first_difference(a == mine.end() ? nullptr : &*a, b == theirs.end() ? nullptr : &*b, std::string(key));
+      if (d)
+        throw io::ConfigError(where + "the config " + s.config.source + " does not match the run that wrote the checkpoint: " +
+                              d->path + " is " + shown(d->a) + " here and " + shown(d->b) + " in that run" + kRestartHint);
+    }
+    if (record.contains("bed_checkpoint")) return;  // the config's generators never made this bed
+  }
+  const std::uint64_t bodies = body_count(s.config.gid_ranges), spheres = sphere_count(s.config.scene);
+  if (bodies != s.bodies || spheres != s.spheres)
+    throw io::ConfigError(where + "the config " + s.config.source + " makes " + std::to_string(bodies) + " bodies and " +
+                          std::to_string(spheres) + " spheres (walls, particles and obstacles), the checkpoint holds " +
+                          std::to_string(s.bodies) + " bodies and " + std::to_string(s.spheres) + " spheres" +
+                          kRestartHint);
+}
+
+/// The checkpoint's bodies are the bed: the config's generators do not run.
+void take_bed_from(StartState& s, const std::string& bed_file) {
+  s.config.bodies = s.checkpoint->bodies;
+  s.config.gid_ranges = checkpoint_gid_ranges(s.config.bodies, bed_file);
+  s.bed_checkpoint = bed_file;
 }
 
 }  // namespace
@@ -30,22 +125,37 @@ StartState load_start_state(const std::filesystem::path& config, const std::file
   if (!restart.empty() && !from_checkpoint.empty())
     throw std::invalid_argument("--restart and --from-checkpoint exclude each other: --restart continues a run, "
                                 "--from-checkpoint starts a new one on a saved bed");
+  StartState s;
   if (from_checkpoint.empty()) {
     // Each rank generates its own particles (DistributedTerrain): only the fixed bodies here.
-    StartState s{load_terrain_config(config, BuildBodies::FixedOnly), std::nullopt};
-    if (!restart.empty()) s.checkpoint = read_checkpoint(restart);
+    s.config = load_terrain_config(config, BuildBodies::FixedOnly);
+    s.bodies = body_count(s.config.gid_ranges);
+    s.spheres = sphere_count(s.config.scene);
+    if (restart.empty()) return s;
+    s.restart = restart.string();
+    s.checkpoint = read_checkpoint(restart);
+    count_bed(s.checkpoint->bodies, s);
+    const nlohmann::json record = read_record(*s.checkpoint);
+    check_restart(s, restart, record);
+    if (!record.is_null() && record.contains("bed_checkpoint"))
+      take_bed_from(s, record["bed_checkpoint"].get<std::string>());
     return s;
   }
   // The config's generators do not run: the checkpoint is the bed.
-  StartState s;
   s.config.source = config.string();
   s.config.scene = read_terrain_scene(io::load_json_document(config), s.config.source);
   s.checkpoint = read_checkpoint(from_checkpoint);
   s.checkpoint->step = 0;
   s.checkpoint->time = 0;
-  s.config.bodies = s.checkpoint->bodies;
-  s.config.gid_ranges = checkpoint_gid_ranges(s.config.bodies, from_checkpoint);
+  count_bed(s.checkpoint->bodies, s);
+  take_bed_from(s, from_checkpoint.string());
   return s;
+}
+
+std::string checkpoint_record(const StartState& start) {
+  nlohmann::ordered_json record = {{"config", resolved_config_json(start.config.scene)}};
+  if (!start.bed_checkpoint.empty()) record["bed_checkpoint"] = start.bed_checkpoint;
+  return record.dump();
 }
 
 }  // namespace trackcosim::terrain

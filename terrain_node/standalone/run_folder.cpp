@@ -39,10 +39,11 @@ nlohmann::ordered_json gid_ranges_json(const std::vector<GidRange>& ranges) {
 
 }  // namespace
 
-RunFolder::RunFolder(std::filesystem::path folder, const TerrainConfig& config,
-                     const DistributedTerrain& terrain, int threads)
-    : folder_(std::move(folder)), config_(config), writes_(terrain.leader()),
-      final_snapshot_(config.scene.output.snapshot_interval > 0 || config.scene.settle.enabled) {
+RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain,
+                     int threads)
+    : folder_(std::move(folder)), config_(start.config), writes_(terrain.leader()),
+      final_snapshot_(start.config.scene.output.snapshot_interval > 0 || start.config.scene.settle.enabled) {
+  const TerrainConfig& config = start.config;
   const OutputSettings& out = config.scene.output;
   if (!writes_) {
     write_probes(terrain);
@@ -53,8 +54,13 @@ RunFolder::RunFolder(std::filesystem::path folder, const TerrainConfig& config,
   run_json_ = io::run_json_header("terrain_node", threads);
   run_json_["config_file"] = config.source;
   run_json_["status"] = "running";
-  run_json_["bodies"] = body_count(config.scene);
-  run_json_["spheres"] = sphere_count(config.scene);
+  // The bed that runs: a checkpoint's when the run starts from one, whatever the config's
+  // particles would make.
+  run_json_["bodies"] = start.bodies;
+  run_json_["spheres"] = start.spheres;
+  if (!start.bed_checkpoint.empty()) run_json_["bed_checkpoint"] = start.bed_checkpoint;
+  if (!start.restart.empty())
+    run_json_["restarted_from"] = {{"checkpoint", start.restart}, {"step", terrain.step_count()}, {"time", terrain.time()}};
   run_json_["steps"] = config.step_count();
   run_json_["gid_ranges"] = gid_ranges_json(config.gid_ranges);
   run_json_["ranks"] = terrain.ranks();

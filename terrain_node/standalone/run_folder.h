@@ -1,7 +1,8 @@
 #pragma once
 // The output folder of a standalone terrain run, filled while the run goes on:
-//   run.json        what ran: program, version, threads, gid ranges, resolved config; rewritten
-//                   at the end with the totals ("status": "running" until then)
+//   run.json        what ran: program, version, threads, the bed's body and sphere counts (the
+//                   checkpoint's when the run starts from one), gid ranges, resolved config;
+//                   rewritten at the end with the totals ("status": "running" until then)
 //   probes.csv      the chosen bodies at t = 0 and every probe_interval steps
 //   stats.csv       one row per step (when output.stats)
 //   particles.pvd   the snapshot series, indexing particles/step_<k>.vtu by time (when
@@ -25,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/pvd_series.h"
+#include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/output/probe_csv_writer.h"
@@ -38,8 +40,7 @@ class RunFolder {
  public:
   /// Creates the folder and its files and records step 0 (probes, first snapshot). Throws
   /// OutputError naming the file that cannot be written.
-  RunFolder(std::filesystem::path folder, const TerrainConfig& config, const DistributedTerrain& terrain,
-            int threads);
+  RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain, int threads);
 
   /// Records the step the terrain has just made, with its global statistics (when stats.csv is
   /// written), which took `wall_seconds`.

@@ -32,16 +32,14 @@ double seconds_since(Clock::time_point start) {
 
 const char* method_name(gpu::SolverMethod m) { return m == gpu::SolverMethod::Jacobi ? "jacobi" : "apgd"; }
 
-void print_plan(const TerrainConfig& config, const RunFolder& folder, const DistributedTerrain& terrain,
+void print_plan(const StartState& start, const RunFolder& folder, const DistributedTerrain& terrain,
                 const std::filesystem::path& from_checkpoint) {
+  const TerrainConfig& config = start.config;
   const TerrainScene& s = config.scene;
   std::printf("config     %s\n", config.source.c_str());
-  // A saved bed (--from-checkpoint) replaces the config's generators: its bodies are all built.
-  const std::uint64_t spheres =
-      from_checkpoint.empty() ? sphere_count(config.scene) : config.bodies.sphere_radius.size();
-  std::printf("scene      %llu bodies, %llu spheres, %zu walls\n",
-              static_cast<unsigned long long>(body_count(config.gid_ranges)),
-              static_cast<unsigned long long>(spheres), config.bodies.planes.size());
+  // The bed that runs: a checkpoint's replaces what the config's generators would make.
+  std::printf("scene      %llu bodies, %llu spheres, %zu walls\n", static_cast<unsigned long long>(start.bodies),
+              static_cast<unsigned long long>(start.spheres), config.bodies.planes.size());
   for (const GidRange& r : config.gid_ranges)
     if (r.count > 0)
       std::printf("  gids %llu..%llu  %s\n", static_cast<unsigned long long>(r.first),
@@ -99,8 +97,11 @@ void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last
               bed.contacts_per_particle);
 }
 
-void write_checkpoint_file(const DistributedTerrain& terrain, const std::filesystem::path& folder) {
-  const TerrainCheckpoint c = terrain.gather_checkpoint();
+/// `record`: checkpoint_record, which a --restart of this checkpoint checks its config against.
+void write_checkpoint_file(const DistributedTerrain& terrain, const std::filesystem::path& folder,
+                           const std::string& record) {
+  TerrainCheckpoint c = terrain.gather_checkpoint();
+  c.config_text = record;
   if (terrain.leader()) write_checkpoint(folder / "checkpoint.bin", c);
 }
 
@@ -120,8 +121,9 @@ void run_settle_command(const SettleOptions& options) {
   DistributedTerrain terrain(config, roles.role_group(), options.layout,
                              start.checkpoint ? &*start.checkpoint : nullptr);
   start.checkpoint.reset();
-  RunFolder folder(settle_output_folder(options), config, terrain, omp_get_max_threads());
-  if (terrain.leader()) print_plan(config, folder, terrain, options.from_checkpoint);
+  const std::string record = checkpoint_record(start);
+  RunFolder folder(settle_output_folder(options), start, terrain, omp_get_max_threads());
+  if (terrain.leader()) print_plan(start, folder, terrain, options.from_checkpoint);
 
   const std::uint64_t steps = config.step_count();
   const std::uint64_t checkpoint_interval = config.scene.output.checkpoint_interval;
@@ -139,7 +141,7 @@ void run_settle_command(const SettleOptions& options) {
   bool global = false;  // whether `stats` holds the global numbers of the last step
   for (std::uint64_t k = first; k < steps; ++k) {
     if (const int signal = stop.caught_anywhere(terrain.group())) {
-      write_checkpoint_file(terrain, folder.folder());
+      write_checkpoint_file(terrain, folder.folder(), record);
       progress.finish();
       folder.finish(terrain, seconds_since(start_time));
       if (terrain.leader())
@@ -158,7 +160,7 @@ void run_settle_command(const SettleOptions& options) {
     stats = global ? terrain.global_stats() : terrain.local_stats();
     folder.after_step(terrain, stats, step_seconds);
     if ((checkpoint_interval > 0 && done % checkpoint_interval == 0) || done == options.checkpoint_at)
-      write_checkpoint_file(terrain, folder.folder());
+      write_checkpoint_file(terrain, folder.folder(), record);
     progress.update({terrain.time(), double(steps) * config.scene.step.step_size, done, stats.contacts});
     if (check && criterion.settled(stats.kinetic_energy)) {
       reason = StopReason::Threshold;
@@ -169,7 +171,7 @@ void run_settle_command(const SettleOptions& options) {
   progress.finish();
   const SettleStatistics bed = measure_settled_bed(terrain, config);
   // The settled bed is what later runs start from (--from-checkpoint).
-  if (config.scene.settle.enabled) write_checkpoint_file(terrain, folder.folder());
+  if (config.scene.settle.enabled) write_checkpoint_file(terrain, folder.folder(), record);
   const double wall_seconds = seconds_since(start_time);
   folder.finish(terrain, wall_seconds, &bed, stop_reason_name(reason));
   if (terrain.leader())
