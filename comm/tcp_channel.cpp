@@ -53,6 +53,7 @@ std::size_t read_exactly(int s, unsigned char* out, std::size_t n, Deadline& dea
     if (r == 0) return got;
     if (r < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
+      if (errno == ECONNRESET) return got;  // the peer is gone, as with an orderly close
       throw ChannelError("reading from " + peer + ": " + errno_text());
     }
     got += static_cast<std::size_t>(r);
@@ -71,6 +72,7 @@ void write_all(int s, const unsigned char* data, std::size_t n, Deadline& deadli
       continue;
     }
     if (errno == EINTR) continue;
+    if (errno == EPIPE || errno == ECONNRESET) throw ChannelError(peer + " closed the connection");
     if (errno != EAGAIN && errno != EWOULDBLOCK) throw ChannelError("sending to " + peer + ": " + errno_text());
     pollfd p{s, POLLOUT, 0};
     if (poll(&p, 1, deadline.milliseconds_left()) == 0 && deadline.passed())

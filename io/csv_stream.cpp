@@ -41,6 +41,7 @@ void CsvStream::write_lines(std::string_view lines) {
 }
 
 void CsvStream::flush() {
+  errno = 0;  // the reason check() reports is this write's
   out_.write(pending_.data(), static_cast<std::streamsize>(pending_.size()));
   out_.flush();
   check();

@@ -1,4 +1,4 @@
-// io/csv_stream.h: the rows a resumed run keeps from an earlier run's CSV.
+// io/csv_stream.h: the rows a resumed run keeps from an earlier run's CSV, and a full disk reported.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/csv_stream.h"
+#include "io/output_file.h"
 
 namespace trackcosim::io {
 namespace {
@@ -41,6 +42,19 @@ TEST(CsvStream, RowsWrittenAreWholeLinesAfterTheHeader) {
     csv.write_row("1,2.5");
   }
   EXPECT_EQ(rows_before_step(file, 2), (std::vector<std::string>{"0,1.5", "1,2.5"}));
+}
+
+TEST(CsvStream, AFullDiskIsAnOutputErrorNamingTheFileAndTheReason) {
+  // /dev/full takes the open and refuses every write with ENOSPC, as a full disk does.
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+  try {
+    CsvStream csv("/dev/full", "a,b");
+    FAIL() << "the header's write to a full disk was not refused";
+  } catch (const OutputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("/dev/full"), std::string::npos) << what;
+    EXPECT_NE(what.find("No space left on device"), std::string::npos) << what;
+  }
 }
 
 }  // namespace

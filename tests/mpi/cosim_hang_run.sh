@@ -30,23 +30,7 @@ sed -e 's/"transport": "mpi"/"transport": "tcp", "port": 0/' -e 's/"settle_time"
   "$src/configs/cosim_robot_terrain.json" >"$work/tcp.json"
 grep -q '"timeout": 4' "$work/mpi.json" && grep -q '"port": 0' "$work/tcp.json" || { echo "FAIL: configs"; exit 1; }
 
-now() { date +%s.%N; }
-fail() { for f in "$work"/*.log; do echo "== $f"; cat "$f"; done; echo "FAIL: $*"; exit 1; }
-wait_for_rows() {  # FILE ROWS PID: until FILE has more than ROWS lines, while PID runs
-  for _ in $(seq 1200); do
-    [[ -f $1 && $(wc -l <"$1") -gt $2 ]] && return
-    kill -0 "$3" 2>/dev/null || fail "the job ended before $1 got $2 rows"
-    sleep 0.1
-  done
-  fail "$1 never got $2 rows"
-}
-pid_of() {  # MPIEXEC_PID WORLD_RANK: the process of that rank (from Open MPI's environment variable)
-  local pid
-  for pid in $(pgrep -P "$1"); do
-    tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" && { echo "$pid"; return; }
-  done
-  fail "no process of world rank $2 under $1"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/fault_helpers.sh"
 ended_within() {  # PID LIMIT_S STOPPED_AT LABEL: waits for PID; exit 3 within LIMIT_S of STOPPED_AT
   local status=0
   wait "$1" || status=$?
@@ -60,19 +44,6 @@ names() {  # LOG PATTERN LABEL: the log's first error line matches PATTERN (what
   # process may print once the launcher continues it to end it comes later, if at all)
   grep -m1 -- 'error: ' "$1" | grep -q -- "$2" || fail "$3: the first error line of $1 is not: $2"
 }
-whole_lines() {  # DIR: every CSV under DIR ends on a newline and each row has the header's field count
-  local f
-  for f in $(find "$1" -name '*.csv'); do
-    [[ ! -s $f || $(tail -c1 "$f" | od -An -c | tr -d ' ') == '\n' ]] || fail "$f ends mid-line"
-    awk -F, 'NR == 1 {n = NF} NF != n {exit 1}' "$f" || fail "$f has a row with a different field count"
-  done
-}
-mpmd() {  # NAME TERRAIN_CONFIG VEHICLE_TIMEOUT (empty: the default): background job, pid in $job
-  "$mpiexec" --oversubscribe -np 1 "$vehicle" --config "$robot" --terrain mpi --end-time 5 ${3:+--timeout $3} --quiet \
-    --out "$work/$1/vehicle" : -np 2 "$terrain" --config "$2" --cosim --out "$work/$1/terrain" >"$work/$1.log" 2>&1 &
-  job=$!
-}
-
 # 1. The vehicle stops answering (MPI).
 mpmd vehicle "$work/mpi.json" 4
 wait_for_rows "$work/vehicle/terrain/timing.csv" 20 "$job"
@@ -97,21 +68,7 @@ ended_within "$job" 12 "$t" "SIGSTOP terrain leader while settling (mpi)"
 names "$work/settle.log" "^vehicle_node: error: the terrain (mpi world rank 1) stopped answering while the vehicle waited for its welcome" "SIGSTOP terrain leader while settling"
 
 # 4 and 5. TCP: the terrain and the vehicle are separate jobs.
-tcp() {  # NAME: background terrain job ($terrain_job) and vehicle ($vehicle_job)
-  "$mpiexec" --oversubscribe -np 2 "$terrain" --config "$work/tcp.json" --cosim --out "$work/$1/terrain" \
-    >"$work/$1.terrain.log" 2>&1 &
-  terrain_job=$!
-  local port=""
-  for _ in $(seq 600); do
-    port=$(sed -n 's/^cosim      listening on 127.0.0.1:\([0-9]*\) .*/\1/p' "$work/$1.terrain.log" 2>/dev/null)
-    [[ -n $port ]] && break
-    sleep 0.05
-  done
-  [[ -n $port ]] || fail "$1: the terrain printed no port"
-  "$vehicle" --config "$robot" --terrain tcp --terrain-port "$port" --end-time 5 --timeout 4 --quiet \
-    --out "$work/$1/vehicle" >"$work/$1.vehicle.log" 2>&1 &
-  vehicle_job=$!
-}
+vehicle_timeout=4
 tcp tcp_rank
 wait_for_rows "$work/tcp_rank/terrain/timing.csv" 20 "$terrain_job"
 t=$(now); kill -STOP "$(pid_of "$terrain_job" 1)"
