@@ -4,6 +4,7 @@
 // API (vehicle_node/coupled/). This file only parses the command line and turns errors into one
 // line and an exit code.
 
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -24,8 +25,28 @@ constexpr int kExitError = 1;  // bad input: config, output folder, diverged run
 constexpr int kExitUsage = 2;  // bad command line
 // 3 (cosim::kExitPeerLost): the terrain stopped answering
 
+/// A finite number above (or, with `zero_allowed`, at least) zero. CLI11's own PositiveNumber
+/// prints its range with the largest double in full, 300 digits.
+CLI::Validator number_at_least_zero(bool zero_allowed) {
+  return CLI::Validator(
+      [zero_allowed](std::string& text) -> std::string {
+        double value = 0;
+        std::size_t used = 0;
+        try {
+          value = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != text.size() || !std::isfinite(value) || value < 0 || (!zero_allowed && value == 0))
+          return std::string("must be a finite number ") + (zero_allowed ? ">= 0" : "> 0") + ", got " + text;
+        return {};
+      },
+      zero_allowed ? "NUMBER >= 0" : "NUMBER > 0");
+}
+
 constexpr const char* kFooter = R"(
-Outputs in DIR (written at the end of the run, or when it stops on an error):
+Outputs in DIR (written as the run goes and flushed at each output interval, so a killed run
+keeps whole rows up to its last output step):
   vehicle.csv  one row per output interval: t, chassis pose (x y z qw qx qy qz) and velocity
                (vx vy vz wx wy wz), sprocket torque/speed per side, idler travel per side,
                vertical force of the track on each road wheel
@@ -66,14 +87,14 @@ int main(int argc, char** argv) {
           ->check(CLI::IsMember({"flat", "bumpy"}));
   CLI::Option* end_option = app.add_option("--end-time", end_time, "Simulated time, s (default: simulation.end_time)")
                                 ->type_name("T")
-                                ->check(CLI::NonNegativeNumber);
+                                ->check(number_at_least_zero(true));
   CLI::Option* step_option = app.add_option("--step", step, "Time step, s (default: simulation.step, 1e-3)")
                                  ->type_name("H")
-                                 ->check(CLI::PositiveNumber);
+                                 ->check(number_at_least_zero(false));
   CLI::Option* interval_option =
       app.add_option("--output-interval", output_interval, "Time between output rows, s (default 0.01)")
           ->type_name("S")
-          ->check(CLI::PositiveNumber);
+          ->check(number_at_least_zero(false));
   app.add_option("--out", options.out_dir, "Output folder, created if missing")->type_name("DIR")->capture_default_str();
   app.add_flag("--quiet", quiet, "No progress lines");
   vehicle::CoupledOptions coupled;
@@ -87,12 +108,12 @@ int main(int argc, char** argv) {
   app.add_option("--terrain-host", coupled.host, "tcp: the terrain leader's address")->capture_default_str();
   app.add_option("--terrain-port", coupled.port, "tcp: its port")->capture_default_str()->check(CLI::Range(1, 65535));
   app.add_option("--coupling-step", coupled.coupling_step, "Coupling step, s (default: the vehicle step)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_at_least_zero(false));
   app.add_option("--timeout", coupled.timeout,
                  "Longest silence of the terrain on any wait, s (it sends working frames while it settles and "
                  "steps); a terrain that stays silent longer ends the job, exit status 3")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(number_at_least_zero(false));
   app.add_option("--coupling-scheme", coupled.scheme,
                  "sequential: the vehicle waits for each interval's forces, which allows 4.4x stiffer shoe "
                  "springs; concurrent: both sides compute at once, the forces act one interval late "

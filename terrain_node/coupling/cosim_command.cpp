@@ -111,7 +111,8 @@ void run_cosim_command(const CosimOptions& options) {
   progress.finish();
 
   const std::filesystem::path timing = folder / "timing.csv";
-  const CouplingControl control{&stop, folder / "checkpoint.bin", resume ? &*resume : nullptr, &hello, &watchdog};
+  const CouplingControl control{&stop,     folder / "checkpoint.bin", resume ? &*resume : nullptr,
+                                &hello,    &watchdog,                 checkpoint_record(start)};
   const CouplingSummary s = run_coupling(terrain, config, coupler.get(), leader ? &timing : nullptr, control);
   if (!leader) return;
   // The signal this terrain caught, even when the vehicle's checkpoint frame came first (a

@@ -151,7 +151,8 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     // A large bed's checkpoint may take minutes; losing it to the watchdog would lose the run.
     std::optional<comm::Watchdog::Unwatched> unwatched;
     if (watchdog != nullptr) unwatched.emplace(*watchdog);
-    write_coupling_checkpoint(terrain, {step, vehicle_time, coupling_step, shoes, first_proxy}, control.checkpoint);
+    write_coupling_checkpoint(terrain, {step, vehicle_time, coupling_step, shoes, first_proxy}, control.checkpoint,
+                              control.record);
   };
   bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way
   const Clock::time_point start = Clock::now();

@@ -62,6 +62,8 @@ struct CouplingControl {
   const cosim::VehicleHello* hello = nullptr;
   /// Told of every terrain step and command on this rank (null: none).
   comm::Watchdog* watchdog = nullptr;
+  /// The run's config record for its checkpoints (checkpoint_record; empty: none).
+  std::string record;
 };
 
 /// Collective: the leader receives the vehicle's hello and checks it against this terrain's

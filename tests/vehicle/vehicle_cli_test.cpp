@@ -1,0 +1,46 @@
+// vehicle_node's command line refuses numbers no run can use, naming the option and the value in
+// one short line (issue 17: CLI11's own validators printed the largest double in full).
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+/// Runs vehicle_node with `arguments`; returns (exit status, stderr and stdout).
+std::pair<int, std::string> run_vehicle_node(const std::string& arguments) {
+  const std::string command = std::string(VEHICLE_NODE_EXE) + " --config " + TRACKCOSIM_SOURCE_DIR +
+                              "/configs/vehicles/ndia_light_robot.json " + arguments + " 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+  std::string output;
+  std::array<char, 256> chunk{};
+  while (std::fgets(chunk.data(), chunk.size(), pipe.get()) != nullptr) output += chunk.data();
+  const int status = pclose(pipe.release());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+TEST(VehicleNodeCli, NumbersNoRunCanUseAreRefusedInOneShortLine) {
+  const struct {
+    const char* arguments;
+    const char* message;
+  } cases[] = {
+      {"--ground rigid --end-time -1", "--end-time: must be a finite number >= 0, got -1"},
+      {"--ground rigid --end-time 1e400", "--end-time: must be a finite number >= 0, got 1e400"},
+      {"--ground rigid --step 0", "--step: must be a finite number > 0, got 0"},
+      {"--terrain mpi --timeout -1", "--timeout: must be a finite number > 0, got -1"},
+      {"--terrain tcp --timeout nan", "--timeout: must be a finite number > 0, got nan"},
+  };
+  for (const auto& c : cases) {
+    const auto [status, output] = run_vehicle_node(c.arguments);
+    EXPECT_EQ(status, 2) << c.arguments << ": " << output;  // bad command line
+    EXPECT_NE(output.find(c.message), std::string::npos) << c.arguments << ": " << output;
+    EXPECT_LT(output.size(), 200u) << c.arguments << ": " << output;
+  }
+}
+
+}  // namespace
