@@ -22,6 +22,25 @@ constexpr double kRefusalSeconds = 1;
   throw comm::ChannelError("the connection to " + who + " failed " + during + ": " + e.what());
 }
 
+/// One frame to the peer, or a ChannelError naming it and `during`.
+void send_to(comm::Channel& channel, const comm::Frame& frame, double timeout, const char* peer_program,
+             const std::string& during) {
+  try {
+    channel.send(frame, timeout);
+  } catch (const comm::ChannelError& e) {
+    peer_lost(e, peer_program, channel.peer(), during);
+  }
+}
+
+/// The peer's next frame, or a ChannelError naming it and `during`.
+comm::Frame receive_from(comm::Channel& channel, double timeout, const char* peer_program, const std::string& during) {
+  try {
+    return channel.receive(timeout);
+  } catch (const comm::ChannelError& e) {
+    peer_lost(e, peer_program, channel.peer(), during);
+  }
+}
+
 }  // namespace
 
 VehicleCoupler::VehicleCoupler(std::unique_ptr<comm::Channel> channel, double timeout_seconds)
@@ -81,21 +100,13 @@ void VehicleCoupler::abort(const std::string& reason) noexcept {
 }
 
 void VehicleCoupler::send(const comm::Frame& frame, const std::string& during) {
-  try {
-    channel_->send(frame, timeout_);
-  } catch (const comm::ChannelError& e) {
-    peer_lost(e, "the terrain", channel_->peer(), during);
-  }
+  send_to(*channel_, frame, timeout_, "the terrain", during);
 }
 
 comm::Frame VehicleCoupler::receive_answer(const std::string& during) {
-  try {
-    for (;;) {
-      comm::Frame f = channel_->receive(timeout_);
-      if (f.kind != static_cast<std::uint32_t>(MessageKind::Working)) return f;
-    }
-  } catch (const comm::ChannelError& e) {
-    peer_lost(e, "the terrain", channel_->peer(), during);
+  for (;;) {
+    comm::Frame f = receive_from(*channel_, timeout_, "the terrain", during);
+    if (f.kind != static_cast<std::uint32_t>(MessageKind::Working)) return f;
   }
 }
 
@@ -185,20 +196,12 @@ void TerrainCoupler::abort(const std::string& reason) noexcept {
 }
 
 void TerrainCoupler::send(const comm::Frame& frame, const std::string& during) {
-  try {
-    channel_->send(frame, timeout_);
-  } catch (const comm::ChannelError& e) {
-    peer_lost(e, "the vehicle", channel_->peer(), during);
-  }
+  send_to(*channel_, frame, timeout_, "the vehicle", during);
   last_sent_ = std::chrono::steady_clock::now();
 }
 
 comm::Frame TerrainCoupler::receive(const std::string& during) {
-  try {
-    return channel_->receive(timeout_);
-  } catch (const comm::ChannelError& e) {
-    peer_lost(e, "the vehicle", channel_->peer(), during);
-  }
+  return receive_from(*channel_, timeout_, "the vehicle", during);
 }
 
 }  // namespace trackcosim::cosim

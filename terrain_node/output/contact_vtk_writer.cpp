@@ -34,14 +34,12 @@ void write_contacts_vtp(std::ostream& out, const gpu::ContactList& c) {
   });
   out << "      </Points>\n";
   write_consecutive_cells(out, "Lines", n, 2);
+  const auto normal = [&c](std::size_t i, int k) { return k == 0 ? c.nx[i] : k == 1 ? c.ny[i] : c.nz[i]; };
   // The same contact seen from each end, so that point filters (Glyph arrows along `normal`,
   // Threshold on `gid`) need no Cell Centers first. Point 2i is on body A, 2i+1 on body B.
   out << "      <PointData Scalars=\"distance\" Vectors=\"normal\">\n";
   io::vtk::write_data_array<real>(out, "distance", 1, 2 * n, [&](std::size_t p, int) { return c.distance[p / 2]; });
-  io::vtk::write_data_array<real>(out, "normal", 3, 2 * n, [&](std::size_t p, int k) {
-    const std::size_t i = p / 2;
-    return k == 0 ? c.nx[i] : k == 1 ? c.ny[i] : c.nz[i];
-  });
+  io::vtk::write_data_array<real>(out, "normal", 3, 2 * n, [&](std::size_t p, int k) { return normal(p / 2, k); });
   io::vtk::write_data_array<std::uint64_t>(out, "gid", 1, 2 * n, [&](std::size_t p, int) {
     return p % 2 == 0 ? c.gid_a[p / 2] : c.gid_b[p / 2];
   });
@@ -55,9 +53,7 @@ void write_contacts_vtp(std::ostream& out, const gpu::ContactList& c) {
   out << "      </PointData>\n";
   out << "      <CellData Scalars=\"distance\" Normals=\"normal\">\n";
   io::vtk::write_data_array<real>(out, "distance", 1, n, [&](std::size_t i, int) { return c.distance[i]; });
-  io::vtk::write_data_array<real>(out, "normal", 3, n, [&](std::size_t i, int k) {
-    return k == 0 ? c.nx[i] : k == 1 ? c.ny[i] : c.nz[i];
-  });
+  io::vtk::write_data_array<real>(out, "normal", 3, n, normal);
   io::vtk::write_data_array<std::uint64_t>(out, "gid_a", 1, n, [&](std::size_t i, int) { return c.gid_a[i]; });
   io::vtk::write_data_array<std::uint64_t>(out, "gid_b", 1, n, [&](std::size_t i, int) { return c.gid_b[i]; });
   io::vtk::write_data_array<std::uint32_t>(out, "shape_a", 1, n, [&](std::size_t i, int) { return c.shape_a[i]; });
