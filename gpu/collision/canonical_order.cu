@@ -8,6 +8,7 @@
 // depend on either sort's stability or on the thread count.
 
 #include "gpu/collision/detail/canonical_order.h"
+#include "gpu/memory/execution.h"
 
 #include <thrust/for_each.h>
 #include <thrust/iterator/constant_iterator.h>
@@ -81,23 +82,23 @@ void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
   const RawKeys keys{ptr(raw.gid_a), ptr(raw.gid_b), ptr(raw.shape_a), ptr(raw.shape_b)};
 
   b.order.resize(n);
-  thrust::sequence(b.order.begin(), b.order.end());
+  thrust::sequence(par(), b.order.begin(), b.order.end());
   b.body_key.resize(n);
-  thrust::transform(b.order.begin(), b.order.end(), b.body_key.begin(), GidAOf{keys.gid_a});
-  thrust::stable_sort_by_key(b.body_key.begin(), b.body_key.end(), b.order.begin());
+  thrust::transform(par(), b.order.begin(), b.order.end(), b.body_key.begin(), GidAOf{keys.gid_a});
+  thrust::stable_sort_by_key(par(), b.body_key.begin(), b.body_key.end(), b.order.begin());
 
   b.segment_size.resize(n);
-  const auto runs_end = thrust::reduce_by_key(b.body_key.begin(), b.body_key.end(),
+  const auto runs_end = thrust::reduce_by_key(par(), b.body_key.begin(), b.body_key.end(),
                                               thrust::constant_iterator<ContactIndex>(1),
                                               thrust::make_discard_iterator(), b.segment_size.begin());
   const std::size_t runs = runs_end.second - b.segment_size.begin();
   b.segment_start.resize(runs);
-  thrust::exclusive_scan(b.segment_size.begin(), b.segment_size.begin() + runs, b.segment_start.begin());
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(runs),
+  thrust::exclusive_scan(par(), b.segment_size.begin(), b.segment_size.begin() + runs, b.segment_start.begin());
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(runs),
                    SortRun{keys, thrust::raw_pointer_cast(b.order.data()), ptr(b.segment_start), ptr(b.segment_size)});
 
   b.key.resize(n);
-  thrust::transform(b.order.begin(), b.order.end(), b.key.begin(), keys);
+  thrust::transform(par(), b.order.begin(), b.order.end(), b.key.begin(), keys);
 }
 
 }  // namespace trackcosim::gpu::detail

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
@@ -17,6 +18,7 @@
 #include "gpu/collision/detail/scene_validation.h"
 #include "gpu/collision/detail/sphere_binning.h"
 #include "gpu/collision/detail/static_shape_contacts.h"
+#include "gpu/memory/execution.h"
 
 namespace trackcosim::gpu {
 
@@ -26,6 +28,7 @@ struct CollisionDetector::Impl {
   detail::DeviceContacts raw_contacts;
   detail::OrderingBuffers ordering;
   thrust::device_vector<std::uint64_t> offsets;
+  detail::DeviceContacts contacts;  ///< the last pass's result, canonical and reduced
 };
 
 namespace {
@@ -90,13 +93,28 @@ CollisionDetector::CollisionDetector(CollisionSettings settings)
 CollisionDetector::~CollisionDetector() = default;
 
 ContactList CollisionDetector::detect(const ShapeScene& scene) {
+  load(scene);
+  detect_loaded();
+  return contacts();
+}
+
+void CollisionDetector::load(const ShapeScene& scene) {
   detail::validate_scene(scene);
+  impl_->scene.upload(scene);
+}
+
+std::size_t CollisionDetector::detect_loaded() { return detect_on_device(impl_->scene); }
+
+ContactList CollisionDetector::contacts() const { return impl_->contacts.download(); }
+
+const detail::DeviceContacts& CollisionDetector::device_contacts() const { return impl_->contacts; }
+
+std::size_t CollisionDetector::detect_on_device(const detail::DeviceScene& scene) {
   stats_ = CollisionStats{};
   detail::StageClock clock(stats_.stage_seconds);
   Impl& m = *impl_;
-  m.scene.upload(scene);
   m.raw_contacts.resize(0);
-  const std::size_t n = m.scene.sphere_count();
+  const std::size_t n = scene.sphere_count();
   const real half_envelope = settings_.envelope / 2;
 
   if (n > 0) {
@@ -104,28 +122,32 @@ ContactList CollisionDetector::detect(const ShapeScene& scene) {
     constexpr real inf = std::numeric_limits<real>::infinity();
     SphereExtent extent{};
     clock.run(CollisionStage::CountBinsPerShape, [&] {
-      extent = thrust::transform_reduce(ids, ids + n, SphereToExtent{m.scene.spheres(), half_envelope},
-                                        SphereExtent{{inf, inf, inf}, {-inf, -inf, -inf}, 0},
-                                        MergeExtent{});
+      extent = thrust::transform_reduce(detail::par(), ids, ids + n, SphereToExtent{scene.spheres(), half_envelope},
+                                        SphereExtent{{inf, inf, inf}, {-inf, -inf, -inf}, 0}, MergeExtent{});
     });
+    // One non-finite centre makes the bounds non-finite: name it (a host copy, only then).
+    for (int a = 0; a < 3; ++a)
+      if (!std::isfinite(extent.lo[a]) || !std::isfinite(extent.hi[a])) {
+        detail::validate_scene(scene.download());
+        throw std::invalid_argument("collision: the spheres' bounding box is not finite");
+      }
     const detail::BinGrid grid = make_grid(extent, n, settings_);
     for (int a = 0; a < 3; ++a) stats_.bins_per_axis[a] = grid.bins[a];
     stats_.bin_size = {1 / grid.inv_bin_size[0], 1 / grid.inv_bin_size[1], 1 / grid.inv_bin_size[2]};
     stats_.grid_origin = {grid.origin[0], grid.origin[1], grid.origin[2]};
 
-    detail::bin_spheres(m.scene, grid, half_envelope, m.bins, clock);
+    detail::bin_spheres(scene, grid, half_envelope, m.bins, clock);
     stats_.bin_shape_pairs = m.bins.entry_bin.size();
     stats_.touched_bins = m.bins.touched_bin.size();
     stats_.active_bins = m.bins.active_bin.size();
-    detail::find_bin_contacts(m.scene, grid, m.bins, settings_.envelope, m.offsets, m.raw_contacts, clock);
-    detail::find_static_shape_contacts(m.scene, settings_.envelope, m.offsets, m.raw_contacts, clock);
+    detail::find_bin_contacts(scene, grid, m.bins, settings_.envelope, m.offsets, m.raw_contacts, clock);
+    detail::find_static_shape_contacts(scene, settings_.envelope, m.offsets, m.raw_contacts, clock);
   }
 
-  ContactList out;
   stats_.contacts_before_reduction =
-      detail::order_and_reduce(m.raw_contacts, settings_.max_contacts_per_body_pair, m.ordering, out, clock);
-  stats_.contacts = out.size();
-  return out;
+      detail::order_and_reduce(m.raw_contacts, settings_.max_contacts_per_body_pair, m.ordering, m.contacts, clock);
+  stats_.contacts = m.contacts.size();
+  return m.contacts.size();
 }
 
 }  // namespace trackcosim::gpu

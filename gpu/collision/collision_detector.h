@@ -6,6 +6,7 @@
 // build of the library; device buffers live behind the pimpl and are reused between calls.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -14,6 +15,11 @@
 #include "gpu/collision/shape_scene.h"
 
 namespace trackcosim::gpu {
+
+namespace detail {
+struct DeviceScene;
+struct DeviceContacts;
+}  // namespace detail
 
 struct CollisionSettings {
   /// Pairs whose signed distance is <= envelope are reported (near-contacts for the solver).
@@ -48,10 +54,24 @@ class CollisionDetector {
   CollisionDetector(const CollisionDetector&) = delete;
   CollisionDetector& operator=(const CollisionDetector&) = delete;
 
-  /// Finds all contacts of the scene. Throws std::invalid_argument naming the first bad shape
-  /// (non-finite coordinate, radius <= 0, zero plane normal, box extent <= 0). An empty scene
-  /// gives an empty list.
+  /// Finds all contacts of the scene: load(), detect_loaded(), contacts(). Throws
+  /// std::invalid_argument naming the first bad shape (non-finite coordinate, radius <= 0, zero
+  /// plane normal, box extent <= 0). An empty scene gives an empty list.
   ContactList detect(const ShapeScene& scene);
+
+  /// The resident path, in three steps. load() validates the scene and copies it to the
+  /// device; detect_loaded() finds its contacts and keeps them in device memory (what a
+  /// simulation that also keeps its bodies there wants: nothing crosses to the host but a few
+  /// counts); contacts() copies the last pass's list to the host.
+  void load(const ShapeScene& scene);
+  std::size_t detect_loaded();
+  ContactList contacts() const;
+
+  /// For gpu/ itself: detection on a scene already in device memory (the bodies' shapes placed
+  /// by a kernel), and the contacts found, in device memory. A non-finite sphere centre is
+  /// refused as in detect(). Returns the number of contacts.
+  std::size_t detect_on_device(const detail::DeviceScene& scene);
+  const detail::DeviceContacts& device_contacts() const;
 
   const CollisionStats& last_stats() const { return stats_; }
   const CollisionSettings& settings() const { return settings_; }

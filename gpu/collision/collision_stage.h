@@ -2,8 +2,8 @@
 // The stages of one collision-detection pass, in order of execution. The first nine are the
 // spatial-binning method of Heyn (2009, ch. 3) and Tasora-Negrut (sec. 4.2.1); the last four
 // add what the terrain needs on top: contacts with static planes/boxes, the canonical order
-// that makes results thread-count independent, the per-body-pair contact limit, and the copy
-// of the result into the caller's list.
+// that makes results thread-count independent, the per-body-pair contact limit, and the
+// kept contacts gathered in order.
 // One enum gives the timers, the benchmark columns and the docs from one place.
 
 #include <array>
@@ -25,7 +25,7 @@ enum class CollisionStage : std::size_t {
   StaticShapeContacts,   // spheres vs planes and boxes (never binned)
   CanonicalSort,         // order by (gid_a, gid_b, shape_a, shape_b)
   BodyPairReduction,     // at most K contacts per body pair, spread out
-  CopyToHost,            // gather the kept contacts in order into the caller's list
+  GatherKept,            // gather the kept contacts in order (they stay on the device)
   Count
 };
 
@@ -34,6 +34,6 @@ inline constexpr std::size_t kCollisionStageCount = static_cast<std::size_t>(Col
 inline constexpr std::array<std::string_view, kCollisionStageCount> kCollisionStageNames{
     "count_bins",  "scan_bins",   "write_pairs",    "sort_by_bin",   "bin_starts",  "drop_sparse",
     "count_pairs", "scan_pairs",  "write_contacts", "static_shapes", "canonical_sort", "pair_reduction",
-    "to_host"};
+    "gather_kept"};
 
 }  // namespace trackcosim::gpu

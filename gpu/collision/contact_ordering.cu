@@ -1,4 +1,4 @@
-// Canonical order, per-body-pair contact reduction, and the copy to the caller's list.
+// Canonical order, per-body-pair contact reduction, and the kept contacts gathered in order.
 //
 // Sorting by (gid_a, gid_b, shape_a, shape_b) (canonical_order.cu) is what makes the list
 // identical for any thread count and, later, any rank count: bins are processed in parallel in
@@ -26,6 +26,7 @@
 #include <thrust/scan.h>
 
 #include "gpu/collision/detail/canonical_order.h"
+#include "gpu/memory/execution.h"
 
 namespace trackcosim::gpu::detail {
 namespace {
@@ -85,12 +86,10 @@ struct ChooseSpreadSubset {
 };
 
 template <class T>
-void download_gathered(const thrust::device_vector<ContactIndex>& map, const thrust::device_vector<T>& field,
-                       thrust::device_vector<T>& scratch, std::vector<T>& host) {
-  scratch.resize(map.size());
-  thrust::gather(map.begin(), map.end(), field.begin(), scratch.begin());
-  host.resize(map.size());
-  thrust::copy(scratch.begin(), scratch.end(), host.begin());
+void gather_kept(const thrust::device_vector<ContactIndex>& kept, const thrust::device_vector<T>& field,
+                 thrust::device_vector<T>& out) {
+  out.resize(kept.size());
+  thrust::gather(par(), kept.begin(), kept.end(), field.begin(), out.begin());
 }
 
 void reduce_body_pairs(const DeviceContacts& raw, std::uint32_t limit, OrderingBuffers& b) {
@@ -99,16 +98,16 @@ void reduce_body_pairs(const DeviceContacts& raw, std::uint32_t limit, OrderingB
   if (limit == 0 || n == 0) return;
   b.segment_start.resize(n);
   b.segment_size.resize(n);
-  const auto seg_end = thrust::reduce_by_key(b.key.begin(), b.key.end(), thrust::constant_iterator<ContactIndex>(1),
+  const auto seg_end = thrust::reduce_by_key(par(), b.key.begin(), b.key.end(), thrust::constant_iterator<ContactIndex>(1),
                                              thrust::make_discard_iterator(), b.segment_size.begin(), SameBodyPair{});
   const std::size_t segments = seg_end.second - b.segment_size.begin();
-  const ContactIndex largest = thrust::reduce(b.segment_size.begin(), b.segment_size.begin() + segments,
+  const ContactIndex largest = thrust::reduce(par(), b.segment_size.begin(), b.segment_size.begin() + segments,
                                               ContactIndex{0}, thrust::maximum<ContactIndex>());
   if (largest <= limit) return;  // the common case for a pure sphere terrain
-  thrust::exclusive_scan(b.segment_size.begin(), b.segment_size.begin() + segments, b.segment_start.begin());
+  thrust::exclusive_scan(par(), b.segment_size.begin(), b.segment_size.begin() + segments, b.segment_start.begin());
   b.spread.resize(n);
   const auto ptr = [](const auto& v) { return thrust::raw_pointer_cast(v.data()); };
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(segments),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(segments),
                    ChooseSpreadSubset{ptr(b.order), ptr(b.segment_start), ptr(b.segment_size), ptr(raw.distance),
                                       ptr(raw.ax), ptr(raw.ay), ptr(raw.az), ptr(raw.bx), ptr(raw.by), ptr(raw.bz),
                                       thrust::raw_pointer_cast(b.spread.data()),
@@ -118,26 +117,25 @@ void reduce_body_pairs(const DeviceContacts& raw, std::uint32_t limit, OrderingB
 }  // namespace
 
 std::uint64_t order_and_reduce(DeviceContacts& raw, std::uint32_t max_per_pair, OrderingBuffers& b,
-                               ContactList& out, StageClock& clock) {
+                               DeviceContacts& out, StageClock& clock) {
   const std::size_t n = raw.size();
   if (n >= std::size_t{1} << 32) throw std::length_error("collision: more than 2^32 contacts on one rank");
   clock.run(CollisionStage::CanonicalSort, [&] { sort_canonically(raw, b); });
   clock.run(CollisionStage::BodyPairReduction, [&] {
     reduce_body_pairs(raw, max_per_pair, b);
     b.kept.resize(n);
-    const auto end = thrust::copy_if(b.order.begin(), b.order.end(), b.keep.begin(), b.kept.begin(),
+    const auto end = thrust::copy_if(par(), b.order.begin(), b.order.end(), b.keep.begin(), b.kept.begin(),
                                      IsKept{});
     b.kept.resize(end - b.kept.begin());
   });
-  clock.run(CollisionStage::CopyToHost, [&] {
-    download_gathered(b.kept, raw.gid_a, b.gid_scratch, out.gid_a);
-    download_gathered(b.kept, raw.gid_b, b.gid_scratch, out.gid_b);
-    download_gathered(b.kept, raw.shape_a, b.shape_scratch, out.shape_a);
-    download_gathered(b.kept, raw.shape_b, b.shape_scratch, out.shape_b);
-    const std::array<std::vector<real>*, 10> host{&out.distance, &out.nx, &out.ny, &out.nz, &out.ax,
-                                                  &out.ay,       &out.az, &out.bx, &out.by, &out.bz};
-    const auto device = raw.real_fields();
-    for (std::size_t f = 0; f < host.size(); ++f) download_gathered(b.kept, *device[f], b.real_scratch, *host[f]);
+  clock.run(CollisionStage::GatherKept, [&] {
+    gather_kept(b.kept, raw.gid_a, out.gid_a);
+    gather_kept(b.kept, raw.gid_b, out.gid_b);
+    gather_kept(b.kept, raw.shape_a, out.shape_a);
+    gather_kept(b.kept, raw.shape_b, out.shape_b);
+    const auto from = raw.real_fields();
+    const auto to = out.real_fields();
+    for (std::size_t f = 0; f < from.size(); ++f) gather_kept(b.kept, *from[f], *to[f]);
   });
   return n;
 }

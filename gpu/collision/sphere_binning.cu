@@ -5,6 +5,7 @@
 // the grid may have 2^63 bins.
 
 #include "gpu/collision/detail/sphere_binning.h"
+#include "gpu/memory/execution.h"
 
 #include <stdexcept>
 #include <string>
@@ -62,13 +63,13 @@ struct WriteBinSpherePairs {
 /// before it finishes); refuse it with a message that says what to change instead.
 void reject_oversized_spheres(const DeviceScene& scene, const BinGrid& grid,
                               const thrust::device_vector<std::uint64_t>& bins_per_sphere, std::size_t n) {
-  const auto largest = thrust::max_element(bins_per_sphere.begin(), bins_per_sphere.begin() + n);
-  const std::uint64_t bins = *largest;
+  const auto largest = thrust::max_element(par(), bins_per_sphere.begin(), bins_per_sphere.begin() + n);
+  const std::uint64_t bins = read_element(bins_per_sphere, static_cast<std::size_t>(largest - bins_per_sphere.begin()));
   if (bins <= kMaxBinsPerSphere) return;
   const std::size_t i = largest - bins_per_sphere.begin();
   throw std::invalid_argument(
-      "collision: sphere " + std::to_string(i) + " (body gid " + std::to_string(GlobalId(scene.gid[i])) +
-      ", radius " + std::to_string(real(scene.radius[i])) + ") spans " + std::to_string(bins) + " bins of edge " +
+      "collision: sphere " + std::to_string(i) + " (body gid " + std::to_string(read_element(scene.gid, i)) +
+      ", radius " + std::to_string(read_element(scene.radius, i)) + ") spans " + std::to_string(bins) + " bins of edge " +
       std::to_string(1 / grid.inv_bin_size[0]) + " m (at most " + std::to_string(kMaxBinsPerSphere) +
       "); set a larger bin_size, or model it as a box or a sphere set of smaller spheres");
 }
@@ -88,21 +89,21 @@ void bin_spheres(const DeviceScene& scene, const BinGrid& grid, real half_envelo
 
   clock.run(CollisionStage::CountBinsPerShape, [&] {
     offset.resize(n + 1);
-    thrust::transform(sphere_ids, sphere_ids + n, offset.begin(), CountBinsPerSphere{spheres, grid, half_envelope});
-    offset[n] = 0;
+    thrust::transform(par(), sphere_ids, sphere_ids + n, offset.begin(), CountBinsPerSphere{spheres, grid, half_envelope});
+    write_element(offset, n, std::uint64_t{0});
   });
   reject_oversized_spheres(scene, grid, offset, n);
 
   std::uint64_t entries = 0;
   clock.run(CollisionStage::ScanBinCounts, [&] {
-    thrust::exclusive_scan(offset.begin(), offset.end(), offset.begin(), std::uint64_t{0});
-    entries = offset[n];
+    thrust::exclusive_scan(par(), offset.begin(), offset.end(), offset.begin(), std::uint64_t{0});
+    entries = read_element(offset, n);
   });
 
   clock.run(CollisionStage::WriteBinShapePairs, [&] {
     out.entry_bin.resize(entries);
     out.entry_sphere.resize(entries);
-    thrust::for_each(sphere_ids, sphere_ids + n,
+    thrust::for_each(par(), sphere_ids, sphere_ids + n,
                      WriteBinSpherePairs{spheres, grid, half_envelope, thrust::raw_pointer_cast(offset.data()),
                                          thrust::raw_pointer_cast(out.entry_bin.data()),
                                          thrust::raw_pointer_cast(out.entry_sphere.data())});
@@ -110,20 +111,20 @@ void bin_spheres(const DeviceScene& scene, const BinGrid& grid, real half_envelo
 
   // Stable, so each bin lists its spheres in index order whatever the thread count.
   clock.run(CollisionStage::SortByBin, [&] {
-    thrust::stable_sort_by_key(out.entry_bin.begin(), out.entry_bin.end(), out.entry_sphere.begin());
+    thrust::stable_sort_by_key(par(), out.entry_bin.begin(), out.entry_bin.end(), out.entry_sphere.begin());
   });
 
   clock.run(CollisionStage::FindBinStarts, [&] {
     out.touched_bin.resize(entries);
     out.touched_count.resize(entries);
-    const auto ends = thrust::reduce_by_key(out.entry_bin.begin(), out.entry_bin.end(),
+    const auto ends = thrust::reduce_by_key(par(), out.entry_bin.begin(), out.entry_bin.end(),
                                             thrust::constant_iterator<std::uint32_t>(1), out.touched_bin.begin(),
                                             out.touched_count.begin());
     const std::size_t touched = ends.first - out.touched_bin.begin();
     out.touched_bin.resize(touched);
     out.touched_count.resize(touched);
     out.touched_start.resize(touched);
-    thrust::exclusive_scan(out.touched_count.begin(), out.touched_count.end(), out.touched_start.begin(),
+    thrust::exclusive_scan(par(), out.touched_count.begin(), out.touched_count.end(), out.touched_start.begin(),
                            std::uint64_t{0});
   });
 
@@ -136,7 +137,7 @@ void bin_spheres(const DeviceScene& scene, const BinGrid& grid, real half_envelo
         thrust::make_tuple(out.touched_bin.begin(), out.touched_count.begin(), out.touched_start.begin()));
     auto dst = thrust::make_zip_iterator(
         thrust::make_tuple(out.active_bin.begin(), out.active_count.begin(), out.active_start.begin()));
-    const auto end = thrust::copy_if(in, in + touched, out.touched_count.begin(), dst, HoldsTwoOrMore{});
+    const auto end = thrust::copy_if(par(), in, in + touched, out.touched_count.begin(), dst, HoldsTwoOrMore{});
     const std::size_t active = end - dst;
     out.active_bin.resize(active);
     out.active_count.resize(active);

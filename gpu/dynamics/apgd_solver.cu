@@ -25,6 +25,7 @@
 
 #include "gpu/dynamics/detail/ccp_solver.h"
 #include "gpu/dynamics/detail/solver_passes.h"
+#include "gpu/memory/execution.h"
 
 #include <thrust/extrema.h>
 #include <thrust/transform_reduce.h>
@@ -34,8 +35,8 @@ namespace {
 
 /// v_y = v + beta (v - v_prev) for every body, and v_prev = v.
 void extrapolate_bodies(const BodyView& b, Vec3View v_prev, Vec3View w_prev, Vec3View v_y, Vec3View w_y, real beta,
-                        std::size_t n, thrust::device_vector<ChunkSums>& partials) {
-  for_each_chunk(
+                        std::size_t n) {
+  for_each_item(
       n,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums&) {
         for (std::size_t j = first; j < last; ++j) {
@@ -45,8 +46,7 @@ void extrapolate_bodies(const BodyView& b, Vec3View v_prev, Vec3View w_prev, Vec
           v_prev.set(j, v);
           w_prev.set(j, w);
         }
-      },
-      partials);
+      });
 }
 
 /// A first Lipschitz estimate: the largest diagonal block of N has eigenvalues up to its trace
@@ -56,7 +56,7 @@ real initial_lipschitz(SolverWorkspace& ws) {
   bool any = false;
   for (const auto* eta : {&ws.contacts.eta, &ws.rows.eta, &ws.rolling.eta}) {
     if (eta->empty()) continue;
-    const real m = *thrust::min_element(eta->begin(), eta->end());
+    const real m = read_element(*eta, static_cast<std::size_t>(thrust::min_element(par(), eta->begin(), eta->end()) - eta->begin()));
     smallest_eta = any ? std::min(smallest_eta, m) : m;
     any = true;
   }
@@ -83,7 +83,7 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
   ws.contact_impulse.y = ws.contact_impulse.gamma;
   ws.row_impulse.y = ws.row_impulse.gamma;
   ws.rolling_impulse.y = ws.rolling_impulse.gamma;
-  extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), 0, nb, ws.partials);
+  extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), 0, nb);
   const VelocityReference at_y_velocities{ws.v_y.view(), ws.w_y.view(), true};
 
   real lipschitz = initial_lipschitz(ws);
@@ -128,7 +128,7 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
                                       ws.rolling_impulse.y.view(), beta, ws.partials)
             .s[0];
     const real residual_sum = global_sums(ws, residual).s[0];
-    extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), beta, nb, ws.partials);
+    extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), beta, nb);
     std::swap(ws.contact_impulse.gamma, ws.contact_impulse.next);
     std::swap(ws.row_impulse.gamma, ws.row_impulse.next);
     std::swap(ws.rolling_impulse.gamma, ws.rolling_impulse.next);

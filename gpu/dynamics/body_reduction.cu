@@ -1,6 +1,7 @@
 // Per-body sums of the reduction slots (see detail/body_reduction.h for why no atomics).
 
 #include "gpu/dynamics/detail/body_reduction.h"
+#include "gpu/memory/execution.h"
 
 #include <thrust/binary_search.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -17,17 +18,17 @@ void SlotLists::build(const DeviceContactBlock& contacts, const DeviceRowBlock& 
   slots.resize(n);
   const std::uint32_t *ca = raw(contacts.body_a), *cb = raw(contacts.body_b);
   const std::uint32_t *ra = raw(rows.body_a), *rb = raw(rows.body_b);
-  thrust::transform(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+  thrust::transform(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                     slot_body.begin(), [=] TRACKCOSIM_HD(std::size_t s) -> std::uint32_t {
                       const std::size_t item = s / 2;
                       const bool is_b = (s & 1) != 0;
                       if (item < nc) return is_b ? cb[item] : ca[item];
                       return is_b ? rb[item - nc] : ra[item - nc];
                     });
-  thrust::sequence(slots.begin(), slots.end());
-  thrust::stable_sort_by_key(slot_body.begin(), slot_body.end(), slots.begin());
+  thrust::sequence(par(), slots.begin(), slots.end());
+  thrust::stable_sort_by_key(par(), slot_body.begin(), slot_body.end(), slots.begin());
   start.resize(bodies + 1);
-  thrust::lower_bound(slot_body.begin(), slot_body.end(), thrust::counting_iterator<std::uint32_t>(0),
+  thrust::lower_bound(par(), slot_body.begin(), slot_body.end(), thrust::counting_iterator<std::uint32_t>(0),
                       thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(bodies + 1)),
                       start.begin());
 }
@@ -36,9 +37,7 @@ ChunkSums gather_velocities(const BodyView& b, SlotView slots, const SlotLists& 
                             thrust::device_vector<ChunkSums>& partials, VelocityReference ref) {
   const std::uint32_t* start = raw(lists.start);
   const std::uint32_t* list = raw(lists.slots);
-  return for_each_chunk(
-      body_count,
-      [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
+  const auto gather = [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         for (std::size_t j = first; j < last; ++j) {
           if (!b.summed_here(j)) continue;
           Vec3 p{0, 0, 0}, l{0, 0, 0};
@@ -57,8 +56,12 @@ ChunkSums gather_velocities(const BodyView& b, SlotView slots, const SlotLists& 
             sums.s[0] += b.mass[j] * dot(d, d) + dot(e, b.apply_inertia(j, e));
           }
         }
-      },
-      partials);
+      };
+  if (!ref.active) {  // a Jacobi iteration: nothing to add up
+    for_each_item(body_count, gather);
+    return ChunkSums{};
+  }
+  return for_each_chunk(body_count, gather, partials);
 }
 
 }  // namespace trackcosim::gpu::detail

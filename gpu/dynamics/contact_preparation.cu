@@ -8,6 +8,9 @@
 
 #include "gpu/dynamics/detail/contact_preparation.h"
 
+#include "gpu/dynamics/detail/sorted_ids.h"
+#include "gpu/memory/execution.h"
+
 #include <thrust/binary_search.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -15,9 +18,10 @@
 namespace trackcosim::gpu::detail {
 namespace {
 
-template <class T>
-void upload_vector(thrust::device_vector<T>& dst, const std::vector<T>& src) {
-  dst.assign(src.begin(), src.end());
+/// Three device arrays of a const contact list as one Vec3 view (the kernels only read it).
+Vec3View view3(const thrust::device_vector<real>& x, const thrust::device_vector<real>& y,
+               const thrust::device_vector<real>& z) {
+  return {const_cast<real*>(raw(x)), const_cast<real*>(raw(y)), const_cast<real*>(raw(z))};
 }
 
 /// trace(D_i^T M^-1 D_i) restricted to one body: 3/m + sum_e (r x e) . I^-1 (r x e).
@@ -26,16 +30,6 @@ TRACKCOSIM_HD inline real side_trace(const BodyView& b, std::uint32_t j, Vec3 r,
   const Vec3 cn = cross(r, n), cu = cross(r, u), cw = cross(r, w);
   return 3 * b.inv_mass[j] + dot(cn, b.apply_inv_inertia(j, cn)) + dot(cu, b.apply_inv_inertia(j, cu)) +
          dot(cw, b.apply_inv_inertia(j, cw));
-}
-
-/// Index of gid in the sorted list, or n.
-TRACKCOSIM_HD inline std::size_t find_gid(const GlobalId* sorted, std::size_t n, GlobalId gid) {
-  std::size_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::size_t mid = (lo + hi) / 2;
-    if (sorted[mid] < gid) lo = mid + 1; else hi = mid;
-  }
-  return lo < n && sorted[lo] == gid ? lo : n;
 }
 
 /// Which of last step's contacts each contact continues (the same key), for its warm start.
@@ -77,18 +71,10 @@ struct ComplianceTable {
 
 }  // namespace
 
-void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const SolverSettings& settings,
+void prepare_contacts(const DeviceContacts& c, DeviceBodies& bodies, real h, const SolverSettings& settings,
                       const DeviceCompliance& compliant, const WarmStartStore& warm, ContactUpload& up,
                       SolverWorkspace& ws) {
   const std::size_t n = c.size();
-  upload_vector(up.gid_a, c.gid_a);
-  upload_vector(up.gid_b, c.gid_b);
-  upload_vector(up.shape_a, c.shape_a);
-  upload_vector(up.shape_b, c.shape_b);
-  upload_vector(up.distance, c.distance);
-  up.normal.assign(c.nx, c.ny, c.nz);
-  up.point_a.assign(c.ax, c.ay, c.az);
-  up.point_b.assign(c.bx, c.by, c.bz);
   ws.contacts.resize(n);
   const bool grains_compliant = settings.contact_stiffness > 0;
   const bool any_compliance = grains_compliant || !compliant.empty();
@@ -98,23 +84,23 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
   up.match.resize(n);
 
   // gid -> body index: bodies are stored in increasing gid order.
-  thrust::lower_bound(bodies.gid.begin(), bodies.gid.end(), up.gid_a.begin(), up.gid_a.end(), ws.contacts.body_a.begin());
-  thrust::lower_bound(bodies.gid.begin(), bodies.gid.end(), up.gid_b.begin(), up.gid_b.end(), ws.contacts.body_b.begin());
+  thrust::lower_bound(par(), bodies.gid.begin(), bodies.gid.end(), c.gid_a.begin(), c.gid_a.end(), ws.contacts.body_a.begin());
+  thrust::lower_bound(par(), bodies.gid.begin(), bodies.gid.end(), c.gid_b.begin(), c.gid_b.end(), ws.contacts.body_b.begin());
   {
-    const GlobalId *ga = raw(up.gid_a), *gb = raw(up.gid_b);
-    const ShapeIndex *sa = raw(up.shape_a), *sb = raw(up.shape_b);
+    const GlobalId *ga = raw(c.gid_a), *gb = raw(c.gid_b);
+    const ShapeIndex *sa = raw(c.shape_a), *sb = raw(c.shape_b);
     ContactKey* keys = raw(up.keys);
-    thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+    thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                      [=] TRACKCOSIM_HD(std::size_t i) { keys[i] = ContactKey{ga[i], gb[i], sa[i], sb[i]}; });
   }
   const bool warm_start = settings.warm_start && !warm.keys.empty();
   if (warm_start)
-    thrust::lower_bound(warm.keys.begin(), warm.keys.end(), up.keys.begin(), up.keys.end(), up.match.begin());
+    thrust::lower_bound(par(), warm.keys.begin(), warm.keys.end(), up.keys.begin(), up.keys.end(), up.match.begin());
 
   const BodyView b = bodies.view();
   const ContactBlockView blk = ws.contacts.view(ws.slots.view(), 0);
-  const Vec3View normal = up.normal.view(), pa = up.point_a.view(), pb = up.point_b.view();
-  const real* distance = raw(up.distance);
+  const Vec3View normal = view3(c.nx, c.ny, c.nz), pa = view3(c.ax, c.ay, c.az), pb = view3(c.bx, c.by, c.bz);
+  const real* distance = raw(c.distance);
   const real* friction = raw(bodies.friction);
   real* eta = raw(ws.contacts.eta);
   real* bias = raw(ws.contacts.bias);
@@ -128,8 +114,8 @@ void prepare_contacts(const ContactList& c, DeviceBodies& bodies, real h, const 
                               compliant.gid.size()};
   real* compliance = any_compliance ? raw(ws.contacts.compliance) : nullptr;
   const ContactSpring grain_spring{grains_compliant ? settings.contact_stiffness : real(0), settings.contact_damping};
-  const GlobalId *gid_a = raw(up.gid_a), *gid_b = raw(up.gid_b);
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+  const GlobalId *gid_a = raw(c.gid_a), *gid_b = raw(c.gid_b);
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const std::uint32_t A = blk.body_a[i], B = blk.body_b[i];
                      const Vec3 nrm = normal.get(i);
@@ -181,7 +167,7 @@ void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const
   const std::uint32_t* match = raw(up.match);
   const Vec3View old_rolling = warm.rolling.view();
   const real mu = settings.rolling_friction;
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const ContactBlockView::Frame f = blk.frame(i);
                      // R*: the arms of the dynamic bodies in parallel (a sphere on a wall: its radius).
@@ -209,7 +195,7 @@ void prepare_rows(DeviceBodies& bodies, SolverWorkspace& ws) {
   const BodyView b = bodies.view();
   const RowBlockView rows = ws.rows.view(ws.slots.view(), 0);
   real* eta = raw(ws.rows.eta);
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      real k = 0;
                      const std::uint32_t A = rows.body_a[i], B = rows.body_b[i];
@@ -230,7 +216,7 @@ void store_warm_start(const ContactUpload& up, SolverWorkspace& ws, WarmStartSto
   const ContactBlockView blk = ws.contact_view();
   const Vec3View gamma = ws.contact_impulse.gamma.view();
   const Vec3View out = warm.impulse.view();
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const Vec3 g = gamma.get(i);
                      out.set(i, ContactBlockView::world_impulse(blk.frame(i), {g.x, g.y, g.z}));
@@ -241,7 +227,7 @@ void store_warm_start(const ContactUpload& up, SolverWorkspace& ws, WarmStartSto
   }
   warm.rolling.resize(n);
   const Vec3View rho = ws.rolling_impulse.gamma.view(), rolling_out = warm.rolling.view();
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const ContactBlockView::Frame f = blk.frame(i);
                      const Vec3 r = rho.get(i);

@@ -5,18 +5,25 @@
 
 #include <vector>
 
+#include "gpu/memory/host_copy.h"
+
 namespace trackcosim::gpu::detail {
 
 void DeviceBodies::upload(const BodySet& s) {
   const std::size_t n = s.size();
-  gid.assign(s.gid.begin(), s.gid.end());
+  detail::upload(gid, s.gid);
   position.assign(s.px, s.py, s.pz);
-  orientation.w.assign(s.qw.begin(), s.qw.end());
-  orientation.x.assign(s.qx.begin(), s.qx.end());
-  orientation.y.assign(s.qy.begin(), s.qy.end());
-  orientation.z.assign(s.qz.begin(), s.qz.end());
-  velocity.assign(s.vx, s.vy, s.vz);
-  angular_velocity.assign(s.wx, s.wy, s.wz);
+  detail::upload(orientation.w, s.qw);
+  detail::upload(orientation.x, s.qx);
+  detail::upload(orientation.y, s.qy);
+  detail::upload(orientation.z, s.qz);
+  // A fixed body never moves, whatever velocity the description gave it.
+  std::vector<real> vel[6] = {s.vx, s.vy, s.vz, s.wx, s.wy, s.wz};
+  for (std::size_t i = 0; i < n; ++i)
+    if (s.motion[i] == Motion::Fixed)
+      for (auto& v : vel) v[i] = 0;
+  velocity.assign(vel[0], vel[1], vel[2]);
+  angular_velocity.assign(vel[3], vel[4], vel[5]);
   free_velocity.resize(n);
   free_angular_velocity.resize(n);
   std::vector<real> im(n), iix(n), iiy(n), iiz(n), m(n), ix(n), iy(n), iz(n);
@@ -32,18 +39,13 @@ void DeviceBodies::upload(const BodySet& s) {
     iix[i] = dynamic ? 1 / s.ix[i] : 0;
     iiy[i] = dynamic ? 1 / s.iy[i] : 0;
     iiz[i] = dynamic ? 1 / s.iz[i] : 0;
-    if (s.motion[i] == Motion::Fixed) {
-      // A fixed body never moves, whatever velocity the description gave it.
-      velocity.x[i] = velocity.y[i] = velocity.z[i] = 0;
-      angular_velocity.x[i] = angular_velocity.y[i] = angular_velocity.z[i] = 0;
-    }
   }
-  mass.assign(m.begin(), m.end());
-  inv_mass.assign(im.begin(), im.end());
+  detail::upload(mass, m);
+  detail::upload(inv_mass, im);
   inertia.assign(ix, iy, iz);
   inv_inertia.assign(iix, iiy, iiz);
-  motion.assign(kind.begin(), kind.end());
-  friction.assign(s.friction.begin(), s.friction.end());
+  detail::upload(motion, kind);
+  detail::upload(friction, s.friction);
   force.assign(s.fx, s.fy, s.fz);
   torque.assign(s.tx, s.ty, s.tz);
 }

@@ -4,6 +4,8 @@
 // OpenMP backend the copies are memcpy's, on CUDA they are the only device<->host traffic.
 
 #include "gpu/dynamics/detail/ccp_solver.h"
+#include "gpu/memory/execution.h"
+#include "gpu/memory/host_copy.h"
 
 #include <thrust/copy.h>
 #include <thrust/for_each.h>
@@ -11,11 +13,6 @@
 
 namespace trackcosim::gpu::detail {
 namespace {
-
-template <class T>
-void upload(thrust::device_vector<T>& dst, const std::vector<T>& src) {
-  dst.assign(src.begin(), src.end());
-}
 
 /// Six reals per item: item k of `index` goes to packed[6k .. 6k+6).
 template <class Read>
@@ -25,20 +22,19 @@ void pack(const thrust::device_vector<std::uint32_t>& index, thrust::device_vect
   packed.resize(6 * n);
   const std::uint32_t* idx = raw(index);
   real* out = raw(packed);
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t k) { read(idx[k], out + 6 * k); });
-  host.resize(6 * n);
-  thrust::copy(packed.begin(), packed.end(), host.begin());
+  download(packed, host);  // the message to a neighbour rank: it must leave the device
 }
 
 template <class Write>
 void unpack(const thrust::device_vector<std::uint32_t>& index, thrust::device_vector<real>& packed,
             const std::vector<real>& host, Write write) {
   const std::size_t n = index.size();
-  packed.assign(host.begin(), host.end());
+  upload(packed, host);
   const std::uint32_t* idx = raw(index);
   const real* in = raw(packed);
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                    [=] TRACKCOSIM_HD(std::size_t k) { write(idx[k], in + 6 * k); });
 }
 

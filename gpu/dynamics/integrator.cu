@@ -2,6 +2,7 @@
 // velocities) and the force kernel.
 
 #include "gpu/dynamics/detail/integrator.h"
+#include "gpu/memory/execution.h"
 
 #include <cmath>
 
@@ -29,7 +30,7 @@ TRACKCOSIM_HD inline Quat normalised(Quat q) {
 void compute_free_velocities(DeviceBodies& bodies, real h, Vec3 gravity) {
   const BodyView b = bodies.view();
   const Vec3View force = bodies.force.view(), torque = bodies.torque.view();
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(bodies.size()),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(bodies.size()),
                    [=] TRACKCOSIM_HD(std::size_t j) {
                      Vec3 v = b.velocity.get(j), w = b.angular_velocity.get(j);
                      if (b.dynamic(j)) {
@@ -44,7 +45,7 @@ void compute_free_velocities(DeviceBodies& bodies, real h, Vec3 gravity) {
 
 void integrate_positions(DeviceBodies& bodies, real h) {
   const BodyView b = bodies.view();
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(bodies.size()),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(bodies.size()),
                    [=] TRACKCOSIM_HD(std::size_t j) {
                      if (b.motion[j] == static_cast<std::uint8_t>(Motion::Fixed)) return;
                      b.position.set(j, b.position.get(j) + h * b.velocity.get(j));

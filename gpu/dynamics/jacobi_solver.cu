@@ -13,13 +13,14 @@
 
 #include "gpu/dynamics/detail/ccp_solver.h"
 #include "gpu/dynamics/detail/solver_passes.h"
+#include "gpu/memory/execution.h"
 
 namespace trackcosim::gpu::detail {
 
 void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws) {
-  scatter_all(ws.contact_view(), ws.contact_impulse.gamma.view(), ws.partials);
-  scatter_all(ws.row_view(), ws.row_impulse.gamma.view(), ws.partials);
-  scatter_all(ws.rolling_view(ws.contact_impulse.gamma.view()), ws.rolling_impulse.gamma.view(), ws.partials);
+  scatter_all(ws.contact_view(), ws.contact_impulse.gamma.view());
+  scatter_all(ws.row_view(), ws.row_impulse.gamma.view());
+  scatter_all(ws.rolling_view(ws.contact_impulse.gamma.view()), ws.rolling_impulse.gamma.view());
   reduce_velocities(bodies, ws);
 }
 
@@ -63,7 +64,7 @@ namespace {
 template <class Block>
 void write_jacobi_steps(const Block& blk, real* out, const BodyView& b, const std::uint32_t* start, real omega,
                         bool split, const std::uint32_t* global_count, std::uint32_t factor) {
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(blk.count),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(blk.count),
                    [=] TRACKCOSIM_HD(std::size_t i) {
                      const auto f = blk.frame(i);
                      // A ghost's own list misses the contacts other ranks hold: use the global count.

@@ -10,13 +10,18 @@
 #include <string>
 
 #include <thrust/binary_search.h>
+#include <thrust/functional.h>
 #include <thrust/gather.h>
+#include <thrust/reduce.h>
 
 #include "gpu/collision/detail/stage_clock.h"
 #include "gpu/dynamics/detail/contact_preparation.h"
+#include "gpu/dynamics/detail/contact_selection.h"
 #include "gpu/dynamics/detail/integrator.h"
 #include "gpu/dynamics/detail/system_validation.h"
 #include "gpu/dynamics/detail/world_shapes.h"
+#include "gpu/memory/execution.h"
+#include "gpu/memory/host_copy.h"
 
 
 namespace trackcosim::gpu {
@@ -33,22 +38,26 @@ struct RigidBodySystem::Impl {
   detail::WorldShapes shapes;
   CollisionDetector detector;
   std::vector<Motion> motion;
-  std::vector<GlobalId> immovable_gids;  ///< fixed and kinematic bodies, sorted (usually a few walls)
-  ContactList contacts;  ///< this step's contacts with at least one dynamic body
+  thrust::device_vector<GlobalId> immovable_gids;  ///< fixed and kinematic bodies, sorted (usually a few walls)
+  detail::ContactSelection contacts;  ///< this step's contacts the solver acts on (device memory)
+  ContactList host_contacts;  ///< their host copy, made only when detect_contacts() is asked
   std::vector<BilateralRow> rows;
   detail::SolverWorkspace ws;
   detail::ContactUpload upload;
   detail::WarmStartStore warm;
   detail::DeviceCompliance compliant;
-  std::vector<GlobalId> compliant_gids;  ///< host copy, sorted
 
-  /// Drops contacts the solver cannot act on: both bodies fixed or kinematic, unless one is
-  /// compliant (a shoe proxy on the container floor: the spring gives the force directly).
-  void keep_solvable(ContactList&& all);
+  /// Collision on the bodies' shapes where they are, then the contacts the solver can act on.
+  void find_contacts() {
+    detector.detect_on_device(shapes.update(bodies));
+    contacts.take(detector.device_contacts());
+    contacts.drop_immovable_pairs(immovable_gids, compliant.gid);
+  }
   void find_immovable() {
-    immovable_gids.clear();
+    std::vector<GlobalId> gids;
     for (std::size_t i = 0; i < description.size(); ++i)
-      if (description.motion[i] != Motion::Dynamic) immovable_gids.push_back(description.gid[i]);
+      if (description.motion[i] != Motion::Dynamic) gids.push_back(description.gid[i]);
+    detail::upload(immovable_gids, gids);
   }
   void upload_rows();
 };
@@ -78,24 +87,6 @@ void keep_contact_entries(ContactList& contacts, const std::vector<std::size_t>&
 
 }  // namespace
 
-void RigidBodySystem::Impl::keep_solvable(ContactList&& all) {
-  contacts = std::move(all);
-  if (immovable_gids.size() < 2) return;
-  auto immovable = [this](GlobalId gid) {
-    return std::binary_search(immovable_gids.begin(), immovable_gids.end(), gid);
-  };
-  std::vector<std::size_t> kept;
-  kept.reserve(contacts.size());
-  auto compliant = [this](GlobalId gid) {
-    return std::binary_search(compliant_gids.begin(), compliant_gids.end(), gid);
-  };
-  for (std::size_t i = 0; i < contacts.size(); ++i) {
-    const GlobalId a = contacts.gid_a[i], b = contacts.gid_b[i];
-    if (!immovable(b) || !immovable(a) || compliant(a) || compliant(b)) kept.push_back(i);
-  }
-  keep_contact_entries(contacts, kept);
-}
-
 void RigidBodySystem::Impl::upload_rows() {
   const std::size_t n = rows.size();
   std::vector<std::uint32_t> a(n), b(n);
@@ -115,13 +106,13 @@ void RigidBodySystem::Impl::upload_rows() {
     }
     bias[i] = r.bias;
   }
-  ws.rows.body_a.assign(a.begin(), a.end());
-  ws.rows.body_b.assign(b.begin(), b.end());
+  detail::upload(ws.rows.body_a, a);
+  detail::upload(ws.rows.body_b, b);
   ws.rows.linear_a.assign(la[0], la[1], la[2]);
   ws.rows.angular_a.assign(aa[0], aa[1], aa[2]);
   ws.rows.linear_b.assign(lb[0], lb[1], lb[2]);
   ws.rows.angular_b.assign(ab[0], ab[1], ab[2]);
-  ws.rows.bias.assign(bias.begin(), bias.end());
+  detail::upload(ws.rows.bias, bias);
   ws.rows.eta.resize(n);
 }
 
@@ -134,8 +125,12 @@ RigidBodySystem::RigidBodySystem(const BodySet& bodies, StepSettings settings) :
 
 RigidBodySystem::~RigidBodySystem() = default;
 
+// step() keeps the contacts in device memory; only a driver that splits the solve over ranks
+// asks for them on the host (detect_contacts).
 void RigidBodySystem::step() {
-  detect_contacts();
+  stats_ = StepStats{};
+  PhaseClock clock(stats_.phase_seconds);
+  clock.run(StepPhase::Collision, [&] { impl_->find_contacts(); });
   finish_step();
 }
 
@@ -143,35 +138,40 @@ const ContactList& RigidBodySystem::detect_contacts() {
   Impl& m = *impl_;
   stats_ = StepStats{};
   PhaseClock clock(stats_.phase_seconds);
-  clock.run(StepPhase::Collision, [&] { m.keep_solvable(m.detector.detect(m.shapes.update(m.bodies))); });
-  return m.contacts;
+  clock.run(StepPhase::Collision, [&] {
+    m.find_contacts();
+    m.host_contacts = m.contacts.contacts().download();
+  });
+  return m.host_contacts;
 }
 
 void RigidBodySystem::keep_contacts(const std::vector<std::uint8_t>& keep) {
-  ContactList& c = impl_->contacts;
-  if (keep.size() != c.size())
-    throw std::invalid_argument("keep_contacts: " + std::to_string(keep.size()) + " flags for " +
-                                std::to_string(c.size()) + " contacts");
+  Impl& m = *impl_;
+  m.contacts.keep(keep);  // checks the flag count
   std::vector<std::size_t> kept;
-  kept.reserve(c.size());
+  kept.reserve(keep.size());
   for (std::size_t i = 0; i < keep.size(); ++i)
     if (keep[i] != 0) kept.push_back(i);
-  keep_contact_entries(c, kept);
+  keep_contact_entries(m.host_contacts, kept);
 }
 
 void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchange* exchange) {
   Impl& m = *impl_;
   PhaseClock clock(stats_.phase_seconds);
   const real h = settings_.step_size;
-  stats_.contacts = m.contacts.size();
-  for (real d : m.contacts.distance) stats_.max_penetration = std::max(stats_.max_penetration, -d);
+  const detail::DeviceContacts& contacts = m.contacts.contacts();
+  stats_.contacts = contacts.size();
+  if (!contacts.distance.empty())  // a minimum is exact: the same for any thread count
+    stats_.max_penetration = std::max(real(0), -thrust::reduce(detail::par(), contacts.distance.begin(),
+                                                               contacts.distance.end(), real(1e300),
+                                                               thrust::minimum<real>()));
   const bool distributed = partition != nullptr && exchange != nullptr;
   if (distributed && !m.rows.empty())
     throw std::logic_error("a distributed solve does not support bilateral rows");
 
   clock.run(StepPhase::Prepare, [&] {
     detail::compute_free_velocities(m.bodies, h, settings_.gravity);
-    detail::prepare_contacts(m.contacts, m.bodies, h, settings_.solver, m.compliant, m.warm, m.upload, m.ws);
+    detail::prepare_contacts(contacts, m.bodies, h, settings_.solver, m.compliant, m.warm, m.upload, m.ws);
     detail::prepare_rolling(m.bodies, settings_.solver, m.warm, m.upload, m.ws);
     detail::prepare_rows(m.bodies, m.ws);
     m.ws.slots.resize(m.ws.slot_count());
@@ -202,7 +202,7 @@ void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchang
 BodySet RigidBodySystem::bodies() const {
   BodySet out = impl_->description;
   const detail::DeviceBodies& b = impl_->bodies;
-  auto down = [](const thrust::device_vector<real>& v, std::vector<real>& dst) { dst.assign(v.begin(), v.end()); };
+  auto down = [](const thrust::device_vector<real>& v, std::vector<real>& dst) { detail::download(v, dst); };
   down(b.position.x, out.px), down(b.position.y, out.py), down(b.position.z, out.pz);
   down(b.orientation.w, out.qw), down(b.orientation.x, out.qx), down(b.orientation.y, out.qy);
   down(b.orientation.z, out.qz);
@@ -233,26 +233,27 @@ std::vector<WarmStartImpulse> RigidBodySystem::warm_start() const {
 
 std::vector<WarmStartImpulse> RigidBodySystem::warm_start(const std::vector<std::uint32_t>& contacts) const {
   const detail::WarmStartStore& w = impl_->warm;
-  const thrust::device_vector<std::uint32_t> index(contacts.begin(), contacts.end());
+  thrust::device_vector<std::uint32_t> index;
+  detail::upload(index, contacts);
   thrust::device_vector<detail::ContactKey> keys(index.size());
   detail::DeviceVec3 impulse;
   impulse.resize(index.size());
-  thrust::gather(index.begin(), index.end(), w.keys.begin(), keys.begin());
-  thrust::gather(index.begin(), index.end(), w.impulse.x.begin(), impulse.x.begin());
-  thrust::gather(index.begin(), index.end(), w.impulse.y.begin(), impulse.y.begin());
-  thrust::gather(index.begin(), index.end(), w.impulse.z.begin(), impulse.z.begin());
-  const std::vector<detail::ContactKey> k(keys.begin(), keys.end());
-  const std::vector<real> x(impulse.x.begin(), impulse.x.end()), y(impulse.y.begin(), impulse.y.end()),
-      z(impulse.z.begin(), impulse.z.end());
+  thrust::gather(detail::par(), index.begin(), index.end(), w.keys.begin(), keys.begin());
+  thrust::gather(detail::par(), index.begin(), index.end(), w.impulse.x.begin(), impulse.x.begin());
+  thrust::gather(detail::par(), index.begin(), index.end(), w.impulse.y.begin(), impulse.y.begin());
+  thrust::gather(detail::par(), index.begin(), index.end(), w.impulse.z.begin(), impulse.z.begin());
+  const std::vector<detail::ContactKey> k = detail::download(keys);
+  const std::vector<real> x = detail::download(impulse.x), y = detail::download(impulse.y),
+                          z = detail::download(impulse.z);
   std::vector<WarmStartImpulse> out(k.size());
   for (std::size_t i = 0; i < k.size(); ++i) out[i] = {k[i].gid_a, k[i].gid_b, k[i].shape_a, k[i].shape_b, {x[i], y[i], z[i]}};
   if (w.rolling.x.size() == w.keys.size() && !w.keys.empty()) {
     // Reuses `impulse` as the staging buffer, and copies to the host once per component.
-    thrust::gather(index.begin(), index.end(), w.rolling.x.begin(), impulse.x.begin());
-    thrust::gather(index.begin(), index.end(), w.rolling.y.begin(), impulse.y.begin());
-    thrust::gather(index.begin(), index.end(), w.rolling.z.begin(), impulse.z.begin());
-    const std::vector<real> rx(impulse.x.begin(), impulse.x.end()), ry(impulse.y.begin(), impulse.y.end()),
-        rz(impulse.z.begin(), impulse.z.end());
+    thrust::gather(detail::par(), index.begin(), index.end(), w.rolling.x.begin(), impulse.x.begin());
+    thrust::gather(detail::par(), index.begin(), index.end(), w.rolling.y.begin(), impulse.y.begin());
+    thrust::gather(detail::par(), index.begin(), index.end(), w.rolling.z.begin(), impulse.z.begin());
+    const std::vector<real> rx = detail::download(impulse.x), ry = detail::download(impulse.y),
+                            rz = detail::download(impulse.z);
     for (std::size_t i = 0; i < out.size(); ++i) out[i].rolling_on_b = {rx[i], ry[i], rz[i]};
   }
   return out;
@@ -287,7 +288,7 @@ void RigidBodySystem::merge_warm_start(const std::vector<WarmStartImpulse>& entr
     rx[k] = merged[k].rolling_on_b.x, ry[k] = merged[k].rolling_on_b.y, rz[k] = merged[k].rolling_on_b.z;
   }
   detail::WarmStartStore& w = impl_->warm;
-  w.keys.assign(keys.begin(), keys.end());
+  detail::upload(w.keys, keys);
   w.impulse.assign(x, y, z);
   if (settings_.solver.rolling_friction > 0) w.rolling.assign(rx, ry, rz);
   else w.rolling.resize(0);
@@ -302,21 +303,24 @@ std::size_t RigidBodySystem::body_count() const { return impl_->bodies.size(); }
 
 std::optional<std::uint32_t> RigidBodySystem::index_of(GlobalId gid) const {
   const auto& g = impl_->bodies.gid;
-  const auto it = thrust::lower_bound(g.begin(), g.end(), gid);
-  if (it == g.end() || *it != gid) return std::nullopt;
-  return static_cast<std::uint32_t>(it - g.begin());
+  const auto it = thrust::lower_bound(detail::par(), g.begin(), g.end(), gid);
+  if (it == g.end()) return std::nullopt;
+  const auto index = static_cast<std::uint32_t>(it - g.begin());
+  if (detail::read_element(g, index) != gid) return std::nullopt;
+  return index;
 }
 
 BodyState RigidBodySystem::body_state(std::uint32_t i) const {
   const detail::DeviceBodies& b = impl_->bodies;
-  return {b.gid[i], b.position.at(i), b.orientation.at(i), b.velocity.at(i), b.angular_velocity.at(i)};
+  return {detail::read_element(b.gid, i), b.position.at(i), b.orientation.at(i), b.velocity.at(i),
+          b.angular_velocity.at(i)};
 }
 
 std::vector<BodyState> RigidBodySystem::body_states() const {
   const detail::DeviceBodies& b = impl_->bodies;
   const std::size_t n = b.size();
-  auto down = [n](const thrust::device_vector<real>& v) { return std::vector<real>(v.begin(), v.end()); };
-  const std::vector<GlobalId> gid(b.gid.begin(), b.gid.end());
+  auto down = [](const thrust::device_vector<real>& v) { return detail::download(v); };
+  const std::vector<GlobalId> gid = detail::download(b.gid);
   const auto px = down(b.position.x), py = down(b.position.y), pz = down(b.position.z);
   const auto qw = down(b.orientation.w), qx = down(b.orientation.x), qy = down(b.orientation.y),
              qz = down(b.orientation.z);
@@ -366,10 +370,9 @@ void RigidBodySystem::set_compliant_bodies(std::vector<CompliantBody> bodies) {
     stiffness.push_back(c.stiffness);
     damping.push_back(c.damping);
   }
-  impl_->compliant.gid.assign(gid.begin(), gid.end());
-  impl_->compliant_gids = gid;
-  impl_->compliant.stiffness.assign(stiffness.begin(), stiffness.end());
-  impl_->compliant.damping.assign(damping.begin(), damping.end());
+  detail::upload(impl_->compliant.gid, gid);
+  detail::upload(impl_->compliant.stiffness, stiffness);
+  detail::upload(impl_->compliant.damping, damping);
 }
 
 void RigidBodySystem::set_bilateral_rows(std::vector<BilateralRow> rows) {
@@ -381,20 +384,19 @@ void RigidBodySystem::set_bilateral_rows(std::vector<BilateralRow> rows) {
 }
 
 std::vector<real> RigidBodySystem::bilateral_impulses() const {
-  const auto& g = impl_->ws.row_impulse.gamma.x;
-  return std::vector<real>(g.begin(), g.end());
+  return detail::download(impl_->ws.row_impulse.gamma.x);
 }
 
 ContactImpulses RigidBodySystem::contact_impulses() const {
   const Impl& m = *impl_;
   ContactImpulses out;
-  out.contacts = m.contacts;
+  out.contacts = m.contacts.contacts().download();
   const auto& g = m.ws.contact_impulse.gamma;
-  out.gamma_n.assign(g.x.begin(), g.x.end());
-  out.gamma_u.assign(g.y.begin(), g.y.end());
-  out.gamma_w.assign(g.z.begin(), g.z.end());
+  detail::download(g.x, out.gamma_n);
+  detail::download(g.y, out.gamma_u);
+  detail::download(g.z, out.gamma_w);
   const auto& p = m.warm.impulse;
-  const std::vector<real> px(p.x.begin(), p.x.end()), py(p.y.begin(), p.y.end()), pz(p.z.begin(), p.z.end());
+  const std::vector<real> px = detail::download(p.x), py = detail::download(p.y), pz = detail::download(p.z);
   out.impulse_on_b.resize(px.size());
   for (std::size_t i = 0; i < px.size(); ++i) out.impulse_on_b[i] = {px[i], py[i], pz[i]};
   return out;
@@ -403,7 +405,7 @@ ContactImpulses RigidBodySystem::contact_impulses() const {
 std::uint64_t RigidBodySystem::state_hash() const {
   std::uint64_t hash = 1469598103934665603ull;  // FNV-1a
   auto mix = [&hash](const thrust::device_vector<real>& v) {
-    const std::vector<real> host(v.begin(), v.end());
+    const std::vector<real> host = detail::download(v);
     for (real x : host) {
       std::uint64_t bits;
       std::memcpy(&bits, &x, sizeof bits);

@@ -2,59 +2,75 @@
 
 #include "gpu/dynamics/detail/world_shapes.h"
 
-#include <thrust/copy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include "gpu/memory/execution.h"
+#include "gpu/memory/host_copy.h"
+
 namespace trackcosim::gpu::detail {
-WorldShapes::WorldShapes(const BodySet& s)
-    : plane_body_(s.plane_body), box_body_(s.box_body), local_planes_(s.planes), local_boxes_(s.boxes) {
-  sphere_body_.assign(s.sphere_body.begin(), s.sphere_body.end());
-  offset_.assign(s.sphere_ox, s.sphere_oy, s.sphere_oz);
-  world_.resize(s.sphere_radius.size());
-  SphereShapes& out = scene_.spheres;
-  out.x.resize(s.sphere_radius.size());
-  out.y.resize(s.sphere_radius.size());
-  out.z.resize(s.sphere_radius.size());
-  out.radius = s.sphere_radius;
-  out.shape_index = s.sphere_shape;
-  out.body_gid.resize(s.sphere_radius.size());
-  for (std::size_t k = 0; k < s.sphere_body.size(); ++k) out.body_gid[k] = s.gid[s.sphere_body[k]];
+
+WorldShapes::WorldShapes(const BodySet& s) {
+  upload(sphere_body_, s.sphere_body);
+  upload(plane_body_, s.plane_body);
+  upload(box_body_, s.box_body);
+  upload(offset_.x, s.sphere_ox);
+  upload(offset_.y, s.sphere_oy);
+  upload(offset_.z, s.sphere_oz);
+  upload(local_planes_, s.planes);
+  upload(local_boxes_, s.boxes);
+  std::vector<GlobalId> gid(s.sphere_body.size());
+  for (std::size_t k = 0; k < s.sphere_body.size(); ++k) gid[k] = s.gid[s.sphere_body[k]];
+  upload(scene_.gid, gid);
+  upload(scene_.radius, s.sphere_radius);
+  upload(scene_.shape, s.sphere_shape);
+  scene_.x.resize(gid.size());
+  scene_.y.resize(gid.size());
+  scene_.z.resize(gid.size());
+  scene_.planes.resize(s.planes.size());
+  scene_.boxes.resize(s.boxes.size());
 }
 
-const ShapeScene& WorldShapes::update(DeviceBodies& bodies) {
+const DeviceScene& WorldShapes::update(DeviceBodies& bodies) {
   const BodyView b = bodies.view();
-  const std::uint32_t* body = raw(sphere_body_);
-  const Vec3View offset = offset_.view(), world = world_.view();
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0),
-                   thrust::counting_iterator<std::size_t>(sphere_body_.size()), [=] TRACKCOSIM_HD(std::size_t k) {
-                     const std::uint32_t j = body[k];
-                     world.set(k, b.position.get(j) + rotate(b.orientation.get(j), offset.get(k)));
-                   });
-  thrust::copy(world_.x.begin(), world_.x.end(), scene_.spheres.x.begin());
-  thrust::copy(world_.y.begin(), world_.y.end(), scene_.spheres.y.begin());
-  thrust::copy(world_.z.begin(), world_.z.end(), scene_.spheres.z.begin());
-
-  // Planes and boxes are few (walls, obstacles): placed on the host.
-  scene_.planes.resize(local_planes_.size());
-  for (std::size_t k = 0; k < local_planes_.size(); ++k) {
-    const std::uint32_t j = plane_body_[k];
-    const Vec3 p = bodies.position.at(j);
-    const Quat q = bodies.orientation.at(j);
-    PlaneShape w = local_planes_[k];
-    w.point = p + rotate(q, w.point);
-    w.normal = rotate(q, w.normal);
-    scene_.planes[k] = w;
+  const auto ids = thrust::counting_iterator<std::size_t>(0);
+  {
+    const std::uint32_t* body = raw(sphere_body_);
+    const Vec3View offset = offset_.view();
+    real *x = raw(scene_.x), *y = raw(scene_.y), *z = raw(scene_.z);
+    thrust::for_each(par(), ids, ids + sphere_body_.size(), [=] TRACKCOSIM_HD(std::size_t k) {
+      const std::uint32_t j = body[k];
+      const Vec3 c = b.position.get(j) + rotate(b.orientation.get(j), offset.get(k));
+      x[k] = c.x;
+      y[k] = c.y;
+      z[k] = c.z;
+    });
   }
-  scene_.boxes.resize(local_boxes_.size());
-  for (std::size_t k = 0; k < local_boxes_.size(); ++k) {
-    const std::uint32_t j = box_body_[k];
-    const Vec3 p = bodies.position.at(j);
-    const Quat q = bodies.orientation.at(j);
-    BoxShape w = local_boxes_[k];
-    w.center = p + rotate(q, w.center);
-    w.orientation = multiply(q, w.orientation);
-    scene_.boxes[k] = w;
+  {
+    const std::uint32_t* body = raw(plane_body_);
+    const PlaneShape* local = raw(local_planes_);
+    PlaneShape* world = raw(scene_.planes);
+    thrust::for_each(par(), ids, ids + local_planes_.size(), [=] TRACKCOSIM_HD(std::size_t k) {
+      const std::uint32_t j = body[k];
+      const Quat q = b.orientation.get(j);
+      PlaneShape w = local[k];
+      w.point = b.position.get(j) + rotate(q, w.point);
+      w.normal = rotate(q, w.normal);
+      world[k] = w;
+    });
+  }
+  {
+    const std::uint32_t* body = raw(box_body_);
+    const BoxShape* local = raw(local_boxes_);
+    BoxShape* world = raw(scene_.boxes);
+    thrust::for_each(par(), ids, ids + local_boxes_.size(), [=] TRACKCOSIM_HD(std::size_t k) {
+      const std::uint32_t j = body[k];
+      const Quat q = b.orientation.get(j);
+      BoxShape w = local[k];
+      w.center = b.position.get(j) + rotate(q, w.center);
+      w.orientation = multiply(q, w.orientation);
+      world[k] = w;
+    });
   }
   return scene_;
 }

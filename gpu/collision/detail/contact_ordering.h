@@ -1,6 +1,6 @@
 #pragma once
 // The last two stages: put contacts in canonical key order and cap each body pair at K
-// contacts, then hand the list to the host. Only .cu files include this header.
+// contacts, then gather the kept ones in order; the list stays on the device. Only .cu files include this header.
 
 #include <cstdint>
 
@@ -38,15 +38,11 @@ struct OrderingBuffers {
   thrust::device_vector<ContactIndex> segment_start, segment_size;
   thrust::device_vector<real> spread;            ///< scratch for the farthest-point choice
   thrust::device_vector<ContactIndex> kept;      ///< final position -> raw contact
-  // Staging for the copy to the host, kept so that a pass every step does not reallocate.
-  thrust::device_vector<GlobalId> gid_scratch;
-  thrust::device_vector<ShapeIndex> shape_scratch;
-  thrust::device_vector<real> real_scratch;
 };
 
-/// Fills `out` with the canonical, reduced list and returns the count before reduction.
-/// max_per_pair == 0 keeps every contact.
+/// Fills `out` (device memory) with the canonical, reduced list and returns the count before
+/// reduction. max_per_pair == 0 keeps every contact.
 std::uint64_t order_and_reduce(DeviceContacts& raw, std::uint32_t max_per_pair, OrderingBuffers& buffers,
-                               ContactList& out, StageClock& clock);
+                               DeviceContacts& out, StageClock& clock);
 
 }  // namespace trackcosim::gpu::detail

@@ -17,6 +17,7 @@
 
 #include "gpu/collision/detail/device_contacts.h"
 #include "gpu/collision/detail/stage_clock.h"
+#include "gpu/memory/execution.h"
 
 namespace trackcosim::gpu::detail {
 
@@ -54,18 +55,18 @@ void append_visited_contacts(std::size_t items, const Visitor& visitor, thrust::
   const auto ids = thrust::counting_iterator<std::size_t>(0);
   clock.run(stages.count, [&] {
     offset.resize(items + 1);
-    thrust::transform(ids, ids + items, offset.begin(), CountVisits<Visitor>{visitor});
-    offset[items] = 0;
+    thrust::transform(par(), ids, ids + items, offset.begin(), CountVisits<Visitor>{visitor});
+    write_element(offset, items, std::uint64_t{0});
   });
   std::uint64_t found = 0;
   clock.run(stages.scan, [&] {
-    thrust::exclusive_scan(offset.begin(), offset.end(), offset.begin(), std::uint64_t{0});
-    found = offset[items];
+    thrust::exclusive_scan(par(), offset.begin(), offset.end(), offset.begin(), std::uint64_t{0});
+    found = read_element(offset, items);
   });
   clock.run(stages.write, [&] {
     const std::size_t first = out.size();
     out.resize(first + found);
-    thrust::for_each(ids, ids + items,
+    thrust::for_each(par(), ids, ids + items,
                      WriteVisits<Visitor>{visitor, thrust::raw_pointer_cast(offset.data()), out.writer(first)});
   });
 }

@@ -6,9 +6,11 @@
 
 #include <thrust/device_vector.h>
 
+#include "gpu/collision/contact_list.h"
 #include "gpu/collision/detail/narrow_phase.h"
 #include "gpu/collision/shape_scene.h"
 #include "gpu/math/host_device.h"
+#include "gpu/memory/host_copy.h"
 
 namespace trackcosim::gpu::detail {
 
@@ -53,6 +55,24 @@ struct DeviceContacts {
 
   std::array<thrust::device_vector<real>*, 10> real_fields() {
     return {&distance, &nx, &ny, &nz, &ax, &ay, &az, &bx, &by, &bz};
+  }
+  std::array<const thrust::device_vector<real>*, 10> real_fields() const {
+    return {&distance, &nx, &ny, &nz, &ax, &ay, &az, &bx, &by, &bz};
+  }
+
+  /// The list on the host: what a caller outside gpu/ reads (14 arrays, about 100 bytes per
+  /// contact), so only when it asks.
+  ContactList download() const {
+    ContactList out;
+    detail::download(gid_a, out.gid_a);
+    detail::download(gid_b, out.gid_b);
+    detail::download(shape_a, out.shape_a);
+    detail::download(shape_b, out.shape_b);
+    const std::array<std::vector<real>*, 10> host{&out.distance, &out.nx, &out.ny, &out.nz, &out.ax,
+                                                  &out.ay,       &out.az, &out.bx, &out.by, &out.bz};
+    const auto device = real_fields();
+    for (std::size_t f = 0; f < host.size(); ++f) detail::download(*device[f], *host[f]);
+    return out;
   }
 
   /// Writer for entries [first, first + count) — the caller has resized.

@@ -6,6 +6,7 @@
 
 #include "gpu/collision/shape_scene.h"
 #include "gpu/math/host_device.h"
+#include "gpu/memory/host_copy.h"
 
 namespace trackcosim::gpu::detail {
 
@@ -34,14 +35,29 @@ struct DeviceScene {
 
   void upload(const ShapeScene& scene) {
     const SphereShapes& s = scene.spheres;
-    x.assign(s.x.begin(), s.x.end());
-    y.assign(s.y.begin(), s.y.end());
-    z.assign(s.z.begin(), s.z.end());
-    radius.assign(s.radius.begin(), s.radius.end());
-    gid.assign(s.body_gid.begin(), s.body_gid.end());
-    shape.assign(s.shape_index.begin(), s.shape_index.end());
-    planes.assign(scene.planes.begin(), scene.planes.end());
-    boxes.assign(scene.boxes.begin(), scene.boxes.end());
+    detail::upload(x, s.x);
+    detail::upload(y, s.y);
+    detail::upload(z, s.z);
+    detail::upload(radius, s.radius);
+    detail::upload(gid, s.body_gid);
+    detail::upload(shape, s.shape_index);
+    detail::upload(planes, scene.planes);
+    detail::upload(boxes, scene.boxes);
+  }
+
+  /// A host copy, for the message about a bad shape (never on the normal path).
+  ShapeScene download() const {
+    ShapeScene scene;
+    SphereShapes& s = scene.spheres;
+    detail::download(x, s.x);
+    detail::download(y, s.y);
+    detail::download(z, s.z);
+    detail::download(radius, s.radius);
+    detail::download(gid, s.body_gid);
+    detail::download(shape, s.shape_index);
+    detail::download(planes, scene.planes);
+    detail::download(boxes, scene.boxes);
+    return scene;
   }
 
   SphereView spheres() const {

@@ -5,7 +5,7 @@
 
 #include <thrust/device_vector.h>
 
-#include "gpu/collision/contact_list.h"
+#include "gpu/collision/detail/device_contacts.h"
 #include "gpu/collision/detail/contact_ordering.h"
 #include "gpu/dynamics/contact_compliance.h"
 #include "gpu/dynamics/detail/ccp_solver.h"
@@ -19,12 +19,9 @@ struct WarmStartStore {
   DeviceVec3 rolling;  ///< rho_u u + rho_w w per key; empty without rolling resistance
 };
 
-/// Upload scratch, kept between steps so that a step does not reallocate.
+/// This step's contact keys and their match in the warm-start store, kept between steps so
+/// that a step does not reallocate.
 struct ContactUpload {
-  thrust::device_vector<GlobalId> gid_a, gid_b;
-  thrust::device_vector<ShapeIndex> shape_a, shape_b;
-  thrust::device_vector<real> distance;
-  DeviceVec3 normal, point_a, point_b;
   thrust::device_vector<ContactKey> keys;
   thrust::device_vector<std::uint32_t> match;
 };
@@ -38,7 +35,7 @@ struct DeviceCompliance {
 
 /// Fills ws.contacts and ws.contact_impulse.gamma (warm start, projected on the cones) from
 /// `contacts`, which must only hold contacts with at least one dynamic body.
-void prepare_contacts(const ContactList& contacts, DeviceBodies& bodies, real step_size,
+void prepare_contacts(const DeviceContacts& contacts, DeviceBodies& bodies, real step_size,
                       const SolverSettings& settings, const DeviceCompliance& compliant, const WarmStartStore& warm,
                       ContactUpload& upload, SolverWorkspace& ws);
 

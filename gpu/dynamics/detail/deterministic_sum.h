@@ -1,12 +1,23 @@
 #pragma once
-// Sums that do not depend on the thread count. Thrust's reduce splits work by the number of
-// threads, so its floating-point result changes with OMP_NUM_THREADS. Here work is split into
-// fixed chunks of kChunk items whatever the hardware; each chunk is summed in index order and
-// the chunk partials are added on the host in chunk order. The same chunking drives the solver
-// passes, so their per-contact sums (residual, APGD line-search terms) come for free.
+// Passes over items (contacts, rows, bodies) with sums that do not depend on the thread count
+// or the launch. Thrust's reduce splits work by the number of threads, so its floating-point
+// result changes with OMP_NUM_THREADS; here the shape of every sum is fixed by the item count
+// alone. Two shapes, one per backend, each deterministic on its own:
+//
+// - CPU (OpenMP): fixed chunks of kChunk items; a thread walks a chunk in index order and the
+//   chunk partials are added on the host in chunk order. Chunks suit two to a few dozen cores.
+// - CUDA: one thread per item. Items are grouped in blocks of kBlock; a block adds its items'
+//   terms by a fixed pairwise tree in shared memory, and one last block adds the block partials
+//   (each of its threads walks a fixed stride of them, then the same tree). Only the scalar
+//   total crosses to the host, and only when the caller asks for it.
+//
+// The two shapes add in different orders, so the CPU and CUDA builds round sums differently;
+// each is the same for every run, thread count and (with a fixed iteration count) rank count.
 // Only .cu files include this header.
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <thrust/device_vector.h>
@@ -15,30 +26,97 @@
 
 #include "gpu/dynamics/detail/soa_view.h"
 #include "gpu/math/host_device.h"
+#include "gpu/memory/execution.h"
+#include "gpu/memory/host_copy.h"
 
 namespace trackcosim::gpu::detail {
 
-/// Items per chunk: large enough that a chunk's partial costs nothing next to its work, small
-/// enough that 10^4 contacts still make work for every core.
+/// Items per chunk (CPU): large enough that a chunk's partial costs nothing next to its work,
+/// small enough that 10^4 contacts still make work for every core.
 inline constexpr std::size_t kChunk = 512;
 
 /// Below this many chunks a pass runs on the calling thread (CPU build only).
 inline constexpr std::size_t kMinParallelChunks = 8;
 
+/// Threads per block (CUDA): one item each.
+inline constexpr unsigned kBlock = 256;
+
 inline std::size_t chunk_count(std::size_t n) { return (n + kChunk - 1) / kChunk; }
 
-/// Up to six running sums carried by one chunk.
+/// Up to six running sums carried by one pass.
 inline constexpr int kSumSlots = 6;
 struct ChunkSums {
   real s[kSumSlots];
 };
 
-/// Calls work(first, last, ChunkSums& partial) once per chunk, in parallel, and returns the chunk
-/// partials added in chunk order. `work` loops over [first, last) itself, in order.
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+
+inline void check_launch(const char* what) {
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+/// partial[0 .. kBlock) -> partial[0], pairwise with a fixed shape.
+__device__ inline void block_tree_sum(ChunkSums* partial) {
+  for (unsigned stride = kBlock / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride)
+      for (int k = 0; k < kSumSlots; ++k) partial[threadIdx.x].s[k] += partial[threadIdx.x + stride].s[k];
+    __syncthreads();
+  }
+}
+
+template <class Work>
+__global__ void __launch_bounds__(kBlock) sum_items_kernel(std::size_t n, Work work, ChunkSums* block_sums) {
+  __shared__ ChunkSums partial[kBlock];
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kBlock + threadIdx.x;
+  ChunkSums mine{};
+  if (i < n) work(i, i + 1, mine);
+  partial[threadIdx.x] = mine;
+  __syncthreads();
+  block_tree_sum(partial);
+  if (threadIdx.x == 0) block_sums[blockIdx.x] = partial[0];
+}
+
+/// One block: thread t adds block sums t, t + kBlock, ... in order, then the tree.
+__global__ void __launch_bounds__(kBlock) sum_block_sums_kernel(std::size_t blocks, ChunkSums* sums) {
+  __shared__ ChunkSums partial[kBlock];
+  ChunkSums mine{};
+  for (std::size_t b = threadIdx.x; b < blocks; b += kBlock)
+    for (int k = 0; k < kSumSlots; ++k) mine.s[k] += sums[b].s[k];
+  partial[threadIdx.x] = mine;
+  __syncthreads();
+  block_tree_sum(partial);
+  if (threadIdx.x == 0) sums[blocks] = partial[0];
+}
+
+template <class Work>
+__global__ void __launch_bounds__(kBlock) each_item_kernel(std::size_t n, Work work) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kBlock + threadIdx.x;
+  ChunkSums unused;
+  if (i < n) work(i, i + 1, unused);
+}
+
+inline unsigned block_count(std::size_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
+
+#endif
+
+/// Calls work(first, last, ChunkSums& partial) over [0, n) in parallel and returns the sums of
+/// all partials, added in the fixed shape of this backend. `work` loops over [first, last)
+/// itself, in order (one item per call on a GPU).
 template <class Work>
 ChunkSums for_each_chunk(std::size_t n, Work work, thrust::device_vector<ChunkSums>& partials) {
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+  if (n == 0) return ChunkSums{};
+  const unsigned blocks = block_count(n);
+  partials.resize(blocks + 1);  // the block sums, then the total
+  sum_items_kernel<<<blocks, kBlock>>>(n, work, raw(partials));
+  check_launch("solver pass");
+  sum_block_sums_kernel<<<1, kBlock>>>(blocks, raw(partials));
+  check_launch("solver pass total");
+  count_to_host(sizeof(ChunkSums));
+  return partials[blocks];
+#else
   const std::size_t chunks = chunk_count(n);
-#if THRUST_DEVICE_SYSTEM != THRUST_DEVICE_SYSTEM_CUDA
   // A few chunks (a pendulum, a small pile): run them on this thread, in the same chunks and
   // order, so the result is the same. Waking the thread team and copying the partials back
   // costs more than the work (a 2-thread pendulum ran 3x slower than a 1-thread one).
@@ -52,10 +130,9 @@ ChunkSums for_each_chunk(std::size_t n, Work work, thrust::device_vector<ChunkSu
     }
     return total;
   }
-#endif
   partials.resize(chunks);
   ChunkSums* out = raw(partials);
-  thrust::for_each(thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(chunks),
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(chunks),
                    [=] TRACKCOSIM_HD(std::size_t c) {
                      ChunkSums partial{};
                      const std::size_t first = c * kChunk;
@@ -63,12 +140,40 @@ ChunkSums for_each_chunk(std::size_t n, Work work, thrust::device_vector<ChunkSu
                      work(first, last, partial);
                      out[c] = partial;
                    });
-  std::vector<ChunkSums> host(chunks);
-  thrust::copy(partials.begin(), partials.end(), host.begin());
+  std::vector<ChunkSums> host;
+  download(partials, host);
   ChunkSums total{};
   for (const ChunkSums& p : host)
     for (int k = 0; k < kSumSlots; ++k) total.s[k] += p.s[k];
   return total;
+#endif
+}
+
+/// The same pass when nobody reads its sums: no reduction, nothing copied back, and on a GPU
+/// nothing to wait for.
+template <class Work>
+void for_each_item(std::size_t n, Work work) {
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+  if (n == 0) return;
+  each_item_kernel<<<block_count(n), kBlock>>>(n, work);
+  check_launch("solver pass");
+#else
+  const std::size_t chunks = chunk_count(n);
+  if (chunks < kMinParallelChunks) {
+    ChunkSums unused{};
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::size_t first = c * kChunk;
+      work(first, first + kChunk < n ? first + kChunk : n, unused);
+    }
+    return;
+  }
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(chunks),
+                   [=] TRACKCOSIM_HD(std::size_t c) {
+                     ChunkSums unused{};
+                     const std::size_t first = c * kChunk;
+                     work(first, first + kChunk < n ? first + kChunk : n, unused);
+                   });
+#endif
 }
 
 }  // namespace trackcosim::gpu::detail

@@ -9,6 +9,8 @@
 
 #include "gpu/math/host_device.h"
 #include "gpu/math/vec3.h"
+#include "gpu/memory/execution.h"
+#include "gpu/memory/host_copy.h"
 
 namespace trackcosim::gpu::detail {
 
@@ -50,35 +52,35 @@ struct DeviceVec3 {
     z.resize(n);
   }
   void assign(const std::vector<real>& hx, const std::vector<real>& hy, const std::vector<real>& hz) {
-    x.assign(hx.begin(), hx.end());
-    y.assign(hy.begin(), hy.end());
-    z.assign(hz.begin(), hz.end());
+    upload(x, hx);
+    upload(y, hy);
+    upload(z, hz);
   }
   void fill(real value) {
-    thrust::fill(x.begin(), x.end(), value);
-    thrust::fill(y.begin(), y.end(), value);
-    thrust::fill(z.begin(), z.end(), value);
+    thrust::fill(par(), x.begin(), x.end(), value);
+    thrust::fill(par(), y.begin(), y.end(), value);
+    thrust::fill(par(), z.begin(), z.end(), value);
   }
   Vec3View view() { return {raw(x), raw(y), raw(z)}; }
   Vec3View view() const { return {const_cast<real*>(raw(x)), const_cast<real*>(raw(y)), const_cast<real*>(raw(z))}; }
-  Vec3 at(std::size_t i) const { return {x[i], y[i], z[i]}; }
-  /// One element from the host (a copy per component on a GPU: for single bodies only).
+  /// One element to or from the host (a copy per component on a GPU: for single bodies only).
+  Vec3 at(std::size_t i) const { return {read_element(x, i), read_element(y, i), read_element(z, i)}; }
   void put(std::size_t i, Vec3 v) {
-    x[i] = v.x;
-    y[i] = v.y;
-    z[i] = v.z;
+    write_element(x, i, v.x);
+    write_element(y, i, v.y);
+    write_element(z, i, v.z);
   }
 };
 
 struct DeviceQuat {
   thrust::device_vector<real> w, x, y, z;
   QuatView view() { return {raw(w), raw(x), raw(y), raw(z)}; }
-  Quat at(std::size_t i) const { return {w[i], x[i], y[i], z[i]}; }
+  Quat at(std::size_t i) const { return {read_element(w, i), read_element(x, i), read_element(y, i), read_element(z, i)}; }
   void put(std::size_t i, Quat q) {
-    w[i] = q.w;
-    x[i] = q.x;
-    y[i] = q.y;
-    z[i] = q.z;
+    write_element(w, i, q.w);
+    write_element(x, i, q.x);
+    write_element(y, i, q.y);
+    write_element(z, i, q.z);
   }
 };
 

@@ -38,15 +38,14 @@ TRACKCOSIM_HD real residual_term(const Block& blk, std::size_t i, ConeImpulse ga
 
 /// Writes D gamma of every constraint of the block into its reduction slots.
 template <class Block>
-void scatter_all(const Block& blk, Vec3View gamma, thrust::device_vector<ChunkSums>& partials) {
-  for_each_chunk(
+void scatter_all(const Block& blk, Vec3View gamma) {
+  for_each_item(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums&) {
         const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i)
           if (!skipped(mask, i)) blk.scatter(i, blk.frame(i), as_impulse(gamma.get(i)));
-      },
-      partials);
+      });
 }
 
 /// s[0]: sum of squared residual terms at gamma (bodies must hold v(gamma)).
@@ -74,9 +73,7 @@ ChunkSums residual_pass(const Block& blk, const BodyView& bodies, Vec3View gamma
 template <bool kResidual, class Block>
 ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma, real lambda,
                        thrust::device_vector<ChunkSums>& partials) {
-  return for_each_chunk(
-      blk.count,
-      [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
+  const auto sweep = [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i) {
           if (skipped(mask, i)) continue;
@@ -89,8 +86,12 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
           gamma.set(i, as_vec(next));
           blk.scatter(i, f, next);
         }
-      },
-      partials);
+      };
+  if (!kResidual) {
+    for_each_item(blk.count, sweep);  // nothing to add up: no reduction, no wait on a GPU
+    return ChunkSums{};
+  }
+  return for_each_chunk(blk.count, sweep, partials);
 }
 
 /// APGD gradient step from y (bodies hold v(y)): next = Pi(y - t g(y)), scattered. Sums:
