@@ -12,9 +12,12 @@
 // steps only let the load settle in and the warm start fill. Each case builds a fresh system,
 // runs K warm-up steps, then times S steps. The table gives the time of each StepPhase per step,
 // ns per contact-iteration (solve seconds / (contacts x iterations)), the solver's own count of
-// bytes per contact-iteration (gpu/dynamics/solver_traffic.h) and the bandwidth that implies.
+// bytes per contact-iteration (gpu/dynamics/solver_traffic.h), the bandwidth that implies, and
+// the bytes copied between host and device per timed step (gpu/memory/transfer_count.h). The
+// CUDA build runs one case per size and method and prints threads as 0 (--threads is ignored).
 // Each case ends with one parseable line:
 //   ccp N=<n> threads=<t> method=<m> contacts=<c> ns_per_contact_iteration=<x> step_seconds=<s>
+//       bytes_per_contact_iteration=<b> transfer_bytes_per_step=<x>
 // --residual-curve instead prints, for the first size, `iteration,jacobi_residual,apgd_residual`
 // for one step of both methods from the same warmed-up state (fresh systems: both start from
 // zero impulses).
@@ -37,6 +40,7 @@
 #include "gpu/dynamics/body_set.h"
 #include "gpu/dynamics/rigid_body_system.h"
 #include "gpu/dynamics/solver_traffic.h"
+#include "gpu/memory/transfer_count.h"
 
 using namespace trackcosim;
 using namespace trackcosim::gpu;
@@ -118,7 +122,7 @@ std::vector<SolverMethod> methods(const char* text) {
 // ---- the two modes ---------------------------------------------------------------------------
 
 struct CaseResult {
-  double contacts = 0, iterations = 0, step_seconds = 0, bodies = 0;
+  double contacts = 0, iterations = 0, step_seconds = 0, bodies = 0, transfer_per_step = 0;
   std::array<double, kStepPhaseCount> phase{};
 };
 
@@ -128,6 +132,7 @@ CaseResult run_case(const BodySet& bed, SolverMethod method, std::uint32_t itera
   for (std::size_t k = 0; k < warmup; ++k) system.step();
   CaseResult r;
   r.bodies = double(bed.size());
+  const TransferBytes before = transfer_bytes();
   for (std::size_t k = 0; k < steps; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     system.step();
@@ -137,13 +142,14 @@ CaseResult run_case(const BodySet& bed, SolverMethod method, std::uint32_t itera
     r.iterations += double(s.iterations) / steps;
     for (std::size_t p = 0; p < kStepPhaseCount; ++p) r.phase[p] += s.phase_seconds[p] / steps;
   }
+  r.transfer_per_step = double((transfer_bytes() - before).total()) / double(std::max<std::size_t>(steps, 1));
   return r;
 }
 
 void print_header() {
   std::printf("%9s %3s %6s %9s %5s %9s", "N", "thr", "method", "contacts", "iters", "step_s");
   for (auto name : kStepPhaseNames) std::printf(" %9.9s", name.data());
-  std::printf(" %8s %6s %6s\n", "ns/c-it", "B/c-it", "GB/s");
+  std::printf(" %8s %6s %6s %9s\n", "ns/c-it", "B/c-it", "GB/s", "xfer_B/st");
 }
 
 void residual_curve(const BodySet& bed, std::uint32_t iterations, std::size_t warmup) {
@@ -180,14 +186,18 @@ void residual_curve(const BodySet& bed, std::uint32_t iterations, std::size_t wa
 
 int main(int argc, char** argv) {
   const std::vector<std::size_t> sizes = numbers(flag(argc, argv, "--sizes"), "10000,100000,1000000");
+#ifdef TRACKCOSIM_BENCH_ON_GPU
+  const std::vector<std::size_t> thread_counts{0};  // the GPU build: OpenMP threads do not run the kernels
+#else
   const std::vector<std::size_t> thread_counts = numbers(flag(argc, argv, "--threads"), "1,2");
+#endif
   const std::vector<SolverMethod> method_list = methods(flag(argc, argv, "--methods"));
   const std::size_t warmup = numbers(flag(argc, argv, "--warmup-steps"), "3").at(0);
   const std::size_t steps = numbers(flag(argc, argv, "--steps"), "3").at(0);
   const auto iterations = static_cast<std::uint32_t>(numbers(flag(argc, argv, "--iterations"), "100").at(0));
 
   if (has(argc, argv, "--residual-curve")) {
-    omp_set_num_threads(static_cast<int>(thread_counts.at(0)));
+    if (thread_counts.at(0) > 0) omp_set_num_threads(static_cast<int>(thread_counts.at(0)));
     residual_curve(settling_bed(sizes.at(0)), iterations, warmup);
     return 0;
   }
@@ -199,7 +209,7 @@ int main(int argc, char** argv) {
   for (const std::size_t n : sizes) {
     const BodySet bed = settling_bed(n);
     for (const std::size_t threads : thread_counts) {
-      omp_set_num_threads(static_cast<int>(threads));
+      if (threads > 0) omp_set_num_threads(static_cast<int>(threads));
       for (const SolverMethod method : method_list) {
         const CaseResult r = run_case(bed, method, iterations, warmup, steps);
         const double solve = r.phase[static_cast<std::size_t>(StepPhase::Solve)];
@@ -210,9 +220,10 @@ int main(int argc, char** argv) {
         std::printf("%9zu %3zu %6s %9.0f %5.0f %9.4f", n, threads, name_of(method), r.contacts, r.iterations,
                     r.step_seconds);
         for (const double p : r.phase) std::printf(" %9.4f", p);
-        std::printf(" %8.2f %6.0f %6.2f\n", ns, bytes, bytes / ns);
-        std::printf("ccp N=%zu threads=%zu method=%s contacts=%.0f ns_per_contact_iteration=%.3f step_seconds=%.6f\n", n,
-                    threads, name_of(method), r.contacts, ns, r.step_seconds);
+        std::printf(" %8.2f %6.0f %6.2f %9.0f\n", ns, bytes, bytes / ns, r.transfer_per_step);
+        std::printf("ccp N=%zu threads=%zu method=%s contacts=%.0f ns_per_contact_iteration=%.3f step_seconds=%.6f "
+                    "bytes_per_contact_iteration=%.0f transfer_bytes_per_step=%.0f\n",
+                    n, threads, name_of(method), r.contacts, ns, r.step_seconds, bytes, r.transfer_per_step);
         std::fflush(stdout);
       }
     }

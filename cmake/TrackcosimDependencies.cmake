@@ -1,12 +1,15 @@
 # Every third-party package, found once. tools/install_deps.sh installs them on Debian 12.
-find_package(MPI REQUIRED COMPONENTS CXX C)
+# TRACKCOSIM_KERNELS_ONLY needs OpenMP and Thrust (and CUDA) only.
 find_package(OpenMP REQUIRED COMPONENTS CXX)
-find_package(Eigen3 3.4 REQUIRED NO_MODULE)
-find_package(Boost 1.74 REQUIRED COMPONENTS serialization)
-find_package(nlohmann_json 3.10 REQUIRED)
-find_package(CLI11 REQUIRED)
-if(TRACKCOSIM_BUILD_TESTS)
-  find_package(GTest REQUIRED)
+if(NOT TRACKCOSIM_KERNELS_ONLY)
+  find_package(MPI REQUIRED COMPONENTS CXX C)
+  find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+  find_package(Boost 1.74 REQUIRED COMPONENTS serialization)
+  find_package(nlohmann_json 3.10 REQUIRED)
+  find_package(CLI11 REQUIRED)
+  if(TRACKCOSIM_BUILD_TESTS)
+    find_package(GTest REQUIRED)
+  endif()
 endif()
 
 if(TRACKCOSIM_CUDA)
