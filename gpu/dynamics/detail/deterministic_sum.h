@@ -77,10 +77,12 @@ __global__ void __launch_bounds__(kBlock) sum_items_kernel(std::size_t n, Work w
   if (threadIdx.x == 0) block_sums[blockIdx.x] = partial[0];
 }
 
-/// One block: thread t adds block sums t, t + kBlock, ... in order, then the tree.
-__global__ void __launch_bounds__(kBlock) sum_block_sums_kernel(std::size_t blocks, ChunkSums* sums) {
-  __shared__ ChunkSums partial[kBlock];
-  ChunkSums mine{};
+/// One block: thread t adds block sums t, t + kBlock, ... in order, then the tree. (A template
+/// only so that every file including this header may define it.)
+template <class Sums>
+__global__ void __launch_bounds__(kBlock) sum_block_sums_kernel(std::size_t blocks, Sums* sums) {
+  __shared__ Sums partial[kBlock];
+  Sums mine{};
   for (std::size_t b = threadIdx.x; b < blocks; b += kBlock)
     for (int k = 0; k < kSumSlots; ++k) mine.s[k] += sums[b].s[k];
   partial[threadIdx.x] = mine;
@@ -111,7 +113,7 @@ ChunkSums for_each_chunk(std::size_t n, Work work, thrust::device_vector<ChunkSu
   partials.resize(blocks + 1);  // the block sums, then the total
   sum_items_kernel<<<blocks, kBlock>>>(n, work, raw(partials));
   check_launch("solver pass");
-  sum_block_sums_kernel<<<1, kBlock>>>(blocks, raw(partials));
+  sum_block_sums_kernel<ChunkSums><<<1, kBlock>>>(blocks, raw(partials));
   check_launch("solver pass total");
   count_to_host(sizeof(ChunkSums));
   return partials[blocks];
