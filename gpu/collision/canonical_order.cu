@@ -1,11 +1,15 @@
-// Sorting contacts by (gid_a, gid_b, shape_a, shape_b) in two levels.
+// Sorting contacts by (gid_a, gid_b, shape_a, shape_b), one way per backend. Keys are unique,
+// so both give the same order, and neither depends on the thread count.
 //
-// One comparison sort on the 24-byte key would move 28 bytes per element per merge pass on the
-// CPU, and on the GPU it would forgo Thrust's radix sort, which only primitive keys get. So we
-// radix/merge-sort the 64-bit gid_a alone (stably: equal gid_a keep their generation order),
-// then finish each run of equal gid_a, a handful of contacts for a grain and a few hundred for a
-// track shoe, with a heap sort on the rest of the key. Keys are unique, so the result does not
-// depend on either sort's stability or on the thread count.
+// CPU: two levels. One comparison sort on the 24-byte key would move 28 bytes per element per
+// merge pass, so we radix/merge-sort the 64-bit gid_a alone (stably: equal gid_a keep their
+// generation order), then finish each run of equal gid_a, a handful of contacts for a grain and
+// a few hundred for a track shoe, with a heap sort on the rest of the key.
+//
+// CUDA: three stable radix sorts of 64-bit keys, least significant first (shape_a:shape_b, then
+// gid_b, then gid_a), each carrying the permutation. The heap sort of the CPU path runs a whole
+// run on one GPU thread: the container floor, gid_a of every grain resting on it, is a run of
+// 10^4 contacts at 10^6 grains, and its one thread took 0.1 s of a 0.14 s step on an H200.
 
 #include "gpu/collision/detail/canonical_order.h"
 #include "gpu/memory/execution.h"
@@ -28,14 +32,9 @@ struct RawKeys {
   const ShapeIndex *shape_a, *shape_b;
 
   TRACKCOSIM_HD ContactKey operator()(ContactIndex i) const { return {gid_a[i], gid_b[i], shape_a[i], shape_b[i]}; }
-
-  /// Order of two contacts with the same gid_a.
-  TRACKCOSIM_HD bool less_within_body(ContactIndex l, ContactIndex r) const {
-    if (gid_b[l] != gid_b[r]) return gid_b[l] < gid_b[r];
-    if (shape_a[l] != shape_a[r]) return shape_a[l] < shape_a[r];
-    return shape_b[l] < shape_b[r];
-  }
 };
+
+#if THRUST_DEVICE_SYSTEM != THRUST_DEVICE_SYSTEM_CUDA  // the CPU's two-level sort
 
 struct GidAOf {
   const GlobalId* gid_a;
@@ -50,10 +49,17 @@ struct SortRun {
   const ContactIndex* run_start;
   const ContactIndex* run_size;
 
+  /// Order of two contacts with the same gid_a.
+  TRACKCOSIM_HD bool less_within_body(ContactIndex l, ContactIndex r) const {
+    if (keys.gid_b[l] != keys.gid_b[r]) return keys.gid_b[l] < keys.gid_b[r];
+    if (keys.shape_a[l] != keys.shape_a[r]) return keys.shape_a[l] < keys.shape_a[r];
+    return keys.shape_b[l] < keys.shape_b[r];
+  }
+
   TRACKCOSIM_HD void sift_down(ContactIndex* a, ContactIndex root, ContactIndex n) const {
     for (ContactIndex child; (child = 2 * root + 1) < n; root = child) {
-      if (child + 1 < n && keys.less_within_body(a[child], a[child + 1])) ++child;
-      if (!keys.less_within_body(a[root], a[child])) return;
+      if (child + 1 < n && less_within_body(a[child], a[child + 1])) ++child;
+      if (!less_within_body(a[root], a[child])) return;
       const ContactIndex t = a[root];
       a[root] = a[child];
       a[child] = t;
@@ -74,7 +80,33 @@ struct SortRun {
   }
 };
 
+#endif
+
 }  // namespace
+
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+
+void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
+  const std::size_t n = raw.size();
+  const auto ptr = [](const auto& v) { return thrust::raw_pointer_cast(v.data()); };
+  const RawKeys keys{ptr(raw.gid_a), ptr(raw.gid_b), ptr(raw.shape_a), ptr(raw.shape_b)};
+  b.order.resize(n);
+  thrust::sequence(par(), b.order.begin(), b.order.end());
+  b.body_key.resize(n);
+  const ShapeIndex *sa = keys.shape_a, *sb = keys.shape_b;
+  const GlobalId *ga = keys.gid_a, *gb = keys.gid_b;
+  const auto sort_by = [&](auto key_of) {
+    thrust::transform(par(), b.order.begin(), b.order.end(), b.body_key.begin(), key_of);
+    thrust::stable_sort_by_key(par(), b.body_key.begin(), b.body_key.end(), b.order.begin());
+  };
+  sort_by([=] TRACKCOSIM_HD(ContactIndex i) -> GlobalId { return (GlobalId{sa[i]} << 32) | sb[i]; });
+  sort_by([=] TRACKCOSIM_HD(ContactIndex i) -> GlobalId { return gb[i]; });
+  sort_by([=] TRACKCOSIM_HD(ContactIndex i) -> GlobalId { return ga[i]; });
+  b.key.resize(n);
+  thrust::transform(par(), b.order.begin(), b.order.end(), b.key.begin(), keys);
+}
+
+#else
 
 void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
   const std::size_t n = raw.size();
@@ -100,5 +132,7 @@ void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
   b.key.resize(n);
   thrust::transform(par(), b.order.begin(), b.order.end(), b.key.begin(), keys);
 }
+
+#endif
 
 }  // namespace trackcosim::gpu::detail
