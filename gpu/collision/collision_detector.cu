@@ -33,9 +33,11 @@ struct CollisionDetector::Impl {
 
 namespace {
 
-/// Bounds of all padded sphere boxes, and the radius sum for the automatic bin size.
+/// Bounds of all padded sphere boxes, the radius sum for the automatic bin size, and how many
+/// centres are not finite (a min/max would drop a NaN silently).
 struct SphereExtent {
   real lo[3], hi[3], radius_sum;
+  std::uint64_t non_finite;
 };
 
 struct SphereToExtent {
@@ -44,7 +46,9 @@ struct SphereToExtent {
   TRACKCOSIM_HD SphereExtent operator()(std::size_t i) const {
     const Vec3 c = spheres.center(i);
     const real h = detail::bin_half_size(c, spheres.radius[i], half_envelope);
-    return {{c.x - h, c.y - h, c.z - h}, {c.x + h, c.y + h, c.z + h}, spheres.radius[i]};
+    // x - x is 0 for a finite x and NaN for an infinite or NaN one (no -ffast-math here).
+    const bool finite = c.x - c.x == 0 && c.y - c.y == 0 && c.z - c.z == 0;
+    return {{c.x - h, c.y - h, c.z - h}, {c.x + h, c.y + h, c.z + h}, spheres.radius[i], finite ? 0u : 1u};
   }
 };
 
@@ -56,6 +60,7 @@ struct MergeExtent {
       m.hi[k] = a.hi[k] > b.hi[k] ? a.hi[k] : b.hi[k];
     }
     m.radius_sum = a.radius_sum + b.radius_sum;
+    m.non_finite = a.non_finite + b.non_finite;
     return m;
   }
 };
@@ -123,14 +128,15 @@ std::size_t CollisionDetector::detect_on_device(const detail::DeviceScene& scene
     SphereExtent extent{};
     clock.run(CollisionStage::CountBinsPerShape, [&] {
       extent = thrust::transform_reduce(detail::par(), ids, ids + n, SphereToExtent{scene.spheres(), half_envelope},
-                                        SphereExtent{{inf, inf, inf}, {-inf, -inf, -inf}, 0}, MergeExtent{});
+                                        SphereExtent{{inf, inf, inf}, {-inf, -inf, -inf}, 0, 0}, MergeExtent{});
     });
-    // One non-finite centre makes the bounds non-finite: name it (a host copy, only then).
-    for (int a = 0; a < 3; ++a)
-      if (!std::isfinite(extent.lo[a]) || !std::isfinite(extent.hi[a])) {
-        detail::validate_scene(scene.download());
-        throw std::invalid_argument("collision: the spheres' bounding box is not finite");
-      }
+    // A centre a step made non-finite: name it (a host copy of the scene, only then).
+    bool bounded = extent.non_finite == 0;
+    for (int a = 0; a < 3; ++a) bounded = bounded && std::isfinite(extent.lo[a]) && std::isfinite(extent.hi[a]);
+    if (!bounded) {
+      detail::validate_scene(scene.download());
+      throw std::invalid_argument("collision: the spheres' bounding box is not finite");
+    }
     const detail::BinGrid grid = make_grid(extent, n, settings_);
     for (int a = 0; a < 3; ++a) stats_.bins_per_axis[a] = grid.bins[a];
     stats_.bin_size = {1 / grid.inv_bin_size[0], 1 / grid.inv_bin_size[1], 1 / grid.inv_bin_size[2]};

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gpu/collision/collision_detector.h"
+#include "gpu/memory/transfer_count.h"
 
 namespace trackcosim::gpu {
 namespace {
@@ -535,6 +536,33 @@ TEST(CollisionBinSize, ContactListIsIndependentOfBinSize) {
     const real expected = factor * mean_diameter(scene.spheres);
     EXPECT_NEAR(detector.last_stats().bin_size.x, expected, 1e-12 * expected);
   }
+}
+
+// ------------------------------------------------------------------------------------------
+// 4. The resident path (load once, detect in device memory, copy out on request) finds the same
+//    list as detect() and moves no contact to the host until asked (dynamics_validation_test.cpp
+//    checks that a sphere a step made non-finite on the device is named).
+
+TEST(CollisionResident, LoadedSceneGivesTheSameListAndCopiesOnlyWhenAsked) {
+  const ShapeScene scene = mixed_scene(20000, 5);
+  CollisionSettings settings;
+  settings.envelope = 0.05;
+  CollisionDetector reference(settings);
+  const ContactList expected = reference.detect(scene);
+
+  CollisionDetector detector(settings);
+  detector.load(scene);
+  for (int pass = 0; pass < 2; ++pass) {  // the loaded scene stays: a second pass sees the same
+    const TransferBytes before = transfer_bytes();
+    const std::size_t found = detector.detect_loaded();
+    const TransferBytes during = transfer_bytes() - before;
+    EXPECT_EQ(found, expected.size());
+    // A few counts (entries, contacts, the largest bin count) cross; no array does.
+    EXPECT_LT(during.total(), 256u) << "pass " << pass;
+  }
+  const TransferBytes before = transfer_bytes();
+  EXPECT_TRUE(bitwise_equal(expected, detector.contacts()));
+  EXPECT_GE((transfer_bytes() - before).to_host, expected.size() * 8u * 13u);
 }
 
 }  // namespace

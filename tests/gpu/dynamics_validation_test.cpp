@@ -112,5 +112,24 @@ TEST(RigidBodySystemInput, RejectsNonPositiveStepSize) {
   }
 }
 
+// The shapes live in device memory from step to step, so a pose that went non-finite during
+// the run (a kinematic body driven to NaN, a blown-up solve) is caught by the collision pass on
+// the device, which then names the sphere and its body as the host check does.
+TEST(RigidBodySystemInput, NonFinitePoseDuringTheRunNamesTheBody) {
+  BodyDesc d = good_body();
+  d.motion = Motion::Kinematic;
+  RigidBodySystem system(scene_with(d), StepSettings{});
+  system.step();
+  system.set_pose(2, {std::numeric_limits<real>::quiet_NaN(), 0, 3}, {1, 0, 0, 0});
+  try {
+    system.step();
+    ADD_FAILURE() << "a NaN centre was accepted";
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("sphere"), std::string::npos) << message;
+    EXPECT_NE(message.find(std::to_string(kBadGid)), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace trackcosim::gpu::test
