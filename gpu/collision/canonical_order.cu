@@ -84,15 +84,12 @@ struct SortRun {
 
 }  // namespace
 
+namespace {
+
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
 
-void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
-  const std::size_t n = raw.size();
-  const auto ptr = [](const auto& v) { return thrust::raw_pointer_cast(v.data()); };
-  const RawKeys keys{ptr(raw.gid_a), ptr(raw.gid_b), ptr(raw.shape_a), ptr(raw.shape_b)};
-  b.order.resize(n);
-  thrust::sequence(par(), b.order.begin(), b.order.end());
-  b.body_key.resize(n);
+/// b.order (the identity on entry) becomes the sorted permutation: least significant key first.
+void sort_order(const RawKeys& keys, OrderingBuffers& b) {
   const ShapeIndex *sa = keys.shape_a, *sb = keys.shape_b;
   const GlobalId *ga = keys.gid_a, *gb = keys.gid_b;
   const auto sort_by = [&](auto key_of) {
@@ -102,24 +99,17 @@ void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
   sort_by([=] TRACKCOSIM_HD(ContactIndex i) -> GlobalId { return (GlobalId{sa[i]} << 32) | sb[i]; });
   sort_by([=] TRACKCOSIM_HD(ContactIndex i) -> GlobalId { return gb[i]; });
   sort_by([=] TRACKCOSIM_HD(ContactIndex i) -> GlobalId { return ga[i]; });
-  b.key.resize(n);
-  thrust::transform(par(), b.order.begin(), b.order.end(), b.key.begin(), keys);
 }
 
 #else
 
-void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
-  const std::size_t n = raw.size();
+/// b.order (the identity on entry) becomes the sorted permutation: by gid_a, then each run.
+void sort_order(const RawKeys& keys, OrderingBuffers& b) {
   const auto ptr = [](const auto& v) { return thrust::raw_pointer_cast(v.data()); };
-  const RawKeys keys{ptr(raw.gid_a), ptr(raw.gid_b), ptr(raw.shape_a), ptr(raw.shape_b)};
-
-  b.order.resize(n);
-  thrust::sequence(par(), b.order.begin(), b.order.end());
-  b.body_key.resize(n);
   thrust::transform(par(), b.order.begin(), b.order.end(), b.body_key.begin(), GidAOf{keys.gid_a});
   thrust::stable_sort_by_key(par(), b.body_key.begin(), b.body_key.end(), b.order.begin());
 
-  b.segment_size.resize(n);
+  b.segment_size.resize(b.order.size());
   const auto runs_end = thrust::reduce_by_key(par(), b.body_key.begin(), b.body_key.end(),
                                               thrust::constant_iterator<ContactIndex>(1),
                                               thrust::make_discard_iterator(), b.segment_size.begin());
@@ -128,11 +118,22 @@ void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
   thrust::exclusive_scan(par(), b.segment_size.begin(), b.segment_size.begin() + runs, b.segment_start.begin());
   thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(runs),
                    SortRun{keys, thrust::raw_pointer_cast(b.order.data()), ptr(b.segment_start), ptr(b.segment_size)});
-
-  b.key.resize(n);
-  thrust::transform(par(), b.order.begin(), b.order.end(), b.key.begin(), keys);
 }
 
 #endif
+
+}  // namespace
+
+void sort_canonically(const DeviceContacts& raw, OrderingBuffers& b) {
+  const std::size_t n = raw.size();
+  const auto ptr = [](const auto& v) { return thrust::raw_pointer_cast(v.data()); };
+  const RawKeys keys{ptr(raw.gid_a), ptr(raw.gid_b), ptr(raw.shape_a), ptr(raw.shape_b)};
+  b.order.resize(n);
+  thrust::sequence(par(), b.order.begin(), b.order.end());
+  b.body_key.resize(n);
+  sort_order(keys, b);
+  b.key.resize(n);
+  thrust::transform(par(), b.order.begin(), b.order.end(), b.key.begin(), keys);
+}
 
 }  // namespace trackcosim::gpu::detail

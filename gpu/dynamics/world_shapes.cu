@@ -9,6 +9,23 @@
 #include "gpu/memory/host_copy.h"
 
 namespace trackcosim::gpu::detail {
+namespace {
+
+/// world[k] = place(local[k], position, orientation) with the pose of shape k's body.
+template <class Shape, class Place>
+void place_shapes(const BodyView& b, const thrust::device_vector<std::uint32_t>& body,
+                  const thrust::device_vector<Shape>& local, thrust::device_vector<Shape>& world, Place place) {
+  const std::uint32_t* owner = raw(body);
+  const Shape* in = raw(local);
+  Shape* out = raw(world);
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(local.size()),
+                   [=] TRACKCOSIM_HD(std::size_t k) {
+                     const std::uint32_t j = owner[k];
+                     out[k] = place(in[k], b.position.get(j), b.orientation.get(j));
+                   });
+}
+
+}  // namespace
 
 WorldShapes::WorldShapes(const BodySet& s) {
   upload(sphere_body_, s.sphere_body);
@@ -46,32 +63,16 @@ const DeviceScene& WorldShapes::update(DeviceBodies& bodies) {
       z[k] = c.z;
     });
   }
-  {
-    const std::uint32_t* body = raw(plane_body_);
-    const PlaneShape* local = raw(local_planes_);
-    PlaneShape* world = raw(scene_.planes);
-    thrust::for_each(par(), ids, ids + local_planes_.size(), [=] TRACKCOSIM_HD(std::size_t k) {
-      const std::uint32_t j = body[k];
-      const Quat q = b.orientation.get(j);
-      PlaneShape w = local[k];
-      w.point = b.position.get(j) + rotate(q, w.point);
-      w.normal = rotate(q, w.normal);
-      world[k] = w;
-    });
-  }
-  {
-    const std::uint32_t* body = raw(box_body_);
-    const BoxShape* local = raw(local_boxes_);
-    BoxShape* world = raw(scene_.boxes);
-    thrust::for_each(par(), ids, ids + local_boxes_.size(), [=] TRACKCOSIM_HD(std::size_t k) {
-      const std::uint32_t j = body[k];
-      const Quat q = b.orientation.get(j);
-      BoxShape w = local[k];
-      w.center = b.position.get(j) + rotate(q, w.center);
-      w.orientation = multiply(q, w.orientation);
-      world[k] = w;
-    });
-  }
+  place_shapes(b, plane_body_, local_planes_, scene_.planes, [] TRACKCOSIM_HD(PlaneShape w, Vec3 p, Quat q) {
+    w.point = p + rotate(q, w.point);
+    w.normal = rotate(q, w.normal);
+    return w;
+  });
+  place_shapes(b, box_body_, local_boxes_, scene_.boxes, [] TRACKCOSIM_HD(BoxShape w, Vec3 p, Quat q) {
+    w.center = p + rotate(q, w.center);
+    w.orientation = multiply(q, w.orientation);
+    return w;
+  });
   return scene_;
 }
 
