@@ -21,14 +21,23 @@ struct DeviceScene;
 struct DeviceContacts;
 }  // namespace detail
 
+/// The automatic bin edge in mean sphere diameters, per build. CPU: 2 (20-25 spheres listed per
+/// bin in a dense bed; fewer entries to sort), 1.57x faster than 1 at 10^6 spheres in
+/// bench/collision. CUDA: 1 (4-5 per bin, as in the GPU papers: more, lighter threads), 15-20%
+/// faster than 2 on an H100 and an H200 (docs/collision.md, "On a GPU"). The list of contacts
+/// does not depend on it.
+#if defined(TRACKCOSIM_CUDA_BUILD)
+inline constexpr real kDefaultBinSizeFactor = 1.0;
+#else
+inline constexpr real kDefaultBinSizeFactor = 2.0;
+#endif
+
 struct CollisionSettings {
   /// Pairs whose signed distance is <= envelope are reported (near-contacts for the solver).
   real envelope = 0;
-  /// Bin edge length; 0 selects bin_size_factor x the mean sphere diameter. The default 2
-  /// (20-25 spheres listed per bin in a dense bed) was the fastest in bench/collision on the
-  /// CPU build, 1.57x faster than 1 at 10^6 spheres; the GPU papers use about 1 (4-5 per bin).
+  /// Bin edge length; 0 selects bin_size_factor x the mean sphere diameter.
   real bin_size = 0;
-  real bin_size_factor = 2.0;
+  real bin_size_factor = kDefaultBinSizeFactor;
   /// At most this many contacts per body pair (compound bodies); 0 keeps all.
   std::uint32_t max_contacts_per_body_pair = 8;
 };
