@@ -100,6 +100,31 @@ __global__ void __launch_bounds__(kBlock) each_item_kernel(std::size_t n, Work w
 
 inline unsigned block_count(std::size_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
 
+#else
+
+/// End of chunk c of [0, n).
+inline std::size_t chunk_end(std::size_t c, std::size_t n) {
+  return (c + 1) * kChunk < n ? (c + 1) * kChunk : n;
+}
+
+inline void add_into(ChunkSums& total, const ChunkSums& part) {
+  for (int k = 0; k < kSumSlots; ++k) total.s[k] += part.s[k];
+}
+
+/// A few chunks (a pendulum, a small pile) run on the calling thread, in the same chunks and
+/// order, so the result is the same. Waking the thread team and copying the partials back costs
+/// more than the work (a 2-thread pendulum ran 3x slower than a 1-thread one).
+template <class Work>
+ChunkSums run_chunks_here(std::size_t n, Work& work) {
+  ChunkSums total{};
+  for (std::size_t c = 0; c < chunk_count(n); ++c) {
+    ChunkSums partial{};
+    work(c * kChunk, chunk_end(c, n), partial);
+    add_into(total, partial);
+  }
+  return total;
+}
+
 #endif
 
 /// Calls work(first, last, ChunkSums& partial) over [0, n) in parallel and returns the sums of
@@ -115,38 +140,22 @@ ChunkSums for_each_chunk(std::size_t n, Work work, thrust::device_vector<ChunkSu
   check_launch("solver pass");
   sum_block_sums_kernel<ChunkSums><<<1, kBlock>>>(blocks, raw(partials));
   check_launch("solver pass total");
-  count_to_host(sizeof(ChunkSums));
-  return partials[blocks];
+  return read_element(partials, blocks);
 #else
   const std::size_t chunks = chunk_count(n);
-  // A few chunks (a pendulum, a small pile): run them on this thread, in the same chunks and
-  // order, so the result is the same. Waking the thread team and copying the partials back
-  // costs more than the work (a 2-thread pendulum ran 3x slower than a 1-thread one).
-  if (chunks < kMinParallelChunks) {
-    ChunkSums total{};
-    for (std::size_t c = 0; c < chunks; ++c) {
-      ChunkSums partial{};
-      const std::size_t first = c * kChunk;
-      work(first, first + kChunk < n ? first + kChunk : n, partial);
-      for (int k = 0; k < kSumSlots; ++k) total.s[k] += partial.s[k];
-    }
-    return total;
-  }
+  if (chunks < kMinParallelChunks) return run_chunks_here(n, work);
   partials.resize(chunks);
   ChunkSums* out = raw(partials);
   thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(chunks),
                    [=] TRACKCOSIM_HD(std::size_t c) {
                      ChunkSums partial{};
-                     const std::size_t first = c * kChunk;
-                     const std::size_t last = first + kChunk < n ? first + kChunk : n;
-                     work(first, last, partial);
+                     work(c * kChunk, chunk_end(c, n), partial);
                      out[c] = partial;
                    });
   std::vector<ChunkSums> host;
   download(partials, host);
   ChunkSums total{};
-  for (const ChunkSums& p : host)
-    for (int k = 0; k < kSumSlots; ++k) total.s[k] += p.s[k];
+  for (const ChunkSums& p : host) add_into(total, p);
   return total;
 #endif
 }
@@ -162,18 +171,13 @@ void for_each_item(std::size_t n, Work work) {
 #else
   const std::size_t chunks = chunk_count(n);
   if (chunks < kMinParallelChunks) {
-    ChunkSums unused{};
-    for (std::size_t c = 0; c < chunks; ++c) {
-      const std::size_t first = c * kChunk;
-      work(first, first + kChunk < n ? first + kChunk : n, unused);
-    }
+    run_chunks_here(n, work);
     return;
   }
   thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(chunks),
                    [=] TRACKCOSIM_HD(std::size_t c) {
                      ChunkSums unused{};
-                     const std::size_t first = c * kChunk;
-                     work(first, first + kChunk < n ? first + kChunk : n, unused);
+                     work(c * kChunk, chunk_end(c, n), unused);
                    });
 #endif
 }
