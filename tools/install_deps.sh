@@ -16,10 +16,10 @@ packages=(
   nlohmann-json3-dev libcli11-dev       # configs, command lines
   libpng-dev                            # heightmap images (PNG in and out)
   python3                               # examples and output tools
+  python3-matplotlib python3-numpy      # the plots every run ends with (tools/plot_run.py)
 )
 if [[ "${1:-}" == --with-slurm ]]; then
-  packages+=(slurm-wlm munge libpmix-dev  # one-node cluster on localhost, srun --mpi=pmix
-             python3-matplotlib)         # the scaling driver's plot (jobs/scaling.py)
+  packages+=(slurm-wlm munge libpmix-dev) # one-node cluster on localhost, srun --mpi=pmix
 elif [[ -n "${1:-}" ]]; then
   echo "usage: tools/install_deps.sh [--with-slurm]" >&2
   exit 2

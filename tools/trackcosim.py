@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--resume DIR] [--dry-run]
+"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--resume DIR] [--dry-run] [--no-plot]
+trackcosim plot RUN_DIR [--out DIR] [--track left|right] [--dpi N]
 
 Runs a co-simulation described by a small JSON file: which vehicle config, which terrain config,
 how many terrain ranks, how long. It builds the MPMD mpirun line (one vehicle_node rank, N
@@ -21,6 +22,13 @@ Run config (paths relative to the current folder):
   a settle section) the terrain starts from instead of settling (terrain_node --from-checkpoint).
   Every key is checked before anything starts (tools/run_file.py, docs/protocol.md "The run
   file"): an unknown or misspelt key, a wrong type or a missing config is refused, naming the key.
+
+Plots: at the end of a run, after the summary, the launcher writes its figures to RUN_DIR/plots
+(one line per PNG; --no-plot: none). A plotting failure, or no matplotlib, is one warning line and
+leaves the run's exit status alone. `trackcosim plot RUN_DIR` makes them for any run folder: a
+co-simulation, a vehicle_node run or a terrain_node run (stats.csv), to --out DIR (default
+RUN_DIR/plots), with the shoe heights of --track (default left) and --dpi (default 100).
+docs/plots.md lists the figures and their data.
 
 tools/trackcosim --help (or -h, help) prints this text; an error prints one `trackcosim: error:`
 line (exit status 1).
@@ -58,7 +66,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from command_line import UsageError, parse_command_line  # noqa: E402
+from command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
 from mobility_metrics import line_fields, report_lines  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from run_file import RunFileError, read_run_file  # noqa: E402
@@ -222,18 +230,54 @@ def make_run_folder(folder, given_by):
         fail("%s %s: cannot create the run folder: %s" % (given_by, folder, e.strerror or e))
 
 
+def usage_error(error, line):
+    fail("%s\nusage: %s\n(tools/trackcosim --help tells more)" % (error, __doc__.splitlines()[line]))
+
+
+def plot_command(args):
+    """`trackcosim plot RUN_DIR [--out DIR] [--track left|right] [--dpi N]`."""
+    try:
+        folder, options = parse_plot_command_line(args)
+    except UsageError as e:
+        usage_error(e, 1)
+    try:
+        from plot_data import RunFolderError
+        from plot_run import write_plots
+    except ImportError as e:
+        fail("plot needs matplotlib and numpy (%s): install python3-matplotlib python3-numpy "
+             "(tools/install_deps.sh) and run tools/trackcosim, which prefers /usr/bin/python3" % e)
+    try:
+        write_plots(folder, options["--out"], options["--track"], options["--dpi"])
+    except RunFolderError as e:
+        fail(str(e))
+    return 0
+
+
+def plot_after_run(folder):
+    """The run's figures in RUN_DIR/plots. The run has succeeded whatever happens here, so any
+    failure, a missing matplotlib included, is one warning line and not the run's exit status."""
+    try:
+        from plot_run import write_plots
+        write_plots(folder)
+    except Exception as e:  # noqa: BLE001 - said as a warning, the run's outputs are complete
+        print("trackcosim: warning: no plots (%s: %s); the run's outputs are complete; "
+              "tools/trackcosim plot %s tries again" % (type(e).__name__, e, folder), file=sys.stderr)
+
+
 def main(argv):
     args = argv[1:]
     if args and args[0] in ("--help", "-h", "help"):
         print(__doc__)
         return 0
+    if args and args[0] == "plot":
+        return plot_command(args[1:])
     if not args or args[0] != "run":
         print(__doc__, file=sys.stderr)
         return 2
     try:
         config_file, options = parse_command_line(args[1:])
     except UsageError as e:
-        fail("%s\nusage: %s\n(tools/trackcosim --help tells more)" % (e, __doc__.splitlines()[0]))
+        usage_error(e, 0)
     dry, grow = options["--dry-run"], options["--grow-with-ranks"]
     if options["--launcher"] == "hetjob" and not in_hetjob():
         fail("--launcher hetjob runs inside a heterogeneous Slurm job (sbatch -n 1 : -n N script); "
@@ -327,6 +371,8 @@ def main(argv):
     print("cosim steps=%d terrain_ranks=%d particles=%d distance_m=%.4f sinkage_m=%.4f step_ms=%.3f exchange_share=%.4f"
           % (steps, ranks, summary["particles"], summary["distance_m"], summary["sinkage_m"], summary["step_ms"],
              summary["exchange_share"]) + line_fields(metrics))
+    if not options["--no-plot"]:
+        plot_after_run(folder)
     return 0
 
 
