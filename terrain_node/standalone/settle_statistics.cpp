@@ -7,47 +7,13 @@
 #include <string>
 
 #include "comm/gather.h"
+#include "terrain_node/output/bed_surface.h"
 #include "terrain_node/standalone/sphere_box_volume.h"
 
 namespace trackcosim::terrain {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// The bed's x/y extent and floor: the container's, else the spheres' bounding box over all ranks.
-struct BedFrame {
-  double x_min, y_min, x_max, y_max, floor;
-};
-
-BedFrame bed_frame(const std::vector<WorldSphere>& spheres, const TerrainConfig& config,
-                   const comm::RankGroup& group) {
-  double lo[3] = {kInf, kInf, kInf}, hi[2] = {-kInf, -kInf};  // x, y, bottom z; x, y
-  for (const WorldSphere& s : spheres) {
-    lo[0] = std::min(lo[0], s.centre.x - s.radius);
-    lo[1] = std::min(lo[1], s.centre.y - s.radius);
-    lo[2] = std::min(lo[2], s.centre.z - s.radius);
-    hi[0] = std::max(hi[0], s.centre.x + s.radius);
-    hi[1] = std::max(hi[1], s.centre.y + s.radius);
-  }
-  group.min_in_place(lo);
-  group.max_in_place(hi);
-  if (const auto& c = config.scene.container) return {c->min.x, c->min.y, c->max.x, c->max.y, c->min.z};
-  return {lo[0], lo[1], hi[0], hi[1], lo[2]};
-}
-
-/// Every rank's sphere tops merged by maximum (empty = -inf during the reduction).
-HeightMap surface(const std::vector<WorldSphere>& spheres, const HeightMapGrid& grid,
-                           const comm::RankGroup& group) {
-  HeightMap map(grid);
-  for (const WorldSphere& s : spheres) map.raise(s.centre.x, s.centre.y, s.centre.z + s.radius);
-  for (double& v : map.top)
-    if (std::isnan(v)) v = -kInf;
-  group.max_in_place(map.top);
-  for (double& v : map.top)
-    if (std::isinf(v)) v = kNaN;
-  return map;
-}
 
 /// Why the sample box of a bed is empty: its first side (x, y, then the mean depth) that is not
 /// longer than the two margins, in words; empty when every side is.
@@ -85,18 +51,12 @@ SettleStatistics measure_settled_bed(const DistributedTerrain& terrain, const Te
   const std::vector<WorldSphere> spheres = terrain.owned_spheres();
   SettleStatistics s;
 
-  comm::ExactSum diameters;
-  for (const WorldSphere& w : spheres) diameters.add(2 * w.radius);
-  const std::uint64_t sphere_count = group.sum(std::uint64_t{spheres.size()});
-  const double diameter_sum = diameters.total(group);
-  s.mean_diameter = sphere_count > 0 ? diameter_sum / double(sphere_count) : 0;
-
-  const BedFrame frame = bed_frame(spheres, config, group);
+  const BedSurface bed = measure_bed_surface(spheres, config, group);
+  const BedFrame& frame = bed.frame;
+  const std::uint64_t sphere_count = bed.spheres;
+  s.mean_diameter = bed.mean_diameter;
   s.floor = frame.floor;
-  const double spacing = out.heightmap_spacing > 0 ? out.heightmap_spacing : s.mean_diameter;
-  if (sphere_count > 0 && spacing > 0)
-    s.height_map = surface(spheres, covering_grid(frame.x_min, frame.y_min, frame.x_max, frame.y_max, spacing),
-                           group);
+  s.height_map = bed.height_map;
   // Depths from the reduced map, in cell order: the same on every rank.
   double depth_sum = 0;
   std::size_t filled = 0;
