@@ -7,7 +7,10 @@
 
 namespace trackcosim::io {
 
-PvdSeries::PvdSeries(std::filesystem::path pvd_file) : file_(std::move(pvd_file)) { write(); }
+PvdSeries::PvdSeries(std::filesystem::path pvd_file, std::vector<Entry> earlier)
+    : file_(std::move(pvd_file)), entries_(std::move(earlier)) {
+  write();
+}
 
 void PvdSeries::add(double time, const std::string& relative_file) {
   entries_.push_back({time, relative_file});

@@ -19,8 +19,9 @@ class PvdSeries {
     std::string file;  ///< relative to the .pvd's folder, '/' separated
   };
 
-  /// Writes an empty collection at once. Throws OutputError.
-  explicit PvdSeries(std::filesystem::path pvd_file);
+  /// Writes the collection at once: empty, or the entries of an earlier run that this one
+  /// continues (a resumed co-simulation). Throws OutputError.
+  explicit PvdSeries(std::filesystem::path pvd_file, std::vector<Entry> earlier = {});
 
   /// Records a snapshot file (relative to the .pvd's folder) at `time` and rewrites the index.
   void add(double time, const std::string& relative_file);

@@ -14,4 +14,11 @@ void end_file(std::ostream& out, std::string_view dataset_type) {
       << "</VTKFile>\n";
 }
 
+void write_multiblock(std::ostream& out, const std::vector<Block>& blocks) {
+  begin_file(out, "vtkMultiBlockDataSet");
+  for (std::size_t i = 0; i < blocks.size(); ++i)
+    out << "    <DataSet index=\"" << i << "\" name=\"" << blocks[i].name << "\" file=\"" << blocks[i].file << "\"/>\n";
+  end_file(out, "vtkMultiBlockDataSet");
+}
+
 }  // namespace trackcosim::io::vtk

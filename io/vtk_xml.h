@@ -9,10 +9,16 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "io/number_text.h"
 
 namespace trackcosim::io::vtk {
+
+/// VTK cell type numbers (vtkCellType.h) of the cells our files use.
+inline constexpr std::uint8_t kVertex = 1;
+inline constexpr std::uint8_t kPolygon = 7;
+inline constexpr std::uint8_t kQuad = 9;
 
 template <typename T>
 constexpr std::string_view type_name() {
@@ -67,5 +73,23 @@ inline void write_consecutive_cell_arrays(std::ostream& out, std::size_t cells, 
   write_data_array<std::int64_t>(out, "offsets", 1, cells,
                                  [&](std::size_t i, int) { return (i + 1) * points_per_cell; });
 }
+
+/// The whole <Cells> element of an UnstructuredGrid of `n` VTK_VERTEX cells, cell i on point i.
+inline void write_vertex_cells(std::ostream& out, std::size_t n) {
+  out << "      <Cells>\n";
+  write_consecutive_cell_arrays(out, n, 1);
+  write_data_array<std::uint8_t>(out, "types", 1, n, [](std::size_t, int) { return kVertex; });
+  out << "      </Cells>\n";
+}
+
+/// One named block of a vtkMultiBlockDataSet (.vtm): a dataset file relative to the .vtm's folder.
+struct Block {
+  std::string name;
+  std::string file;  ///< '/' separated
+};
+
+/// A whole .vtm file: the blocks in order, block i at index i. ParaView reads each block's file
+/// with the reader its extension names and keeps the names in its block tree.
+void write_multiblock(std::ostream& out, const std::vector<Block>& blocks);
 
 }  // namespace trackcosim::io::vtk

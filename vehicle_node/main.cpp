@@ -51,6 +51,8 @@ keeps whole rows up to its last output step):
                (vx vy vz wx wy wz), sprocket torque/speed per side, idler travel per side,
                vertical force of the track on each road wheel
   shoes.csv    one row per shoe per output interval: t, shoe, side, pose, velocity, ground force
+  vehicle.pvd  the vehicle's geometry over time for ParaView, a frame every simulation.vtk_interval
+               (default: the output interval; 0: none) in vtk/
   run.json     the resolved config, the derived track layout and a run summary
 With --terrain also timing.csv, and, when SIGUSR1 or SIGTERM stopped the co-simulation (a batch
 system's time-limit warning), checkpoint.bin: continue with --restart DIR/checkpoint.bin.

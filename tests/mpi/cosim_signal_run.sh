@@ -9,7 +9,8 @@
 #     both checkpoint at one step, and the launcher (tools/trackcosim run --resume) completes it
 #     on 2 terrain ranks.
 # Each resumed run's vehicle.csv, shoes.csv and the force column of timing.csv (the whole
-# history: rows from before and after the stop) are byte for byte those of the same run never
+# history: rows from before and after the stop), and its vehicle VTK series (vehicle.pvd and the
+# frames in vtk/, numbered on across the stop) are byte for byte those of the same run never
 # interrupted (Jacobi: the terrain does not depend on its rank count).
 # Usage: cosim_signal_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
 set -euo pipefail
@@ -43,6 +44,8 @@ wait_for_coupling() {  # out: until the terrain has timed some coupling steps
 same_as_whole() {  # out, uninterrupted out
   cmp "$work/$2/vehicle/vehicle.csv" "$work/$1/vehicle/vehicle.csv"
   cmp "$work/$2/vehicle/shoes.csv" "$work/$1/vehicle/shoes.csv"
+  cmp "$work/$2/vehicle/vehicle.pvd" "$work/$1/vehicle/vehicle.pvd"
+  diff -r "$work/$2/vehicle/vtk" "$work/$1/vehicle/vtk" >/dev/null
   diff <(cut -d, -f1,2,5 "$work/$2/vehicle/timing.csv") <(cut -d, -f1,2,5 "$work/$1/vehicle/timing.csv")
   [[ $(wc -l <"$work/$1/vehicle/timing.csv") == $((steps + 1)) ]]
 }

@@ -16,6 +16,7 @@
 #include "vehicle_node/coupled/vehicle_checkpoint.h"
 #include "vehicle_node/driver/driver.h"
 #include "vehicle_node/ground/ground_settings.h"
+#include "vehicle_node/output/vehicle_vtk_series.h"
 #include "vehicle_node/standalone/run_config.h"
 #include "vehicle_node/standalone/vehicle_recorder.h"
 #include "vehicle_node/track/tracked_vehicle.h"
@@ -116,6 +117,8 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
     timing_before = io::rows_after_header(resume->timing_csv, kTimingHeader, "timing.csv");
   }
   VehicleRecorder recorder(*vehicle, o.out_dir, before);
+  // The geometry drawn with the spheres the terrain gets; a resumed run lists its earlier frames again.
+  VehicleVtkSeries vtk(*vehicle, ShoeSpheres::kTerrain, config.simulation, o.out_dir, row_times(before));
   io::CsvStream timing(o.out_dir / "timing.csv", kTimingHeader);
   timing.write_lines(timing_before);
   CoupledSummary summary;
@@ -199,6 +202,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
       // there is no rigid ground in a co-simulation, so its own contact forces would be zero.
       if ((k + 1) % output_every == 0) {
         recorder.record(system, terrain_forces(forces));  // flushes vehicle.csv and shoes.csv
+        vtk.on_row(system);
         timing.flush();
       }
       summary.coupling_steps = k + 1;
@@ -224,7 +228,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   summary.distance_m = system.state(vehicle->chassis()).position.x - x0;
   summary.sinkage_m = mean_sinkage(*vehicle, system, shoes, forces, surface_height);
   timing.flush();
-  write_run_json(o, config, *vehicle, summary, coupling_step, surface_height, w.terrain_step, first);
+  write_run_json(o, config, *vehicle, summary, coupling_step, surface_height, w.terrain_step, first, vtk.run_json());
   return summary;
 }
 

@@ -4,7 +4,8 @@
 // coupling step k: send the shoe states at t_k; advance the vehicle over [t_k, t_k + H] with
 // the terrain forces of the previous interval applied to the shoes; receive the forces of
 // interval k. The vehicle is placed on the terrain's surface height from the handshake.
-// Outputs as standalone (vehicle.csv, shoes.csv, run.json) plus timing.csv (per coupling step:
+// Outputs as standalone (vehicle.csv, shoes.csv, the VTK series with the terrain's shoe spheres,
+// run.json) plus timing.csv (per coupling step:
 // vehicle compute and wait seconds, and the terrain's total vertical force on the shoes, N).
 //
 // Walltime safety (docs/protocol.md, "Checkpoints"): SIGUSR1 or SIGTERM, or a forces_stop from

@@ -1,5 +1,6 @@
 #include "vehicle_node/standalone/run_config.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "io/json_fields.h"
@@ -11,14 +12,29 @@ namespace {
 
 using io::JsonField;
 
+/// Why `vtk` is no VTK interval for output rows every `output` seconds (empty: it is).
+std::string vtk_interval_problem(double vtk, double output) {
+  if (!(vtk >= 0)) return "must be >= 0 (0: no VTK series)";
+  const double rows = vtk / output;
+  if (vtk > 0 && (std::round(rows) < 1 || std::fabs(rows - std::round(rows)) > 1e-9 * rows))
+    return "must be 0 (no VTK series) or a whole multiple of the output interval (" + io::number_to_string(output) +
+           " s), so that every frame falls on a vehicle.csv row; got " + io::number_to_string(vtk) + " s";
+  return {};
+}
+
 SimulationSettings read_simulation(const JsonField& section) {
-  section.expect_object({"step", "end_time", "output_interval"});
+  section.expect_object({"step", "end_time", "output_interval", "vtk_interval"});
   SimulationSettings s;
   if (const auto f = section.optional_member("step")) s.step = f->positive_number();
   if (const auto f = section.optional_member("end_time")) s.end_time = f->non_negative_number();
   if (const auto f = section.optional_member("output_interval")) {
     s.output_interval = f->positive_number();
     if (s.output_interval < s.step) f->fail("must be >= the step (" + io::number_to_string(s.step) + " s)");
+  }
+  if (const auto f = section.optional_member("vtk_interval")) {
+    s.vtk_interval = f->non_negative_number();
+    if (const std::string problem = vtk_interval_problem(*s.vtk_interval, s.output_interval); !problem.empty())
+      f->fail(problem);
   }
   return s;
 }
@@ -58,6 +74,13 @@ void check_simulation_settings(const SimulationSettings& s) {
   if (!(s.output_interval >= s.step))
     throw std::invalid_argument("the output interval (" + io::number_to_string(s.output_interval) +
                                 " s) must be >= the step (" + io::number_to_string(s.step) + " s)");
+  // The config checked it against its own output interval; --output-interval may have changed that.
+  if (const std::string problem = vtk_interval_problem(vtk_interval(s), s.output_interval); !problem.empty())
+    throw std::invalid_argument("simulation.vtk_interval " + problem);
+}
+
+std::size_t rows_per_vtk_frame(const SimulationSettings& s) {
+  return static_cast<std::size_t>(std::llround(vtk_interval(s) / s.output_interval));
 }
 
 }  // namespace trackcosim::vehicle

@@ -9,6 +9,7 @@
 #include "io/number_text.h"
 #include "io/output_file.h"
 #include "io/version.h"
+#include "vehicle_node/output/vehicle_vtk_series.h"
 #include "vehicle_node/standalone/vehicle_recorder.h"
 
 namespace trackcosim::vehicle {
@@ -27,7 +28,7 @@ RunConfig resolved_config(const StandaloneOptions& o) {
 }
 
 void write_run_json(const std::filesystem::path& folder, const RunConfig& config, const TrackedVehicle& vehicle,
-                    const MultibodySystem& system, const RunSummary& summary) {
+                    const MultibodySystem& system, const RunSummary& summary, const VehicleVtkSeries& vtk) {
   nlohmann::json run;
   run["program"] = "vehicle_node";
   run["version"] = std::string(io::kTrackcosimVersion);
@@ -40,6 +41,7 @@ void write_run_json(const std::filesystem::path& folder, const RunConfig& config
                        {"end_time", config.simulation.end_time},
                        {"output_interval", config.simulation.output_interval}};
   run["driver"] = {{"mode", drive_mode_name(config.driver.mode)}};
+  if (const nlohmann::json series = vtk.run_json(); !series.is_null()) run["vtk"] = series;
   run["vehicle"] = {{"name", config.vehicle.name},
                     {"bodies", system.body_count()},
                     {"total_mass_kg", config.vehicle.total_mass()},
@@ -79,6 +81,7 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
   const auto steps = static_cast<std::size_t>(std::llround(config.simulation.end_time / h));
   const auto output_every = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(config.simulation.output_interval / h)));
   VehicleRecorder recorder(vehicle, options.out_dir);  // rows on disk as they come, also after a failure
+  VehicleVtkSeries vtk(vehicle, ShoeSpheres::kRigidGround, config.simulation, options.out_dir);
   RunSummary summary;
   summary.bodies = system.body_count();
 
@@ -94,7 +97,10 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
     if (!std::isfinite(chassis.x + chassis.y + chassis.z))
       throw std::runtime_error("the simulation diverged at t = " + io::number_to_string(system.time()) +
                                " s (chassis position not finite); try a smaller --step");
-    if (k % output_every == 0) recorder.record(system);
+    if (k % output_every == 0) {
+      recorder.record(system);
+      vtk.on_row(system);
+    }
     const Clock::time_point now = Clock::now();
     if (options.progress_seconds > 0 && std::chrono::duration<double>(now - last_progress).count() >= options.progress_seconds) {
       print_progress(progress, system.time(), config.simulation.end_time, k, std::chrono::duration<double>(now - start).count());
@@ -103,7 +109,7 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
   }
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   summary.simulated_seconds = system.time();
-  write_run_json(options.out_dir, config, vehicle, system, summary);
+  write_run_json(options.out_dir, config, vehicle, system, summary, vtk);
   return summary;
 }
 

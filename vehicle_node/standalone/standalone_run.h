@@ -2,7 +2,8 @@
 // Standalone mode of vehicle_node: the vehicle of a config file driven over the analytic rigid
 // ground, no terrain node. The step loop is: driver -> tensioner stops -> engine step ->
 // record every output interval -> progress line. Outputs in the run folder: vehicle.csv,
-// shoes.csv (vehicle_recorder.h) and run.json (the resolved config and what the run derived).
+// shoes.csv (vehicle_recorder.h), the VTK series vehicle.pvd + vtk/ (output/vehicle_vtk_series.h)
+// and run.json (the resolved config and what the run derived).
 
 #include <filesystem>
 #include <optional>

@@ -1,5 +1,6 @@
 #include "vehicle_node/standalone/vehicle_recorder.h"
 
+#include <charconv>
 #include <stdexcept>
 #include <utility>
 
@@ -102,6 +103,23 @@ void VehicleRecorder::record(const MultibodySystem& system, const std::vector<Ve
   ++frames_;
   vehicle_csv_.flush();
   shoes_csv_.flush();
+}
+
+std::vector<double> row_times(const RecordedRows& rows) {
+  std::vector<double> times;
+  const std::string_view text = rows.vehicle_csv;
+  // Line by line after the header; every row the recorder keeps ends in '\n'.
+  for (std::size_t line = text.find('\n'); line != std::string_view::npos && line + 1 < text.size();
+       line = text.find('\n', line + 1)) {
+    double t = 0;
+    const char* first = text.data() + line + 1;
+    const auto [end, error] = std::from_chars(first, text.data() + text.size(), t);
+    if (error != std::errc() || (end != text.data() + text.size() && *end != ','))
+      throw std::invalid_argument("vehicle.csv: a row that does not start with its time t: " +
+                                  std::string(text.substr(line + 1, text.find('\n', line + 1) - line - 1)));
+    times.push_back(t);
+  }
+  return times;
 }
 
 RecordedRows VehicleRecorder::rows() { return {frames_, vehicle_csv_.text(), shoes_csv_.text()}; }

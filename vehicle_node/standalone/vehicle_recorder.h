@@ -29,6 +29,11 @@ struct RecordedRows {
   std::string vehicle_csv, shoes_csv;  ///< the files' text so far, headers included
 };
 
+/// The t of each vehicle.csv row of `rows`, exactly as written (a resumed run's VTK series lists
+/// its earlier frames at these times). Throws std::invalid_argument on a row that does not
+/// start with a number.
+std::vector<double> row_times(const RecordedRows& rows);
+
 class VehicleRecorder {
  public:
   /// Creates (truncates) DIR/vehicle.csv and DIR/shoes.csv with their headers, followed by the

@@ -62,6 +62,7 @@ ShoeTemplate read_shoe_template(const JsonField& shoes) {
                                 read_count(*pad, "terrain_spheres_across", across));
     s.terrain_spheres.insert(s.terrain_spheres.end(), tp.begin(), tp.end());
     pad_offset = 0.5 * thickness;
+    s.pad = ShoeTemplate::Pad{length, width, thickness};
   }
   if (const auto list = shoes.optional_member("spheres")) {
     for (const JsonField& item : list->elements()) {

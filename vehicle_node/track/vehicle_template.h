@@ -26,6 +26,9 @@ struct ChassisTemplate {
   Vec3 inertia{0.0, 0.0, 0.0};       ///< principal moments about the centre of mass, kg m^2
   std::optional<Vec3> position;      ///< initial centre of mass (world); default: resting on the ground
   double drop_height = 0.02;         ///< gap between the lowest shoe and the ground at t = 0 (m)
+  /// [length, width, height] of the box drawn for the chassis (m; outputs only, the chassis has
+  /// no contact geometry); default: the uniform box of the mass and inertia (output/drawn_bodies.h)
+  std::optional<Vec3> size;
 };
 
 /// Geometry and inertia shared by a family of wheels. A double wheel (gap > 0) is two
@@ -91,10 +94,15 @@ struct RollersTemplate {
 /// x = -pitch/2 and +pitch/2), z pointing into the track loop (towards the wheels), y lateral.
 /// The pin axis is parallel to y.
 struct ShoeTemplate {
+  /// The box that the pad's spheres fill, centred on the shoe frame's origin (for drawing).
+  struct Pad {
+    double length = 0.0, width = 0.0, thickness = 0.0;  ///< along x, y, z, m
+  };
   std::uint32_t count = 0;
   double pitch = 0.0;                ///< pin-to-pin distance, m
   double mass = 0.0;                 ///< kg
   Vec3 inertia{0.0, 0.0, 0.0};       ///< principal moments, kg m^2
+  std::optional<Pad> pad;            ///< none: the shoe is spheres only
   std::vector<LocalSphere> spheres;  ///< contact geometry in the shoe frame
   /// The geometry a granular terrain gets (co-simulation): the pad covered more densely, so that
   /// grains neither pass between its spheres nor its spheres between grains; = spheres unless

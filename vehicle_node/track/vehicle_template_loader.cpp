@@ -55,12 +55,13 @@ std::vector<PlanePoint> read_positions(const JsonField& object, bool required) {
 }
 
 ChassisTemplate read_chassis(const JsonField& object) {
-  object.expect_object({"mass", "inertia", "position", "drop_height"});
+  object.expect_object({"mass", "inertia", "position", "drop_height", "size"});
   ChassisTemplate c;
   c.mass = object.member("mass").positive_number();
   c.inertia = read_positive_vec3(object.member("inertia"));
   if (const auto p = object.optional_member("position")) c.position = p->vec3();
   c.drop_height = optional_non_negative(object, "drop_height", c.drop_height);
+  if (const auto size = object.optional_member("size")) c.size = read_positive_vec3(*size);
   return c;
 }
 
