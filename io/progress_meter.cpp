@@ -25,12 +25,15 @@ std::string format_duration(double seconds) {
   return printf_string("%lld h %02lld min", whole / 3600, (whole % 3600) / 60);
 }
 
-std::string format_progress_line(const ProgressSample& s, double steps_per_second, double eta_seconds) {
+std::string format_progress_line(const ProgressSample& s, double elapsed_seconds, double steps_per_second,
+                                 double eta_seconds) {
   const double percent = s.end_time > 0 ? 100 * s.sim_time / s.end_time : 100;
   std::string line = printf_string("t %.6g / %.6g s (%.1f%%)  ", s.sim_time, s.end_time, percent);
+  line += "elapsed " + format_duration(elapsed_seconds) + "  ";
   line += steps_per_second >= 0 ? printf_string("%.4g steps/s", steps_per_second) : std::string("? steps/s");
   line += "  ETA " + format_duration(eta_seconds);
-  line += printf_string("  %llu contacts", static_cast<unsigned long long>(s.contacts));
+  line += s.doing.empty() ? printf_string("  %llu contacts", static_cast<unsigned long long>(s.contacts))
+                          : "  " + s.doing;
   return line;
 }
 
@@ -45,12 +48,20 @@ ProgressMeter::ProgressMeter(std::ostream& out, double interval_seconds, bool te
       last_report_(start) {}
 
 void ProgressMeter::update(const ProgressSample& s, Clock::time_point now) {
+  // The pace is measured from the first sample on: a resumed run starts at its checkpoint's time.
+  if (recent_.empty()) recent_.emplace_back(now, s.sim_time);
   if (!enabled_ || now - last_report_ < interval_) return;
   const double since_last = std::chrono::duration<double>(now - last_report_).count();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double steps_per_second = since_last > 0 ? double(s.steps - last_steps_) / since_last : -1;
-  const double eta = s.sim_time > 0 ? (s.end_time - s.sim_time) * elapsed / s.sim_time : -1;
-  const std::string line = format_progress_line(s, steps_per_second, eta);
+  // The pace since the oldest report that is still within the recent window's reach.
+  recent_.emplace_back(now, s.sim_time);
+  const auto window = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kRecentSeconds));
+  while (recent_.size() > 2 && now - recent_[1].first >= window) recent_.pop_front();
+  const double wall = std::chrono::duration<double>(now - recent_.front().first).count();
+  const double simulated = s.sim_time - recent_.front().second;
+  const double eta = simulated > 0 && wall > 0 ? (s.end_time - s.sim_time) * wall / simulated : -1;
+  const std::string line = format_progress_line(s, elapsed, steps_per_second, eta);
   if (terminal_) {
     // Pad with blanks so that a shorter line fully covers the one before it.
     out_ << '\r' << line << std::string(last_width_ > line.size() ? last_width_ - line.size() : 0, ' ');
