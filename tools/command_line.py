@@ -10,6 +10,10 @@ TRACKS = ("left", "right")
 RUN_OPTIONS = {"--terrain-ranks": None, "--out": None, "--launcher": "mpirun", "--resume": None,
                "--grow-with-ranks": False, "--dry-run": False, "--no-plot": False}
 PLOT_OPTIONS = {"--out": None, "--track": "left", "--dpi": None}
+RENDER_OPTIONS = {"--out": None, "--view": "both", "--color": "speed", "--every": "1", "--start": None, "--end": None,
+                  "--size": "960x540", "--jobs": None, "--quality": "high", "--fps": None, "--slice": None,
+                  "--no-movie": False, "--movie-only": False, "--spheres": False, "--keep-scenes": False}
+RENDER_CHOICES = {"--view": ("chase", "side", "both"), "--color": ("speed", "height"), "--quality": ("low", "high")}
 
 
 class UsageError(Exception):
@@ -60,4 +64,26 @@ def parse_plot_command_line(args):
     whole_number(options, "--dpi")
     if options["--track"] not in TRACKS:
         raise UsageError("--track must be one of %s, got %r" % (", ".join(TRACKS), options["--track"]))
+    return folder, options
+
+
+def parse_render_command_line(args):
+    """`render`: (RUN_DIR, options) with --every, --jobs, --fps as ints, --start and --end as
+    floats (or None) and --size as (width, height)."""
+    folder, options = parse_options(args, RENDER_OPTIONS, "render needs a run folder (RUN_DIR)")
+    for option in ("--every", "--jobs", "--fps"):
+        whole_number(options, option)
+    for option, choices in RENDER_CHOICES.items():
+        if options[option] not in choices:
+            raise UsageError("%s must be one of %s, got %r" % (option, ", ".join(choices), options[option]))
+    for option in ("--start", "--end"):
+        if options[option] is not None:
+            try:
+                options[option] = float(options[option])
+            except ValueError:
+                raise UsageError("%s: expected a time in seconds, got %r" % (option, options[option])) from None
+    width, _, height = options["--size"].partition("x")
+    if not (width.isdigit() and height.isdigit() and 16 <= int(width) <= 16384 and 16 <= int(height) <= 16384):
+        raise UsageError("--size: expected WxH in pixels (16 to 16384 each), got %r" % options["--size"])
+    options["--size"] = (int(width), int(height))
     return folder, options

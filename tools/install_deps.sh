@@ -3,7 +3,10 @@
 # everything is present it prints nothing and exits 0. Needs root (or sudo) only to install.
 #   tools/install_deps.sh               build and run
 #   tools/install_deps.sh --with-slurm  also Slurm, munge and PMIx, for the local-cluster tests
-#                                       (tests/slurm/) and for trying the job scripts by hand
+#                                       (tests/slurm/) and for trying the job scripts by hand,
+#                                       and POV-Ray and ffmpeg, which the render tests use
+#   tools/install_deps.sh --with-render also POV-Ray and ffmpeg: tools/trackcosim render
+#                                       (docs/render.md)
 set -euo pipefail
 
 packages=(
@@ -18,10 +21,14 @@ packages=(
   python3                               # examples and output tools
   python3-matplotlib python3-numpy      # the plots every run ends with (tools/plot_run.py)
 )
+render=(povray ffmpeg)                 # frames and movies of a run (tools/render_run.py)
 if [[ "${1:-}" == --with-slurm ]]; then
-  packages+=(slurm-wlm munge libpmix-dev) # one-node cluster on localhost, srun --mpi=pmix
+  packages+=(slurm-wlm munge libpmix-dev  # one-node cluster on localhost, srun --mpi=pmix
+             "${render[@]}")              # the test suite renders frames
+elif [[ "${1:-}" == --with-render ]]; then
+  packages+=("${render[@]}")
 elif [[ -n "${1:-}" ]]; then
-  echo "usage: tools/install_deps.sh [--with-slurm]" >&2
+  echo "usage: tools/install_deps.sh [--with-slurm | --with-render]" >&2
   exit 2
 fi
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--resume DIR] [--dry-run] [--no-plot]
 trackcosim plot RUN_DIR [--out DIR] [--track left|right] [--dpi N]
+trackcosim render RUN_DIR [--out DIR] [--view chase|side|both] [--color speed|height] [--every N] ... (docs/render.md)
 
 Runs a co-simulation described by a small JSON file: which vehicle config, which terrain config,
 how many terrain ranks, how long. It builds the MPMD mpirun line (one vehicle_node rank, N
@@ -271,6 +272,9 @@ def main(argv):
         return 0
     if args and args[0] == "plot":
         return plot_command(args[1:])
+    if args and args[0] == "render":
+        from render_run import render_command
+        return render_command(args[1:], fail)
     if not args or args[0] != "run":
         print(__doc__, file=sys.stderr)
         return 2
