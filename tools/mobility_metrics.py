@@ -14,6 +14,8 @@ DRIVING_SHARE = 0.5     # the driving window: mean sprocket speed at least this 
 MIN_TRACK_SPEED = 1e-3  # m/s of track (sprocket speed x pitch radius): below it a track stands still
 LOADED_FORCE_N = 1.0    # a shoe the terrain carries, as vehicle_node's sinkage counts it
 PEAK_QUANTILE = 0.95    # the peak pressure: a high quantile, as one grain under one shoe spikes
+END_SHARE = 0.2         # the end of a run whose speed is judged: this share of the driving window
+STEADY_CHANGE = 0.05    # steady: the fitted speed changes by less than this share over that end
 
 
 def forward_speed(row):
@@ -111,6 +113,35 @@ def ground_pressure_kpa(window, shoe_rows, area):
             "loaded_shoes": mean([len(forces) for forces in loads.values()])}
 
 
+def fitted_change(times, values):
+    """The change over [times[0], times[-1]] of the least-squares line through the samples: the
+    trend, which the grains' jitter of the chassis speed does not decide."""
+    n = len(times)
+    mt, mv = sum(times) / n, sum(values) / n
+    stt = sum((t - mt) ** 2 for t in times)
+    slope = sum((t - mt) * (v - mv) for t, v in zip(times, values)) / stt if stt > 0 else 0.0
+    return slope * (times[-1] - times[0])
+
+
+def speed_at_end(window):
+    """{"speed", "change", "over_s", "steady"}: the mean forward speed over the last END_SHARE of
+    the driving window, how much its fitted line changes there (as a share of that speed) and
+    whether that is under STEADY_CHANGE: a run still accelerating gives no steady-state figures.
+    None without a driving window of at least 4 samples in that end."""
+    if not window:
+        return None
+    t_end = float(window[-1]["t"])
+    start = t_end - END_SHARE * (t_end - float(window[0]["t"]))
+    tail = [r for r in window if float(r["t"]) >= start]
+    if len(tail) < 4:
+        return None
+    times = [float(r["t"]) for r in tail]
+    speeds = [forward_speed(r) for r in tail]
+    speed = mean(speeds)
+    change = fitted_change(times, speeds) / abs(speed) if abs(speed) > 0 else math.inf
+    return {"speed": speed, "change": change, "over_s": times[-1] - times[0], "steady": abs(change) < STEADY_CHANGE}
+
+
 def mobility(vehicle_rows, shoe_rows, vehicle_config, pitch_radius):
     """The figures of a run, for run.json's summary (None: not defined for this run)."""
     window = driving_window(vehicle_rows, pitch_radius)
@@ -120,7 +151,8 @@ def mobility(vehicle_rows, shoe_rows, vehicle_config, pitch_radius):
             "slip": track_slip(window, pitch_radius),
             "sprocket_power_kw": sprocket_power_kw(window),
             "ground_pressure_kpa": ground_pressure_kpa(window, shoe_rows, area),
-            "pad_area_m2": area}
+            "pad_area_m2": area,
+            "speed_at_end": speed_at_end(window)}
 
 
 def text(value, form):
@@ -130,13 +162,17 @@ def text(value, form):
 def report_lines(m):
     """The summary's lines for the printout."""
     slip, power, pressure = m["slip"], m["sprocket_power_kw"], m["ground_pressure_kpa"]
+    lines = [sinkage_line(m)]
     if slip is None:
-        return ["  slip                  n/a (the sprockets did not turn)",
-                "  sprocket power        n/a (the sprockets did not turn)",
-                "  ground pressure       n/a (no driving window)"]
+        return lines + ["  slip                  n/a (the sprockets did not turn)",
+                        "  sprocket power        n/a (the sprockets did not turn)",
+                        "  ground pressure       n/a (no driving window)"]
     t0, t1 = m["driving_window_s"]
-    lines = ["  slip                  left %s, right %s (mean %s), over t = %.2f..%.2f s" % (
-                 text(slip["left"], "%.3f"), text(slip["right"], "%.3f"), text(slip["mean"], "%.3f"), t0, t1),
+    lines += [end_speed_line(m["speed_at_end"]),
+             "  slip                  left %s, right %s (mean %s), over t = %.2f..%.2f s, against the track speed "
+             "sprocket speed x pitch radius %.4f m" % (
+                 text(slip["left"], "%.3f"), text(slip["right"], "%.3f"), text(slip["mean"], "%.3f"), t0, t1,
+                 m["sprocket_pitch_radius_m"]),
              "  sprocket power        %.2f kW (left %.2f, right %.2f), over the same window" % (
                  power["total"], power["left"], power["right"])]
     if pressure is None:
@@ -146,6 +182,29 @@ def report_lines(m):
         lines.append("  ground pressure       mean %.1f kPa, 95th percentile %.1f kPa over %.1f loaded shoes "
                      "(pad %.4f m^2)" % (pressure["mean"], pressure["p95"], pressure["loaded_shoes"], m["pad_area_m2"]))
     return lines
+
+
+def sinkage_line(m):
+    """The sinkage of the loaded shoes below the undisturbed surface (tools/sinkage.py), or why not."""
+    s = m.get("sinkage")
+    if s is None:
+        return "  sinkage               n/a (%s)" % m.get("sinkage_note", "not measured")
+    return ("  sinkage               mean %.4f m, deepest shoe %.4f m: track bottom below the undisturbed "
+            "surface, loaded shoes, t = %.2f..%.2f s" % (s["mean"], s["max"], s["from"], s["to"]))
+
+
+def end_speed_line(end):
+    if end is None:
+        return "  speed at the end      n/a (too few samples at the end of the driving window)"
+    verdict = "steady" if end["steady"] else "NOT steady: still %s, so the figures below are not a steady state" % (
+        "accelerating" if end["change"] > 0 else "slowing down")
+    return "  speed at the end      %.3f m/s, %s (fitted change %+.1f%% over the last %.2f s)" % (
+        end["speed"], verdict, 100 * end["change"], end["over_s"])
+
+
+def sinkage_mean(m):
+    """The summary's sinkage_m: the mean sinkage (m), None where not measured."""
+    return m["sinkage"]["mean"] if m.get("sinkage") else None
 
 
 def line_fields(m):

@@ -5,6 +5,7 @@ import json
 import os
 
 from mobility_metrics import mobility
+from sinkage import mean_over, missing_inputs, sinkage_over_time
 from terrain_grow import strip_comments
 
 
@@ -92,6 +93,23 @@ def mobility_of_run(folder, vehicle_config_file):
     """Slip, sprocket power and ground pressure of a finished run (tools/mobility_metrics.py)."""
     vehicle_run = vehicle_run_json(folder)
     vehicle_config = vehicle_config_of_run(vehicle_config_file, vehicle_run)
-    return mobility(read_csv(os.path.join(folder, "vehicle", "vehicle.csv")),
-                    read_csv(os.path.join(folder, "vehicle", "shoes.csv")), vehicle_config,
-                    sprocket_pitch_radius(vehicle_run, vehicle_config))
+    vehicle_rows = read_csv(os.path.join(folder, "vehicle", "vehicle.csv"))
+    metrics = mobility(vehicle_rows, read_csv(os.path.join(folder, "vehicle", "shoes.csv")), vehicle_config,
+                       sprocket_pitch_radius(vehicle_run, vehicle_config))
+    metrics.update(sinkage_of_run(folder, metrics["driving_window_s"], vehicle_rows))
+    return metrics
+
+
+def sinkage_of_run(folder, driving_window, vehicle_rows):
+    """{"sinkage": mean_over(...) or None, "sinkage_note": why not}: over the driving window, or
+    over the second half of a run whose sprockets never turned (the vehicle has landed by then)."""
+    why = missing_inputs(folder)
+    series = sinkage_over_time(folder) if why is None else None
+    if series is None:
+        return {"sinkage": None, "sinkage_note": why}
+    window = driving_window
+    if window is None and vehicle_rows:
+        end = float(vehicle_rows[-1]["t"])
+        window = [end / 2, end]
+    figure = mean_over(series, window) if window else None
+    return {"sinkage": figure, "sinkage_note": None if figure else "no shoe carried by the terrain in the window"}

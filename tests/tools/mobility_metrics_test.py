@@ -136,11 +136,15 @@ class DrivingRunTest(unittest.TestCase):
 
     def test_printout_and_parseable_line(self):
         lines = report_lines(self.m)
-        self.assertEqual(lines[0],
-                         "  slip                  left 0.200, right 0.100 (mean 0.150), over t = 0.50..2.00 s")
-        self.assertTrue(lines[1].startswith("  sprocket power        2.78 kW (left 1.00, right 1.78)"), lines[1])
-        self.assertTrue(lines[2].startswith("  ground pressure       mean 110.0 kPa, 95th percentile 200.0 kPa over "
-                                            "10.0 loaded shoes"), lines[2])
+        # No terrain surface nor vehicle VTK series in this folder: sinkage says what it lacks.
+        self.assertTrue(lines[0].startswith("  sinkage               n/a (no terrain/surface_start.csv"), lines[0])
+        # The speed is constant over the end of the driving window: steady.
+        self.assertTrue(lines[1].startswith("  speed at the end      ") and ", steady (" in lines[1], lines[1])
+        self.assertEqual(lines[2], "  slip                  left 0.200, right 0.100 (mean 0.150), over t = 0.50..2.00 s, "
+                                   "against the track speed sprocket speed x pitch radius 0.1250 m")
+        self.assertTrue(lines[3].startswith("  sprocket power        2.78 kW (left 1.00, right 1.78)"), lines[3])
+        self.assertTrue(lines[4].startswith("  ground pressure       mean 110.0 kPa, 95th percentile 200.0 kPa over "
+                                            "10.0 loaded shoes"), lines[4])
         # The launcher's last line: the old fields first, unchanged, then the new ones.
         line = ("cosim steps=2000 terrain_ranks=2 particles=52682 distance_m=1.5000 sinkage_m=0.0120 step_ms=4.000 "
                 "exchange_share=0.0150" + line_fields(self.m))

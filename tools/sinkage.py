@@ -1,0 +1,136 @@
+"""Sinkage as a terramechanics engineer means it: how far the bottom of the track sits below the
+undisturbed surface under it (docs/mobility-metrics.md, "Sinkage").
+
+- The undisturbed surface is the terrain's own measurement when the coupling starts, before the
+  vehicle has touched it: terrain/surface_start.csv, the highest sphere top per cell of one mean
+  grain diameter (terrain_node/output/bed_surface.h). Under a point the local surface is the mean
+  of the filled cells of the 3 x 3 block around it, so that one grain standing proud or a cell
+  without a grain centre does not decide it.
+- The bottom of a shoe is its lowest contact sphere's lowest point (z - r), read from the
+  vehicle's VTK series (the `spheres` block: the spheres the terrain meets, world frame).
+- A shoe counts while the terrain carries it (vertical force above LOADED_FORCE_N in shoes.csv
+  at the same time): a shoe in the air or on the top run of the track has no sinkage.
+
+sinkage(t) = mean (and max) over the loaded shoes of surface(x, y) - bottom, metres, positive
+downwards. Pure standard library, like the other launcher modules.
+"""
+import csv
+import math
+import os
+
+from mobility_metrics import LOADED_FORCE_N
+from vtk_reader import read_collection, read_grid, read_multiblock
+
+SURFACE_FILE = os.path.join("terrain", "surface_start.csv")
+TIME_MATCH_S = 1e-9
+
+
+class Surface:
+    """A height map as terrain_node writes it: row 0 is the largest y, column 0 the smallest x."""
+
+    def __init__(self, keys, rows):
+        self.x_min, self.y_max = keys["x_min"], keys["y_max"]
+        self.spacing = keys["spacing"]
+        self.columns, self.rows = int(keys["columns"]), int(keys["rows"])
+        self.top = rows
+
+    def local(self, x, y):
+        """Mean of the filled cells of the 3 x 3 block around the cell holding (x, y); None when
+        the point is off the map or the block holds no grain."""
+        column = math.floor((x - self.x_min) / self.spacing)
+        row = math.floor((self.y_max - y) / self.spacing)
+        if not (0 <= column < self.columns and 0 <= row < self.rows):
+            return None
+        tops = [self.top[r][c] for r in range(max(0, row - 1), min(self.rows, row + 2))
+                for c in range(max(0, column - 1), min(self.columns, column + 2)) if self.top[r][c] is not None]
+        return sum(tops) / len(tops) if tops else None
+
+
+def read_surface(path):
+    """The height map of a heightmap CSV ("# key=value" lines, then one line of cells per row)."""
+    keys, rows = {}, []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("#"):
+                if "=" in line:
+                    name, value = line[1:].strip().split("=", 1)
+                    keys[name.strip()] = float(value)
+                continue
+            rows.append([float(v) if v else None for v in line.split(",")])
+    missing = [k for k in ("x_min", "y_max", "spacing", "columns", "rows") if k not in keys]
+    if missing:
+        raise ValueError("%s: not a height map (no %s)" % (path, ", ".join(missing)))
+    return Surface(keys, rows)
+
+
+def shoe_bottoms(spheres):
+    """{shoe: (x, y, z of the lowest point)} from one frame's `spheres` block."""
+    bottoms = {}
+    for (x, y, z), r, shoe in zip(spheres.points, spheres.point_data["radius"], spheres.point_data["shoe"]):
+        if shoe not in bottoms or z - r < bottoms[shoe][2]:
+            bottoms[shoe] = (x, y, z - r)
+    return bottoms
+
+
+def loaded_shoes(shoes_csv):
+    """{t: set of the shoes the terrain carries at t} from shoes.csv."""
+    loaded = {}
+    with open(shoes_csv) as f:
+        for row in csv.DictReader(f):
+            if float(row["fz"]) > LOADED_FORCE_N:
+                loaded.setdefault(float(row["t"]), set()).add(int(row["shoe"]))
+    return loaded
+
+
+def at_time(table, t):
+    """The value of `table` (keyed by time) at t, None when no key is within TIME_MATCH_S."""
+    for key, value in table.items():
+        if abs(key - t) <= TIME_MATCH_S:
+            return value
+    return None
+
+
+def missing_inputs(folder):
+    """Why a run has no sinkage (a sentence), or None when it has what sinkage needs."""
+    needs = {SURFACE_FILE: "the terrain's undisturbed surface (written by terrain_node --cosim)",
+             os.path.join("vehicle", "vehicle.pvd"): "the vehicle's VTK series (simulation.vtk_interval > 0)",
+             os.path.join("vehicle", "shoes.csv"): "the shoe forces"}
+    absent = ["%s, %s" % (path, what) for path, what in needs.items() if not os.path.isfile(os.path.join(folder, path))]
+    return "no " + "; no ".join(absent) if absent else None
+
+
+def sinkage_over_time(folder):
+    """{"t", "mean", "max", "loaded"}: per vehicle VTK frame with at least one loaded shoe, the
+    mean and largest sinkage of the loaded shoes (m) and their number; None when the run lacks
+    an input (missing_inputs says which)."""
+    if missing_inputs(folder):
+        return None
+    surface = read_surface(os.path.join(folder, SURFACE_FILE))
+    loaded = loaded_shoes(os.path.join(folder, "vehicle", "shoes.csv"))
+    series = {"t": [], "mean": [], "max": [], "loaded": []}
+    for t, vtm in read_collection(os.path.join(folder, "vehicle", "vehicle.pvd")):
+        carried = at_time(loaded, t) or set()
+        depths = []
+        for shoe, (x, y, bottom) in shoe_bottoms(read_grid(read_multiblock(vtm)["spheres"])).items():
+            top = surface.local(x, y) if shoe in carried else None
+            if top is not None:
+                depths.append(top - bottom)
+        if depths:
+            series["t"].append(t)
+            series["mean"].append(sum(depths) / len(depths))
+            series["max"].append(max(depths))
+            series["loaded"].append(len(depths))
+    return series
+
+
+def mean_over(series, window):
+    """{"mean", "max", "from", "to"} of the series over [t0, t1] (the mean of the per-frame means;
+    the largest single shoe), or None when no frame falls in it."""
+    t0, t1 = window
+    picked = [i for i, t in enumerate(series["t"]) if t0 - TIME_MATCH_S <= t <= t1 + TIME_MATCH_S]
+    if not picked:
+        return None
+    return {"mean": sum(series["mean"][i] for i in picked) / len(picked),
+            "max": max(series["max"][i] for i in picked),
+            "from": series["t"][picked[0]], "to": series["t"][picked[-1]]}
