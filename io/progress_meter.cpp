@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace trackcosim::io {
 namespace {
@@ -39,13 +40,15 @@ std::string format_progress_line(const ProgressSample& s, double elapsed_seconds
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
 
-ProgressMeter::ProgressMeter(std::ostream& out, double interval_seconds, bool terminal, Clock::time_point start)
+ProgressMeter::ProgressMeter(std::ostream& out, double interval_seconds, bool terminal, Clock::time_point start,
+                             std::string label)
     : out_(out),
       interval_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_seconds))),
       enabled_(interval_seconds > 0),
       terminal_(terminal),
       start_(start),
-      last_report_(start) {}
+      last_report_(start),
+      label_(std::move(label)) {}
 
 void ProgressMeter::update(const ProgressSample& s, Clock::time_point now) {
   // The pace is measured from the first sample on: a resumed run starts at its checkpoint's time.
@@ -61,7 +64,7 @@ void ProgressMeter::update(const ProgressSample& s, Clock::time_point now) {
   const double wall = std::chrono::duration<double>(now - recent_.front().first).count();
   const double simulated = s.sim_time - recent_.front().second;
   const double eta = simulated > 0 && wall > 0 ? (s.end_time - s.sim_time) * wall / simulated : -1;
-  const std::string line = format_progress_line(s, elapsed, steps_per_second, eta);
+  const std::string line = label_ + format_progress_line(s, elapsed, steps_per_second, eta);
   if (terminal_) {
     // Pad with blanks so that a shorter line fully covers the one before it.
     out_ << '\r' << line << std::string(last_width_ > line.size() ? last_width_ - line.size() : 0, ' ');

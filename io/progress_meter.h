@@ -44,8 +44,10 @@ class ProgressMeter {
  public:
   using Clock = std::chrono::steady_clock;
 
-  /// interval_seconds = 0 never prints. `start` is when the run began (for the ETA).
-  ProgressMeter(std::ostream& out, double interval_seconds, bool terminal, Clock::time_point start = Clock::now());
+  /// interval_seconds = 0 never prints. `start` is when the run began (for the ETA). `label`
+  /// opens every line ("vehicle_node: "), where two programs share a terminal.
+  ProgressMeter(std::ostream& out, double interval_seconds, bool terminal, Clock::time_point start = Clock::now(),
+                std::string label = {});
 
   /// The wall time over which the ETA measures the pace.
   static constexpr double kRecentSeconds = 30;
@@ -64,6 +66,7 @@ class ProgressMeter {
   bool terminal_;
   bool line_open_ = false;
   Clock::time_point start_, last_report_;
+  std::string label_;
   std::uint64_t last_steps_ = 0;
   /// (wall, simulated time) of the reports within the recent window, and the oldest just before it.
   std::deque<std::pair<Clock::time_point, double>> recent_;

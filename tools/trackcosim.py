@@ -68,7 +68,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
-from mobility_metrics import line_fields, report_lines, sinkage_mean, text  # noqa: E402
+from mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E402
+from mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from run_file import RunFileError, read_run_file  # noqa: E402
 from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
@@ -382,7 +383,7 @@ def main(argv):
     print("  waiting               the vehicle %.1f%% of its time, the terrain %.1f%%; exchange %.1f%% of the step" % (
         100 * summary["vehicle_wait_share"], 100 * summary["terrain_wait_share"], 100 * summary["exchange_share"]))
     print("cosim steps=%d terrain_ranks=%d particles=%d distance_m=%.4f sinkage_m=%s step_ms=%.3f exchange_share=%.4f"
-          % (steps, ranks, summary["particles"], summary["distance_m"], text(summary["sinkage_m"], "%.4f"), summary["step_ms"],
+          % (steps, ranks, summary["particles"], summary["distance_m"], figure_text(summary["sinkage_m"], "%.4f"), summary["step_ms"],
              summary["exchange_share"]) + line_fields(metrics))
     if not options["--no-plot"]:
         plot_after_run(folder)

@@ -148,9 +148,9 @@ int main(int argc, char** argv) {
       if (!s.stopped_by.empty())
         std::printf("vehicle stopped by=%s step=%zu t=%.9g checkpoint=%s\n", s.stopped_by.c_str(), s.coupling_steps,
                     s.simulated_seconds, s.checkpoint.string().c_str());
-      std::printf("vehicle cosim steps=%zu shoes=%zu particles=%llu distance_m=%.4f sinkage_m=%.4f step_ms=%.3f "
+      std::printf("vehicle cosim steps=%zu shoes=%zu particles=%llu distance_m=%.4f below_top_m=%.4f step_ms=%.3f "
                   "wait_share=%.4f\n",
-                  s.coupling_steps, s.shoes, static_cast<unsigned long long>(s.particles), s.distance_m, s.sinkage_m,
+                  s.coupling_steps, s.shoes, static_cast<unsigned long long>(s.particles), s.distance_m, s.below_top_m,
                   s.coupling_steps > 0 ? 1e3 * wall / double(s.coupling_steps) : 0.0, s.wait_seconds / wall);
       return 0;
     } catch (const std::invalid_argument& e) {

@@ -25,7 +25,7 @@ TEST(ProgressMeter, DurationsReadLikeAClock) {
 }
 
 TEST(ProgressMeter, LineNamesTimeElapsedRateEtaAndContacts) {
-  io::ProgressSample s{0.512, 2, 512, 12345};
+  io::ProgressSample s{0.512, 2, 512, 12345, ""};
   EXPECT_EQ(io::format_progress_line(s, 62, 341.2, 4.4),
             "t 0.512 / 2 s (25.6%)  elapsed 1 min 02 s  341.2 steps/s  ETA 4.4 s  12345 contacts");
   EXPECT_EQ(io::format_progress_line(s, 1.5, -1, -1), "t 0.512 / 2 s (25.6%)  elapsed 1.5 s  ? steps/s  ETA ?  12345 contacts");
@@ -41,7 +41,7 @@ TEST(ProgressMeter, EtaFollowsTheRecentPace) {
   std::ostringstream out;
   const Clock::time_point t0{};
   io::ProgressMeter meter(out, 1.0, /*terminal=*/false, t0);
-  meter.update({0.0, 10, 0, 0}, t0);
+  meter.update({0.0, 10, 0, 0, ""}, t0);
   double t = 0;
   for (int second = 1; second <= 100; ++second) {  // 0.04 s per wall second, then 0.01
     t += second <= 50 ? 0.04 : 0.01;
@@ -57,8 +57,8 @@ TEST(ProgressMeter, EtaOfAResumedRunCountsOnlyItsOwnProgress) {
   std::ostringstream out;
   const Clock::time_point t0{};
   io::ProgressMeter meter(out, 1.0, false, t0);
-  meter.update({5.0, 10, 0, 0}, t0);                            // resumed at t = 5 s
-  meter.update({5.5, 10, 500, 0}, t0 + std::chrono::seconds(5));  // 0.1 s per wall second
+  meter.update({5.0, 10, 0, 0, ""}, t0);                            // resumed at t = 5 s
+  meter.update({5.5, 10, 500, 0, ""}, t0 + std::chrono::seconds(5));  // 0.1 s per wall second
   EXPECT_NE(out.str().find("ETA 45.0 s"), std::string::npos) << out.str();
 }
 
@@ -66,15 +66,15 @@ TEST(ProgressMeter, PrintsOncePerIntervalAsPlainLinesIntoALog) {
   std::ostringstream out;
   const Clock::time_point t0{};
   io::ProgressMeter meter(out, 2.0, /*terminal=*/false, t0);
-  meter.update({0.1, 1, 100, 5}, t0 + milliseconds(1000));
+  meter.update({0.1, 1, 100, 5, ""}, t0 + milliseconds(1000));
   EXPECT_EQ(out.str(), "");
   // 2 s after the start: 200 steps in 2 s; 0.1 s simulated in the 1 s since the first sample
   // -> 8 s to go.
-  meter.update({0.2, 1, 200, 7}, t0 + milliseconds(2000));
+  meter.update({0.2, 1, 200, 7, ""}, t0 + milliseconds(2000));
   EXPECT_EQ(out.str(), "t 0.2 / 1 s (20.0%)  elapsed 2.0 s  100 steps/s  ETA 8.0 s  7 contacts\n");
-  meter.update({0.3, 1, 300, 7}, t0 + milliseconds(3000));
+  meter.update({0.3, 1, 300, 7, ""}, t0 + milliseconds(3000));
   EXPECT_EQ(out.str().find('\n'), out.str().size() - 1);  // nothing new within the interval
-  meter.update({0.4, 1, 400, 7}, t0 + milliseconds(4000));
+  meter.update({0.4, 1, 400, 7, ""}, t0 + milliseconds(4000));
   const std::string log = out.str();
   EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 2);
   EXPECT_EQ(log.find('\r'), std::string::npos);
@@ -86,8 +86,8 @@ TEST(ProgressMeter, RewritesOneLineOnATerminal) {
   std::ostringstream out;
   const Clock::time_point t0{};
   io::ProgressMeter meter(out, 1.0, /*terminal=*/true, t0);
-  meter.update({0.5, 1, 500, 123456}, t0 + milliseconds(1000));
-  meter.update({0.6, 1, 600, 1}, t0 + milliseconds(2000));
+  meter.update({0.5, 1, 500, 123456, ""}, t0 + milliseconds(1000));
+  meter.update({0.6, 1, 600, 1, ""}, t0 + milliseconds(2000));
   const std::string text = out.str();
   EXPECT_EQ(std::count(text.begin(), text.end(), '\r'), 2);
   EXPECT_EQ(text.find('\n'), std::string::npos);
@@ -102,7 +102,7 @@ TEST(ProgressMeter, ZeroIntervalNeverPrints) {
   std::ostringstream out;
   const Clock::time_point t0{};
   io::ProgressMeter meter(out, 0, false, t0);
-  meter.update({0.5, 1, 500, 1}, t0 + std::chrono::hours(1));
+  meter.update({0.5, 1, 500, 1, ""}, t0 + std::chrono::hours(1));
   meter.finish();
   EXPECT_EQ(out.str(), "");
 }

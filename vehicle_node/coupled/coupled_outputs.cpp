@@ -40,7 +40,7 @@ void write_run_json(const CoupledOptions& o, const RunConfig& config, const Trac
                    {"wall_s", summary.wall_seconds},
                    {"wait_s", summary.wait_seconds},
                    {"distance_m", summary.distance_m},
-                   {"sinkage_m", summary.sinkage_m}};
+                   {"below_top_m", summary.below_top_m}};
   if (!o.restart.empty()) run["resumed_from"] = {{"checkpoint", o.restart.string()}, {"coupling_step", first}};
   if (!summary.stopped_by.empty())
     run["stopped"] = {{"by", summary.stopped_by}, {"coupling_step", summary.coupling_steps},

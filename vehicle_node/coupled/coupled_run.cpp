@@ -4,18 +4,19 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 
 #include "cosim/coupler.h"
 #include "cosim/job_control.h"
 #include "io/csv_stream.h"
+#include "io/progress_meter.h"
 #include "io/output_file.h"
 #include "vehicle_node/coupled/coupled_outputs.h"
 #include "vehicle_node/coupled/shoe_messages.h"
 #include "vehicle_node/coupled/vehicle_checkpoint.h"
 #include "vehicle_node/driver/driver.h"
 #include "vehicle_node/ground/ground_settings.h"
+#include "vehicle_node/output/progress_words.h"
 #include "vehicle_node/output/vehicle_vtk_series.h"
 #include "vehicle_node/standalone/run_config.h"
 #include "vehicle_node/standalone/vehicle_recorder.h"
@@ -138,7 +139,9 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   }
   const bool sequential = o.scheme == "sequential";
   const Clock::time_point start = Clock::now();
-  Clock::time_point last_progress = start;
+  // Plain lines (not a rewritten terminal line): mpirun forwards this stream beside the
+  // terrain's, and a '\r' line would be overwritten by the other program's output.
+  io::ProgressMeter meter(progress, o.progress_seconds, /*terminal=*/false, start, "vehicle_node: ");
   try {
     for (std::size_t k = first; k < coupling_steps; ++k) {
       // Walltime safety: a signal here, or a terrain rank's (forces_stop), ends the run at t_k
@@ -206,17 +209,8 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
         timing.flush();
       }
       summary.coupling_steps = k + 1;
-      if (o.progress_seconds > 0 && since(last_progress) >= o.progress_seconds) {
-        const double wall = since(start), rate = double(k + 1 - first) / wall;
-        // One write per line: std::cerr flushes after every <<, and mpirun forwards stderr and
-        // stdout apart, so a line written in pieces can be split by the summary line on stdout.
-        std::ostringstream line;
-        line << "vehicle_node: t = " << system.time() << " / " << config.simulation.end_time << " s, "
-             << static_cast<int>(rate) << " coupling steps/s, ETA "
-             << static_cast<int>(double(coupling_steps - k - 1) / rate) << " s\n";
-        progress << line.str() << std::flush;
-        last_progress = Clock::now();
-      }
+      if (o.progress_seconds > 0)
+        meter.update({system.time(), config.simulation.end_time, k + 1, 0, progress_words(system, *vehicle, x0)});
     }
     if (summary.stopped_by.empty()) coupler.finish();
   } catch (const std::exception& e) {
@@ -226,7 +220,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   summary.wall_seconds = wall_before + since(start);
   summary.simulated_seconds = system.time();
   summary.distance_m = system.state(vehicle->chassis()).position.x - x0;
-  summary.sinkage_m = mean_sinkage(*vehicle, system, shoes, forces, surface_height);
+  summary.below_top_m = mean_sinkage(*vehicle, system, shoes, forces, surface_height);
   timing.flush();
   write_run_json(o, config, *vehicle, summary, coupling_step, surface_height, w.terrain_step, first, vtk.run_json());
   return summary;

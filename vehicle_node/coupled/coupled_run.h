@@ -43,7 +43,10 @@ struct CoupledSummary {
   std::uint64_t particles = 0;
   double simulated_seconds = 0, wall_seconds = 0, wait_seconds = 0;
   double distance_m = 0;      ///< chassis travel along x
-  double sinkage_m = 0;       ///< mean depth of the loaded shoes' lowest points below the surface
+  /// Mean depth of the loaded shoes' lowest points below the highest grain top at the start (the
+  /// handshake's surface height) at the last step: a quick figure of the vehicle alone. The
+  /// launcher's sinkage is against the local undisturbed surface (tools/sinkage.py).
+  double below_top_m = 0;
   std::string stopped_by;     ///< empty: the run reached its end; else who stopped it ("USR1", "terrain")
   std::filesystem::path checkpoint;  ///< written when stopped
 };

@@ -9,6 +9,8 @@
 #include "io/number_text.h"
 #include "io/output_file.h"
 #include "io/version.h"
+#include "io/progress_meter.h"
+#include "vehicle_node/output/progress_words.h"
 #include "vehicle_node/output/vehicle_vtk_series.h"
 #include "vehicle_node/standalone/vehicle_recorder.h"
 
@@ -57,14 +59,6 @@ void write_run_json(const std::filesystem::path& folder, const RunConfig& config
   io::write_output_file(folder / "run.json", [&run](std::ostream& out) { out << run.dump(2) << '\n'; });
 }
 
-void print_progress(std::ostream& out, double t, double end, std::size_t steps, double wall) {
-  const double rate = wall > 0 ? steps / wall : 0.0;
-  const double remaining_steps = steps > 0 ? (end - t) / (t / steps) : 0.0;
-  char line[160];
-  std::snprintf(line, sizeof line, "vehicle_node: t = %.3f / %.3f s (%.0f%%), %.0f steps/s, ETA %.0f s\n", t, end,
-                end > 0 ? 100.0 * t / end : 100.0, rate, rate > 0 ? remaining_steps / rate : 0.0);
-  out << line << std::flush;
-}
 
 }  // namespace
 
@@ -86,7 +80,8 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
   summary.bodies = system.body_count();
 
   const Clock::time_point start = Clock::now();
-  Clock::time_point last_progress = start;
+  io::ProgressMeter meter(progress, options.progress_seconds, /*terminal=*/false, start, "vehicle_node: ");
+  const double start_x = system.state(vehicle.chassis()).position.x;
   for (std::size_t k = 1; k <= steps; ++k) {
     apply_driver(config.driver, vehicle, system, system.time());
     vehicle.apply_travel_stops(system, h);
@@ -101,11 +96,8 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
       recorder.record(system);
       vtk.on_row(system);
     }
-    const Clock::time_point now = Clock::now();
-    if (options.progress_seconds > 0 && std::chrono::duration<double>(now - last_progress).count() >= options.progress_seconds) {
-      print_progress(progress, system.time(), config.simulation.end_time, k, std::chrono::duration<double>(now - start).count());
-      last_progress = now;
-    }
+    if (options.progress_seconds > 0)
+      meter.update({system.time(), config.simulation.end_time, k, 0, progress_words(system, vehicle, start_x)});
   }
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   summary.simulated_seconds = system.time();
