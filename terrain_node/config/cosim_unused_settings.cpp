@@ -19,9 +19,7 @@ void refuse_settings_unused_by_cosim(const TerrainConfig& config) {
   const OutputSettings defaults;
   // The message names what a standalone run would have written, so that the reader knows where
   // to get it: the same config without --cosim, or with --from-checkpoint on the coupled bed.
-  if (out.snapshot_interval != 0)
-    refuse(config, "output.snapshot_interval",
-           "co-simulation writes no terrain snapshots yet (particles.pvd is written by a standalone --config run only)");
+  // (output.snapshot_interval is used: particle snapshots of the coupling, cosim_snapshots.h.)
   if (!out.probes.empty())
     refuse(config, "output.probes", "co-simulation writes no probes.csv (a standalone --config run does)");
   if (out.probe_interval != defaults.probe_interval)

@@ -1,7 +1,7 @@
 #pragma once
 // The settings of a terrain config that `terrain_node --config X --cosim` does not act on. A
-// co-simulation writes run.json and timing.csv (docs/protocol.md): no probes.csv, stats.csv,
-// particle snapshots, settle.json or height map, no periodic checkpoint, and it settles for
+// co-simulation writes run.json, timing.csv and particle snapshots (docs/protocol.md): no
+// probes.csv, stats.csv, settle.json or height map, no periodic checkpoint, and it settles for
 // cosim.settle_time instead of a `settle` criterion. A config that asks for one of those would
 // otherwise run and quietly leave it out, so the co-simulation refuses it before it starts.
 

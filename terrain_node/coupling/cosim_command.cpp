@@ -20,6 +20,7 @@
 #include "terrain_node/config/cosim_unused_settings.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/coupling/coupling_session.h"
+#include "terrain_node/output/bed_surface.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -109,10 +110,15 @@ void run_cosim_command(const CosimOptions& options) {
     progress.update({terrain.time(), c.settle_time, k + 1, terrain.local_stats().contacts});
   }
   progress.finish();
+  // The undisturbed surface, against which the launcher measures the tracks' sinkage
+  // (tools/sinkage.py): once, before the vehicle's first step. A resumed run keeps the file of
+  // the run it continues.
+  if (!resume) write_bed_surface(terrain, config, folder / "surface_start.csv");
 
   const std::filesystem::path timing = folder / "timing.csv";
   const CouplingControl control{&stop,     folder / "checkpoint.bin", resume ? &*resume : nullptr,
-                                &hello,    &watchdog,                 checkpoint_record(start)};
+                                &hello,    &watchdog,                 checkpoint_record(start),
+                                folder};
   const CouplingSummary s = run_coupling(terrain, config, coupler.get(), leader ? &timing : nullptr, control);
   if (!leader) return;
   // The signal this terrain caught, even when the vehicle's checkpoint frame came first (a
@@ -140,6 +146,11 @@ void run_cosim_command(const CosimOptions& options) {
                            {"active_max", p.active_max},   {"reactivated", p.reactivated},
                            {"cut_moves", p.cut_moves},     {"seconds", p.seconds}};
   }
+  if (const std::uint64_t interval = config.scene.output.snapshot_interval; interval > 0)
+    run["snapshots"] = {{"file", "particles.pvd"},
+                        {"interval_steps", interval},
+                        {"frames", s.snapshot_frames},
+                        {"seconds", s.snapshot_seconds}};
   run["config"] = resolved_config_json(config.scene);
   io::write_json_file(folder / "run.json", run);
   const double wall = s.wall_seconds > 0 ? s.wall_seconds : 1;

@@ -16,6 +16,7 @@
 #include "io/csv_stream.h"
 #include "io/number_text.h"
 #include "cosim/shoe_exchange.h"
+#include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/shoe_proxies.h"
 
 namespace trackcosim::terrain {
@@ -63,12 +64,14 @@ struct SharedFailure {
 void open_timing(std::optional<io::CsvStream>& timing, const std::filesystem::path& path, bool resume,
                  std::uint64_t first_step) {
   const std::vector<std::string> kept = resume ? io::rows_before_step(path, first_step) : std::vector<std::string>{};
-  // Per coupling step: the leader's wait for the vehicle, the sub-steps (and the leader's own
-  // time in each stage of them, terrain_step_stages.h; its ghost, migration and solver messages
-  // and its wait for the slowest terrain rank at the end, as halo), and the exchange.
+  // Per coupling step: the leader's wait for the vehicle; the sub-steps ("terrain"), which the
+  // next columns partition: the leader's own time in each stage of them (terrain_step_stages.h)
+  // and its wait for the slowest terrain rank at the end (imbalance), the rest being loop and
+  // timer overhead; then its ghost, migration and solver messages (halo), which happen INSIDE
+  // the stages (ghosts, solve, integrate) and are not added to them; and the exchange.
   std::string header = "step,t,wait,terrain";
   for (const std::string_view name : kTerrainStageNames) (header += ',') += name;
-  timing.emplace(path, header + ",halo,exchange");
+  timing.emplace(path, header + ",imbalance,halo,exchange");
   for (const std::string& row : kept) timing->write_row(row);
 }
 
@@ -142,6 +145,13 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       if (resume == nullptr) patch_csv << MovingPatch::csv_header();
     }
   }
+  std::optional<CosimSnapshots> snapshots;
+  if (const std::uint64_t interval = config.scene.output.snapshot_interval;
+      interval > 0 && !control.snapshot_folder.empty()) {
+    // Coupling time 0 is the terrain's step when the coupling began (a resumed one: start_step earlier).
+    const std::uint64_t coupling_start = terrain.step_count() - hello.start_step * substeps;
+    snapshots.emplace(terrain, control.snapshot_folder, interval, h, coupling_start);
+  }
   std::vector<Vec3> shoe_positions(shoes);
   CouplingSummary summary;
   summary.shoes = shoes;
@@ -201,6 +211,12 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     StageSeconds stages{};
     double halo = 0;
     for (std::uint64_t s = 0; s < substeps; ++s) {
+      if (snapshots) {  // timed apart: writing a frame is not the terrain's computing
+        const Clock::time_point write = Clock::now();
+        snapshots->on_grid(terrain);
+        summary.snapshot_seconds += since(write);
+        t0 += Clock::now() - write;
+      }
       terrain.step();
       beat("terrain step", terrain.step_count());
       if (leader) coupler->keep_alive();
@@ -208,14 +224,14 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
     }
     // Waiting here for the slowest terrain rank is load imbalance of the sub-steps, not coupling
-    // exchange: it is timed apart and reported with the halo messages. The same collective tells
-    // every rank whether any of them caught a stop signal.
+    // exchange: it is timed apart (imbalance). The same collective tells every rank whether any
+    // of them caught a stop signal.
     const Clock::time_point barrier = Clock::now();
     int signal = 0;
     if (control.stop != nullptr) signal = control.stop->caught_anywhere(group);
     else group.barrier();
     if (signal != 0) summary.signal = signal;
-    halo += since(barrier);
+    const double imbalance = since(barrier);
     const double compute = since(t0);
     if (signal != 0 && !hello.checkpoint) {
       // A vehicle that cannot checkpoint (an external client without the capability) is never
@@ -249,13 +265,19 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       const auto field = [&row](double value) { io::append_number(row += ',', value); };
       for (const double value : {command.time, wait, compute}) field(value);
       for (const double seconds : stages) field(seconds);
-      for (const double value : {halo, exchange}) field(value);
+      for (const double value : {imbalance, halo, exchange}) field(value);
       timing->write_row(row);
     }
     ++summary.coupling_steps;
     summary.wait_seconds += wait;
     summary.terrain_seconds += compute;
     summary.exchange_seconds += exchange;
+  }
+  if (snapshots) {
+    const Clock::time_point write = Clock::now();
+    snapshots->last(terrain);
+    summary.snapshot_seconds += since(write);
+    summary.snapshot_frames = snapshots->frames();
   }
   summary.wall_seconds = since(start);
   if (patch) summary.patch = patch->summary();

@@ -44,6 +44,8 @@ struct CouplingSummary {
   std::string stop_reason;      ///< the leader's: the vehicle's checkpoint reason, or this terrain's signal
   int signal = 0;               ///< the stop signal a terrain rank caught (0: none)
   std::optional<PatchSummary> patch;  ///< with cosim.moving_patch (its seconds are in none of the above)
+  std::size_t snapshot_frames = 0;    ///< listed in particles.pvd (the leader's count)
+  double snapshot_seconds = 0;        ///< writing them (in none of the above)
 };
 
 /// Walltime safety and resumption (docs/protocol.md, "Checkpoints").
@@ -64,6 +66,9 @@ struct CouplingControl {
   comm::Watchdog* watchdog = nullptr;
   /// The run's config record for its checkpoints (checkpoint_record; empty: none).
   std::string record;
+  /// The run folder, on every rank, where output.snapshot_interval > 0 writes particles.pvd and
+  /// particles/ (cosim_snapshots.h); empty: no snapshots.
+  std::filesystem::path snapshot_folder;
 };
 
 /// Collective: the leader receives the vehicle's hello and checks it against this terrain's
@@ -78,7 +83,9 @@ cosim::VehicleHello agree_on_hello(const comm::RankGroup& group, cosim::TerrainC
 /// wait (for the vehicle), terrain (the sub-steps), the leader's collision, prepare, solve and
 /// integrate seconds within them, halo (its ghost and solver messages within them, waiting
 /// included) and exchange (broadcasts, load reduction, sending the forces). With
-/// cosim.moving_patch, patch.csv next to it gets the patch's counts per coupling step.
+/// cosim.moving_patch, patch.csv next to it gets the patch's counts per coupling step. Snapshots
+/// (control.snapshot_folder) are taken before the sub-step they fall on, after the patch has
+/// followed the shoes, so a frame's classes are those of patch.csv's row of its coupling step.
 CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& config,
                              cosim::TerrainCoupler* coupler, const std::filesystem::path* timing_csv = nullptr,
                              const CouplingControl& control = {});

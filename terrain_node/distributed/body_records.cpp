@@ -82,6 +82,12 @@ gpu::BodyDesc desc_of(const BodyRecord& r) {
 
 }  // namespace
 
+const BodyRecord* find_record(const BodyRecords& sorted, gpu::GlobalId gid) {
+  const auto at = std::lower_bound(sorted.bodies.begin(), sorted.bodies.end(), gid,
+                                   [](const BodyRecord& r, gpu::GlobalId g) { return r.gid < g; });
+  return at != sorted.bodies.end() && at->gid == gid ? &*at : nullptr;
+}
+
 gpu::BodySet merge_bodies(const gpu::BodySet& held, const std::vector<std::uint32_t>& held_bodies,
                           const std::vector<const BodyRecords*>& received) {
   // (gid, source, index): source 0 = held body, k+1 = received[k]'s record with its first sphere.

@@ -47,6 +47,9 @@ struct BodyRecords {
 /// Sorts the records (and their spheres with them) by gid.
 void sort_by_gid(BodyRecords& records);
 
+/// The record of `gid` in records sorted by gid (sort_by_gid), or null.
+const BodyRecord* find_record(const BodyRecords& sorted, gpu::GlobalId gid);
+
 /// The record's state as the system reports a body's.
 gpu::BodyState state_of(const BodyRecord& r);
 

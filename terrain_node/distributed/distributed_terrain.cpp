@@ -284,10 +284,7 @@ std::vector<gpu::BodyState> DistributedTerrain::gather_states(const std::vector<
     if (i < s.size() && s.gid[i] == gid && (held_->local.holder[i] == kOwnedHere ||
                                             (held_->local.holder[i] == kOnEveryRank && leader())))
       mine.push_back(state_of(s, i));
-    const std::vector<BodyRecord>& stored = held_->stored.bodies;
-    const auto at = std::lower_bound(stored.begin(), stored.end(), gid,
-                                     [](const BodyRecord& r, gpu::GlobalId g) { return r.gid < g; });
-    if (at != stored.end() && at->gid == gid) mine.push_back(state_of(*at));
+    if (const BodyRecord* r = find_record(held_->stored, gid)) mine.push_back(state_of(*r));
   }
   const std::vector<gpu::BodyState> all = comm::gather_to_leader(group_, mine);
   if (!leader()) return {};

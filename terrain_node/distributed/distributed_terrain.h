@@ -48,6 +48,12 @@ struct DynamicTotals {
   double mass = 0;
 };
 
+/// What a snapshot shows of one rank (DistributedTerrain::snapshot_piece).
+struct SnapshotPiece {
+  gpu::BodySet bodies;            ///< in gid order
+  std::vector<PatchRole> roles;   ///< per body: Active without a moving patch
+};
+
 /// Contact ends at dynamic bodies among the last step's contacts, summed over all ranks (a
 /// contact between two dynamic bodies has two ends, one with a wall one).
 struct ContactEnds {
@@ -141,6 +147,11 @@ class DistributedTerrain {
   /// The spheres of the dynamic bodies this rank owns, in the world frame (no messages); every
   /// dynamic sphere of the terrain is in exactly one rank's list (distributed_terrain_sampling.cpp).
   std::vector<WorldSphere> owned_spheres() const;
+  /// This rank's piece of a snapshot (no messages): the dynamic bodies it owns, and with a moving
+  /// patch the fixed particles whose position it owns and the particles in its store. Every
+  /// particle of the terrain is in exactly one rank's piece; walls, fixed obstacles and shoe
+  /// proxies (held by every rank) are in none.
+  SnapshotPiece snapshot_piece() const;
   /// Collective.
   DynamicTotals dynamic_totals() const;
   /// Collective: the last step's contacts (each counted by the one rank that solved it); zeros

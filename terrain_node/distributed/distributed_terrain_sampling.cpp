@@ -1,7 +1,8 @@
 // Measurements of the terrain as it is now, for the settle statistics (settle_statistics.h): its
 // spheres in the world frame, the dynamic bodies' count and mass, the last step's contacts. Each
 // dynamic body and each contact is counted by exactly one rank, and the sums are integers or
-// exact fixed-point sums, so the totals are the same bits on any rank count.
+// exact fixed-point sums, so the totals are the same bits on any rank count. And each rank's
+// piece of a snapshot, in which every particle appears once, by the same rule of ownership.
 
 #include "comm/gather.h"
 #include "terrain_node/distributed/body_records.h"
@@ -20,6 +21,27 @@ std::vector<WorldSphere> DistributedTerrain::owned_spheres() const {
     out.push_back({position(s, b) + offset, s.sphere_radius[k]});
   }
   return out;
+}
+
+SnapshotPiece DistributedTerrain::snapshot_piece() const {
+  const gpu::BodySet& s = held_->set;
+  std::vector<std::uint32_t> mine;
+  for (std::uint32_t i = 0; i < s.size(); ++i) {
+    const int holder = held_->local.holder[i];
+    // A fixed particle of a moving patch is held by every rank; the owner of its position shows it.
+    const bool fixed_particle = holder == kOnEveryRank && config_particle(s.gid[i]) &&
+                                decomposition_.owner_of(position(s, i)) == rank_;
+    if (holder == kOwnedHere || fixed_particle) mine.push_back(i);
+  }
+  // The store stays out of the solver on this rank; the snapshot shows the whole bed, so it is here too.
+  const BodyRecords& store = held_->stored;
+  SnapshotPiece piece{merge_bodies(s, mine, {&store}), {}};
+  piece.roles.reserve(piece.bodies.size());
+  for (std::size_t i = 0; i < piece.bodies.size(); ++i)
+    piece.roles.push_back(piece.bodies.motion[i] == gpu::Motion::Fixed ? PatchRole::Fixed
+                          : find_record(store, piece.bodies.gid[i]) != nullptr ? PatchRole::Stored
+                                                                               : PatchRole::Active);
+  return piece;
 }
 
 DynamicTotals DistributedTerrain::dynamic_totals() const {

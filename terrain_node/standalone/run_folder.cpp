@@ -1,34 +1,18 @@
 #include "terrain_node/standalone/run_folder.h"
 
-#include <cstdio>
-#include <system_error>
-
 #include "io/output_file.h"
 #include "io/run_json.h"
 #include "terrain_node/output/height_map.h"
 #include "terrain_node/output/particle_frame.h"
 #include "terrain_node/output/particle_vtu_writer.h"
+#include "terrain_node/output/snapshot_files.h"
 #include "terrain_node/standalone/settle_statistics.h"
 
 namespace trackcosim::terrain {
 namespace {
 
-constexpr const char* kSnapshotFolder = "particles";
-
 std::string snapshot_name(std::uint64_t step) {
-  char name[48];
-  std::snprintf(name, sizeof name, "%s/step_%08llu.vtu", kSnapshotFolder, static_cast<unsigned long long>(step));
-  return name;
-}
-
-/// Snapshots of an earlier run in the same folder would sit beside this run's without being in
-/// its .pvd; only files of our own naming pattern are removed.
-void remove_old_snapshots(const std::filesystem::path& folder) {
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.starts_with("step_") && name.ends_with(".vtu")) std::filesystem::remove(entry.path(), error);
-  }
+  return std::string(kSnapshotFolder) + "/" + snapshot_stem(step) + ".vtu";
 }
 
 nlohmann::ordered_json gid_ranges_json(const std::vector<GidRange>& ranges) {

@@ -24,11 +24,16 @@ sed 's|^  "driver": {.*|  "driver": { "mode": "speed", "both": [[0, 0], [0.1, 0]
   "$src/configs/vehicles/ndia_light_robot.json" >"$robot"
 grep -q '"both": \[\[0, 0\], \[0.1, 0\]' "$robot" || { echo "FAIL: could not set the driver"; exit 1; }
 terrain_config="$src/configs/cosim_robot_terrain.json"
+# Part 1 records particle snapshots every 50 steps: the resumed run continues the series.
+snapshot_config="$work/terrain_snapshots.json"
+sed 's|"output": {"progress_interval": 0}|"output": {"progress_interval": 0, "snapshot_interval": 50}|' \
+  "$terrain_config" >"$snapshot_config"
+grep -q '"snapshot_interval": 50' "$snapshot_config" || { echo "FAIL: could not set the snapshot interval"; exit 1; }
 
 start() {  # terrain ranks, out, extra vehicle args, extra terrain args; $scheme (background; pid in $job)
   "$mpiexec" --oversubscribe -np 1 "$vehicle" --config "$robot" --terrain mpi --end-time $end \
     --coupling-scheme "$scheme" --quiet --out "$work/$2/vehicle" $3 \
-    : -np "$1" "$terrain" --config "$terrain_config" --cosim --out "$work/$2/terrain" $4 >>"$work/$2.log" 2>&1 &
+    : -np "$1" "$terrain" --config "${config:-$terrain_config}" --cosim --out "$work/$2/terrain" $4 >>"$work/$2.log" 2>&1 &
   job=$!
 }
 finish() {  # out: waits for $job, which must exit 0
@@ -60,7 +65,7 @@ stop_step() {  # out, expected "by" value: the step both programs stopped at
 }
 
 # 1. The vehicle is signalled.
-scheme=sequential
+scheme=sequential config=$snapshot_config
 start 2 whole "" ""
 finish whole
 grep -q "^vehicle cosim steps=$steps " "$work/whole.log"
@@ -73,7 +78,14 @@ start 1 by_vehicle "--restart $work/by_vehicle/vehicle/checkpoint.bin" "--restar
 finish by_vehicle
 grep -q "^restart    coupling step $k " "$work/by_vehicle.log"
 same_as_whole by_vehicle whole
-echo "SIGUSR1 to the vehicle: both stopped at coupling step $k; resumed on 1 terrain rank, the same outputs"
+frames() { grep -o 'timestep="[^"]*" part="0" file="[^"]*"' "$work/$1/terrain/particles.pvd"; }
+[[ "$(frames by_vehicle)" == "$(frames whole)" && $(frames whole | wc -l) == 4 ]] ||
+  { frames whole; frames by_vehicle; echo "FAIL: the resumed run's snapshot series"; exit 1; }
+for f in $(frames by_vehicle | sed 's/.*file="\([^"]*\)"/\1/'); do
+  [[ -f "$work/by_vehicle/terrain/$f" ]] || { echo "FAIL: $f is listed, not written"; exit 1; }
+done
+echo "SIGUSR1 to the vehicle: both stopped at coupling step $k; resumed on 1 terrain rank, the same outputs and snapshot series"
+unset config
 
 # 2. Only the second terrain rank (world rank 2) is signalled; the launcher resumes.
 scheme=concurrent

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -70,12 +71,17 @@ inline std::vector<cosim::ShoeState> track_states(const TrackDrive& d, double t)
 }
 
 /// Collective over the terrain's communicator: runs the coupling with the track as the vehicle.
-/// Forces come back on the leader ({} elsewhere).
+/// Forces come back on the leader ({} elsewhere). With `out_dir` (the same on every rank) the
+/// terrain writes its files there: timing.csv, patch.csv, particle snapshots.
 inline TrackForces drive_track(terrain::DistributedTerrain& terrain, const terrain::TerrainConfig& config,
-                               const TrackDrive& d) {
+                               const TrackDrive& d, const std::filesystem::path& out_dir = {}) {
   TrackForces out;
+  terrain::CouplingControl control;
+  control.snapshot_folder = out_dir;
+  const std::filesystem::path timing = out_dir / "timing.csv";
+  const std::filesystem::path* timing_csv = out_dir.empty() ? nullptr : &timing;
   if (!terrain.leader()) {
-    terrain::run_coupling(terrain, config, nullptr);
+    terrain::run_coupling(terrain, config, nullptr, nullptr, control);
     return out;
   }
   comm::TcpListener listener("127.0.0.1", 0);
@@ -99,7 +105,7 @@ inline TrackForces drive_track(terrain::DistributedTerrain& terrain, const terra
     }
   });
   cosim::TerrainCoupler coupler(listener.accept(60), 60);
-  out.summary = terrain::run_coupling(terrain, config, &coupler);
+  out.summary = terrain::run_coupling(terrain, config, &coupler, timing_csv, control);
   vehicle.join();
   if (!error.empty()) throw std::runtime_error("track vehicle: " + error);
   return out;

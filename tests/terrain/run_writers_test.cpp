@@ -174,6 +174,36 @@ TEST(ParticleVtu, OneVertexCellPerSphereWithRadiusVelocityAndGid) {
   EXPECT_EQ(count(vtu, "<DataArray"), count(vtu, "</DataArray>"));
 }
 
+// A co-simulation's frame: pieces with the patch's class of each sphere, and the .pvtu that
+// declares the same arrays, with the same types, as the pieces hold (ParaView refuses otherwise).
+TEST(ParticleVtu, ThePvtuDeclaresThePiecesArraysAndNamesEachPiece) {
+  ParticleFrame f = three_particles();
+  f.state = {0, 1, 2};
+  std::ostringstream piece, index;
+  write_particles_vtu(piece, f);
+  write_particles_pvtu(index, {"step_00000007_r0.vtu", "step_00000007_r1.vtu"}, true);
+  const std::string vtu = piece.str(), pvtu = index.str();
+  EXPECT_NE(vtu.find("type=\"UInt8\" Name=\"state\" NumberOfComponents=\"1\" format=\"ascii\">\n          0\n"
+                     "          1\n          2\n"),
+            std::string::npos)
+      << vtu;
+  EXPECT_NE(pvtu.find("<VTKFile type=\"PUnstructuredGrid\""), std::string::npos);
+  for (const char* name : {"radius", "velocity", "gid", "state", "points"}) {
+    const std::string key = std::string("Name=\"") + name + "\"";
+    const std::size_t in_vtu = vtu.find(key), in_pvtu = pvtu.find(key);
+    ASSERT_NE(in_pvtu, std::string::npos) << name;
+    // The declaration is the piece's opening tag less the format: type, name, components.
+    const std::size_t open = vtu.rfind("<DataArray ", in_vtu) + 11, end = vtu.find(" format=", in_vtu);
+    EXPECT_NE(pvtu.find("<PDataArray " + vtu.substr(open, end - open) + "/>"), std::string::npos) << name;
+  }
+  EXPECT_NE(pvtu.find("<Piece Source=\"step_00000007_r0.vtu\"/>\n    <Piece Source=\"step_00000007_r1.vtu\"/>"),
+            std::string::npos);
+  // Without a patch's classes, a standalone frame has no state array.
+  std::ostringstream plain;
+  write_particles_vtu(plain, three_particles());
+  EXPECT_EQ(plain.str().find("Name=\"state\""), std::string::npos);
+}
+
 TEST(VtkXml, ByteArraysAreWrittenAsDecimals) {
   std::ostringstream out;
   const std::uint8_t values[] = {0, 7, 42, 255};

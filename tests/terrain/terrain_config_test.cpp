@@ -562,8 +562,6 @@ std::string cosim_refusal(const std::string& extra) {
 }
 
 TEST(TerrainConfigCosim, SettingsACosimRunWouldIgnoreAreRefusedByName) {
-  EXPECT_TRUE(starts_with(cosim_refusal(R"(, "output": {"snapshot_interval": 50})"),
-                          "terrain.json: output.snapshot_interval: co-simulation writes no terrain snapshots yet"));
   EXPECT_TRUE(starts_with(cosim_refusal(R"(, "container": {"min": [0, 0, 0], "max": [1, 1, 1]},
                                           "output": {"probes": [2]})"),
                           "terrain.json: output.probes: co-simulation writes no probes.csv"));
@@ -577,6 +575,8 @@ TEST(TerrainConfigCosim, SettingsACosimRunWouldIgnoreAreRefusedByName) {
   EXPECT_TRUE(starts_with(cosim_refusal(R"(, "settle": {"rms_speed": 0.01})"),
                           "terrain.json: settle: co-simulation settles for cosim.settle_time"));
   // What it does use, and values that ask for nothing, pass.
+  // Snapshots of the coupling are written (cosim_snapshots.h).
+  EXPECT_EQ(cosim_refusal(R"(, "output": {"snapshot_interval": 50})"), "accepted");
   EXPECT_EQ(cosim_refusal(R"(, "output": {"progress_interval": 0, "stats": true, "snapshot_interval": 0,
                                           "checkpoint_interval": 0, "probe_interval": 1, "probes": []})"),
             "accepted");
@@ -602,6 +602,9 @@ TEST(TerrainConfigCosim, ShippedCosimConfigsAskForNothingTheCosimIgnores) {
     c.scene = read_terrain_scene(io::load_json_document(file), c.source);
     EXPECT_NO_THROW(refuse_settings_unused_by_cosim(c)) << file;
   }
+  // What they do ask for: the default run and the moving patch record the bed (particles.pvd).
+  for (const char* name : {"cosim_gravel_terrain.json", "cosim_robot_patch_terrain.json"})
+    EXPECT_GT(read_terrain_scene(io::load_json_document(configs / name), name).output.snapshot_interval, 0u) << name;
 }
 
 }  // namespace

@@ -1,0 +1,55 @@
+#pragma once
+// Particle snapshots of a co-simulation (docs/terrain-config.md, "cosim"): a frame at coupling
+// time 0 (the settled bed as the vehicle meets it; settling itself is not recorded), every
+// output.snapshot_interval terrain steps after it, and at the last step. Frames are timed by
+// coupling time, the vehicle's t (terrain step n of the coupling is at n h, while the terrain's
+// own clock also counts the settle time), so ParaView plays the terrain's series beside the
+// vehicle's.
+//
+// No rank gathers another's bodies: each writes the piece it holds (DistributedTerrain::
+// snapshot_piece, with the moving patch's class of each particle), and the leader writes the
+// .pvtu naming the pieces and the .pvd series, after a barrier so that both name only pieces
+// already on disk:
+//   particles.pvd                   timestep = coupling time, file = particles/step_<k>.pvtu
+//   particles/step_<k>.pvtu         k = the terrain step (as a standalone run names its frames)
+//   particles/step_<k>_r<rank>.vtu  the bodies terrain rank <rank> owns, its store included
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "io/pvd_series.h"
+#include "terrain_node/distributed/distributed_terrain.h"
+
+namespace trackcosim::terrain {
+
+class CosimSnapshots {
+ public:
+  /// Collective. `coupling_start`: the terrain step at coupling time 0. A terrain at a later step
+  /// (a resumed coupling) continues the series: the frames on the grid before its step are the
+  /// earlier run's and stay listed (files of the earlier run after that step are rewritten or left
+  /// out of the .pvd). Throws OutputError.
+  CosimSnapshots(const DistributedTerrain& terrain, const std::filesystem::path& folder, std::uint64_t interval,
+                 real step_size, std::uint64_t coupling_start);
+
+  /// Collective: a frame when the terrain's step is on the grid (coupling step 0 and every
+  /// `interval` terrain steps after it).
+  void on_grid(const DistributedTerrain& terrain);
+  /// Collective: the frame of the terrain's step unless it has one: the last of the run.
+  void last(const DistributedTerrain& terrain);
+  /// Frames listed in the series (the leader's count; 0 on the other ranks).
+  std::size_t frames() const { return series_ ? series_->entries().size() : 0; }
+
+ private:
+  void write(const DistributedTerrain& terrain);
+  double coupling_time(std::uint64_t step) const;
+
+  std::filesystem::path folder_;
+  std::uint64_t interval_;
+  real step_size_;
+  std::uint64_t coupling_start_;
+  std::optional<std::uint64_t> last_step_;  ///< of the last frame written
+  std::optional<io::PvdSeries> series_;     ///< the leader's
+};
+
+}  // namespace trackcosim::terrain
