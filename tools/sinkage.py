@@ -17,12 +17,14 @@ downwards. Pure standard library, like the other launcher modules.
 import csv
 import math
 import os
+import re
 
 from mobility_metrics import LOADED_FORCE_N
 from vtk_reader import read_collection, read_grid, read_multiblock
 
 SURFACE_FILE = os.path.join("terrain", "surface_start.csv")
 TIME_MATCH_S = 1e-9
+KEY_LINE = re.compile(r"^#\s*(\w+)=(\S+)$")
 
 
 class Surface:
@@ -53,9 +55,9 @@ def read_surface(path):
         for line in f:
             line = line.strip()
             if line.startswith("#"):
-                if "=" in line:
-                    name, value = line[1:].strip().split("=", 1)
-                    keys[name.strip()] = float(value)
+                key = KEY_LINE.match(line)  # "# x_min=0.5"; other comment lines are prose
+                if key:
+                    keys[key.group(1)] = float(key.group(2))
                 continue
             rows.append([float(v) if v else None for v in line.split(",")])
     missing = [k for k in ("x_min", "y_max", "spacing", "columns", "rows") if k not in keys]
@@ -64,22 +66,40 @@ def read_surface(path):
     return Surface(keys, rows)
 
 
+def shoe_sides(spheres):
+    """{body: side} of the shoes in one frame's `spheres` block. `shoe` numbers each track's shoes
+    from 0 (as shoes.csv does) and `body` runs over the left track's bodies before the right's,
+    so the right track starts where, in body order, the shoe number falls back."""
+    first_shoe = {}
+    for body, shoe in zip(spheres.point_data["body"], spheres.point_data["shoe"]):
+        first_shoe.setdefault(body, shoe)
+    sides, side, last = {}, "left", -1
+    for body in sorted(first_shoe):
+        if first_shoe[body] < last:
+            side = "right"
+        sides[body], last = side, first_shoe[body]
+    return sides
+
+
 def shoe_bottoms(spheres):
-    """{shoe: (x, y, z of the lowest point)} from one frame's `spheres` block."""
+    """{(side, shoe): (x, y, z of the lowest point)} from one frame's `spheres` block."""
+    sides = shoe_sides(spheres)
     bottoms = {}
-    for (x, y, z), r, shoe in zip(spheres.points, spheres.point_data["radius"], spheres.point_data["shoe"]):
-        if shoe not in bottoms or z - r < bottoms[shoe][2]:
-            bottoms[shoe] = (x, y, z - r)
+    data = spheres.point_data
+    for (x, y, z), r, shoe, body in zip(spheres.points, data["radius"], data["shoe"], data["body"]):
+        key = (sides[body], shoe)
+        if key not in bottoms or z - r < bottoms[key][2]:
+            bottoms[key] = (x, y, z - r)
     return bottoms
 
 
 def loaded_shoes(shoes_csv):
-    """{t: set of the shoes the terrain carries at t} from shoes.csv."""
+    """{t: set of the (side, shoe) the terrain carries at t} from shoes.csv."""
     loaded = {}
     with open(shoes_csv) as f:
         for row in csv.DictReader(f):
             if float(row["fz"]) > LOADED_FORCE_N:
-                loaded.setdefault(float(row["t"]), set()).add(int(row["shoe"]))
+                loaded.setdefault(float(row["t"]), set()).add((row["side"], int(row["shoe"])))
     return loaded
 
 

@@ -47,7 +47,8 @@ records the job id, node list and task layout (in a heterogeneous job, per compo
 Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (run.json,
 timing.csv), timing.csv (per coupling step and node, seconds: vehicle compute and wait; terrain
 wait, compute and, within it, the terrain leader's time in each stage of its step (docs/architecture.md)
-and in halo messages; terrain exchange with the vehicle), run.json (the run config, the command line, the
+and waiting for its slowest rank (imbalance): together the terrain's compute time; its halo
+messages, inside those stages; terrain exchange with the vehicle), run.json (the run config, the command line, the
 summary).
 
 Walltime safety (docs/protocol.md, "Checkpoints"; jobs/README.md): SIGUSR1 or SIGTERM to the
@@ -215,7 +216,7 @@ def terrain_partition_text(ms):
     stages = [(s, ms["terrain_" + s]) for s in ms["terrain_stages"]]
     other = ms["terrain_compute"] - sum(value for _, value in stages)
     parts = " + ".join("%s %.2f" % (name, value) for name, value in stages + [("other", other)])
-    return "%.2f ms = %s; of which halo messages %.2f (inside ghosts and solve)" % (
+    return "%.2f ms = %s; of which halo messages %.2f (inside the stages)" % (
         ms["terrain_compute"], parts, ms["terrain_halo"])
 
 

@@ -59,4 +59,10 @@ BedSurface measure_bed_surface(const std::vector<WorldSphere>& spheres, const Te
   return b;
 }
 
+void write_bed_surface(const DistributedTerrain& terrain, const TerrainConfig& config,
+                       const std::filesystem::path& file) {
+  const BedSurface bed = measure_bed_surface(terrain.owned_spheres(), config, terrain.group());
+  if (terrain.leader()) write_height_map_csv(file, bed.height_map);
+}
+
 }  // namespace trackcosim::terrain

@@ -8,6 +8,7 @@
 // (docs/mobility-metrics.md).
 
 #include <cstdint>
+#include <filesystem>
 #include <vector>
 
 #include "terrain_node/config/terrain_config.h"
@@ -33,5 +34,10 @@ struct BedSurface {
 /// diameter, over the frame's x/y extent.
 BedSurface measure_bed_surface(const std::vector<WorldSphere>& spheres, const TerrainConfig& config,
                                const comm::RankGroup& group);
+
+/// Collective: measures the terrain's surface now and has the leader write it as a height-map
+/// CSV (height_map.h) to `file`. Throws OutputError on the leader when it cannot be written.
+void write_bed_surface(const DistributedTerrain& terrain, const TerrainConfig& config,
+                       const std::filesystem::path& file);
 
 }  // namespace trackcosim::terrain

@@ -19,6 +19,7 @@ SPACING = 0.05
 # 4 columns from x = 0, 3 rows down from y = 0.15 (row 0 = the largest y): every cell 0.10 m
 # except row 1 column 3 (0.13 m, a proud grain) and row 2 column 0 (empty).
 SURFACE = """# trackcosim height map: highest sphere top z + r [m] per cell
+# row 0 = largest y, column 0 = smallest x; empty cells are blank
 # x_min=0
 # y_min=0
 # x_max=0.2
@@ -34,13 +35,20 @@ SURFACE = """# trackcosim height map: highest sphere top z + r [m] per cell
 # Per frame: shoe -> its two spheres (x, y, z, r). Shoe 0 sits at (0.075, 0.075), the middle of
 # the map, whose 3 x 3 block is all 0.10 m; shoe 1 at (0.175, 0.075), whose block holds the 0.13
 # cell: mean over its 6 filled cells (0.10 x 5 + 0.13) / 6 = 0.105.
+# Keys (side, shoe): each track numbers its shoes from 0, as shoes.csv does; the right track's
+# shoe 0 stands far above the bed and is never loaded, so it must not be taken for the left's.
 FRAMES = {
-    0.1: {0: [(0.075, 0.075, 0.10, 0.01), (0.080, 0.075, 0.12, 0.01)],     # bottom 0.09: 0.01 deep
-          1: [(0.175, 0.075, 0.095, 0.01), (0.170, 0.075, 0.2, 0.01)]},   # bottom 0.085: 0.02 below 0.105
-    0.2: {0: [(0.075, 0.075, 0.08, 0.01), (0.080, 0.075, 0.12, 0.01)],     # bottom 0.07: 0.03 deep
-          1: [(0.175, 0.075, 0.5, 0.01), (0.170, 0.075, 0.5, 0.01)]},     # in the air, and not loaded
+    0.1: {("left", 0): [(0.075, 0.075, 0.10, 0.01), (0.080, 0.075, 0.12, 0.01)],   # bottom 0.09: 0.01 deep
+          ("left", 1): [(0.175, 0.075, 0.095, 0.01), (0.170, 0.075, 0.2, 0.01)],  # 0.085: 0.02 below 0.105
+          ("right", 0): [(0.075, 0.075, 0.9, 0.01)]},
+    0.2: {("left", 0): [(0.075, 0.075, 0.08, 0.01), (0.080, 0.075, 0.12, 0.01)],   # bottom 0.07: 0.03 deep
+          ("left", 1): [(0.175, 0.075, 0.5, 0.01), (0.170, 0.075, 0.5, 0.01)],    # in the air, not loaded
+          ("right", 0): [(0.075, 0.075, 0.9, 0.01)]},
 }
-LOADED = {0.1: {0: 500.0, 1: 300.0}, 0.2: {0: 800.0, 1: 0.0}}
+LOADED = {0.1: {("left", 0): 500.0, ("left", 1): 300.0, ("right", 0): 0.0},
+          0.2: {("left", 0): 800.0, ("left", 1): 0.0, ("right", 0): 0.0}}
+# Body numbers as the vehicle's frames give them: the left track's bodies before the right's.
+BODY = {("left", 0): 10, ("left", 1): 11, ("right", 0): 30}
 
 
 def data_array(name, kind, components, values):
@@ -54,7 +62,8 @@ def write_frame(folder, index, shoes):
             '<Piece NumberOfPoints="%d" NumberOfCells="0"><PointData>%s%s</PointData><Points>%s</Points>'
             '</Piece></UnstructuredGrid></VTKFile>') % (
         len(spheres), data_array("radius", "Float64", 1, [s[3] for _, s in spheres]),
-        data_array("shoe", "UInt32", 1, [shoe for shoe, _ in spheres]),
+        data_array("shoe", "UInt32", 1, [key[1] for key, _ in spheres]) +
+        data_array("body", "UInt32", 1, [BODY[key] for key, _ in spheres]),
         data_array("points", "Float64", 3, [c for _, s in spheres for c in s[:3]]))
     name = "vehicle_%06d" % index
     os.makedirs(os.path.join(folder, "vtk", name), exist_ok=True)
@@ -80,8 +89,8 @@ def write_run(folder):
     with open(os.path.join(vehicle, "shoes.csv"), "w") as f:
         f.write("t,shoe,side,x,y,z,fx,fy,fz\n")
         for t, forces in sorted(LOADED.items()):
-            for shoe, fz in forces.items():
-                f.write("%r,%d,left,0,0,0,0,0,%r\n" % (t, shoe, fz))
+            for (side, shoe), fz in forces.items():
+                f.write("%r,%d,%s,0,0,0,0,0,%r\n" % (t, shoe, side, fz))
 
 
 class SinkageTest(unittest.TestCase):
