@@ -49,12 +49,17 @@ def whole_number(options, option):
         options[option] = int(value)
 
 
+def one_of(options, option, choices):
+    """Refuses options[option] unless it is one of `choices`."""
+    if options[option] not in choices:
+        raise UsageError("%s must be one of %s, got %r" % (option, ", ".join(choices), options[option]))
+
+
 def parse_command_line(args):
     """`run`: (CONFIG, options) with flags as booleans and --terrain-ranks as an int (or None)."""
     config, options = parse_options(args, RUN_OPTIONS, "run needs a run file (CONFIG)")
     whole_number(options, "--terrain-ranks")
-    if options["--launcher"] not in LAUNCHERS:
-        raise UsageError("--launcher must be one of %s, got %r" % (", ".join(LAUNCHERS), options["--launcher"]))
+    one_of(options, "--launcher", LAUNCHERS)
     return config, options
 
 
@@ -62,8 +67,7 @@ def parse_plot_command_line(args):
     """`plot`: (RUN_DIR, options) with --dpi as an int (or None: the figures' own)."""
     folder, options = parse_options(args, PLOT_OPTIONS, "plot needs a run folder (RUN_DIR)")
     whole_number(options, "--dpi")
-    if options["--track"] not in TRACKS:
-        raise UsageError("--track must be one of %s, got %r" % (", ".join(TRACKS), options["--track"]))
+    one_of(options, "--track", TRACKS)
     return folder, options
 
 
@@ -74,8 +78,7 @@ def parse_render_command_line(args):
     for option in ("--every", "--jobs", "--fps"):
         whole_number(options, option)
     for option, choices in RENDER_CHOICES.items():
-        if options[option] not in choices:
-            raise UsageError("%s must be one of %s, got %r" % (option, ", ".join(choices), options[option]))
+        one_of(options, option, choices)
     for option in ("--start", "--end"):
         if options[option] is not None:
             try:
