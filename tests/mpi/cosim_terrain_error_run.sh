@@ -4,7 +4,7 @@
 # first rank, not by world rank 0: a missing terrain config and a typo in a cosim key each end
 # the job with a non-zero exit and one "terrain_node: error:" line naming the file and the key,
 # on 1 vehicle rank + 2 terrain ranks, well within the timeout; so does a setting a co-simulation
-# would ignore (output.snapshot_interval).
+# would ignore (output.checkpoint_interval).
 # Usage: cosim_terrain_error_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
 set -euo pipefail
 vehicle=$1 terrain=$2 mpiexec=$3 src=$4
@@ -35,7 +35,7 @@ sed 's/"settle_time": 0/"settle_tim": 0/' "$src/configs/cosim_plane_terrain.json
 grep -q '"settle_tim"' "$work/typo.json" || { echo "FAIL: could not make the typo"; exit 1; }
 expect_error "$work/typo.json" "typo.json" "cosim.settle_tim" "settle_time"
 # A setting a co-simulation would silently ignore (issue 17 item 8): refused naming the key.
-sed 's/"output": {"progress_interval": 0}/"output": {"progress_interval": 0, "snapshot_interval": 10}/' \
-  "$src/configs/cosim_plane_terrain.json" >"$work/snapshots.json"
-grep -q '"snapshot_interval": 10' "$work/snapshots.json" || { echo "FAIL: could not set snapshot_interval"; exit 1; }
-expect_error "$work/snapshots.json" "snapshots.json" "output.snapshot_interval" "co-simulation writes no terrain snapshots"
+sed 's/"output": {"progress_interval": 0}/"output": {"progress_interval": 0, "checkpoint_interval": 10}/' \
+  "$src/configs/cosim_plane_terrain.json" >"$work/ignored.json"
+grep -q '"checkpoint_interval": 10' "$work/ignored.json" || { echo "FAIL: could not set checkpoint_interval"; exit 1; }
+expect_error "$work/ignored.json" "ignored.json" "output.checkpoint_interval" "co-simulation writes checkpoint.bin only when"
