@@ -21,10 +21,11 @@ pid_of() {  # MPIEXEC_PID WORLD_RANK: the process of that rank (from Open MPI's 
   fail "no process of world rank $2 under $1"
 }
 whole_lines() {  # DIR: every CSV under DIR ends on a newline and each row has the header's field count
+  # ('#' lines are comments, not rows: the height map's key=value header, surface_start.csv)
   local f
   for f in $(find "$1" -name '*.csv'); do
     [[ ! -s $f || $(tail -c1 "$f" | od -An -c | tr -d ' ') == '\n' ]] || fail "$f ends mid-line"
-    awk -F, 'NR == 1 {n = NF} NF != n {exit 1}' "$f" || fail "$f has a row with a different field count"
+    awk -F, '/^#/ {next} n == "" {n = NF} NF != n {exit 1}' "$f" || fail "$f has a row with a different field count"
   done
 }
 mpmd() {  # NAME TERRAIN_CONFIG VEHICLE_TIMEOUT (empty: the default): background job, pid in $job
