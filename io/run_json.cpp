@@ -20,8 +20,17 @@ std::string utc_now() {
 
 }  // namespace
 
-nlohmann::ordered_json run_json_header(std::string_view program, int threads) {
-  return {{"program", program}, {"version", kTrackcosimVersion}, {"threads", threads}, {"started", utc_now()}};
+nlohmann::ordered_json run_json_header(std::string_view program, const ThreadChoice& threads) {
+  nlohmann::ordered_json header = {{"program", program},
+                                    {"version", kTrackcosimVersion},
+                                    {"threads", threads.threads},
+                                    {"threads_from", threads.source}};
+  if (threads.ranks_on_node > 0) {
+    header["ranks_on_node"] = threads.ranks_on_node;
+    header["oversubscribed"] = threads.oversubscribed;
+  }
+  header["started"] = utc_now();
+  return header;
 }
 
 void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& document) {

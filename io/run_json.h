@@ -7,10 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/thread_choice.h"
+
 namespace trackcosim::io {
 
-/// {"program": ..., "version": kTrackcosimVersion, "threads": ..., "started": "<UTC ISO 8601>"}
-nlohmann::ordered_json run_json_header(std::string_view program, int threads);
+/// {"program": ..., "version": kTrackcosimVersion, "threads": per rank, "threads_from": how they
+/// were chosen (ThreadChoice::source), "ranks_on_node" and "oversubscribed" when the ranks on the
+/// node are known, "started": "<UTC ISO 8601>"}
+nlohmann::ordered_json run_json_header(std::string_view program, const ThreadChoice& threads);
 
 /// Writes `document` indented by two spaces. Throws OutputError naming the file.
 void write_json_file(const std::filesystem::path& file, const nlohmann::ordered_json& document);

@@ -84,7 +84,9 @@ int main(int argc, char** argv) {
   app.add_option("--out", out_dir,
                  "Output folder, created if missing (default: output/contacts, or output/<config stem>)")
       ->type_name("DIR");
-  app.add_option("--threads", threads, "OpenMP threads (default: OMP_NUM_THREADS, else all cores)")
+  app.add_option("--threads", threads,
+                 "OpenMP threads per rank (default: OMP_NUM_THREADS, else the cores the rank is bound to, else "
+                 "the node's cores / its ranks, 1 when oversubscribed; docs/terrain-config.md)")
       ->type_name("N")
       ->check(CLI::Range(1, 4096));
   app.add_option("--layout", layout,

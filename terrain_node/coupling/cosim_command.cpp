@@ -1,7 +1,5 @@
 #include "terrain_node/coupling/cosim_command.h"
 
-#include <omp.h>
-
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -20,6 +18,7 @@
 #include "terrain_node/config/cosim_unused_settings.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/coupling/coupling_session.h"
+#include "terrain_node/distributed/rank_threads.h"
 #include "terrain_node/output/bed_surface.h"
 
 namespace trackcosim::terrain {
@@ -38,7 +37,7 @@ void run_cosim_command(const CosimOptions& options) {
   const TerrainConfig& config = start.config;
   const CosimSettings& c = config.scene.cosim;
   refuse_settings_unused_by_cosim(config);
-  if (options.threads > 0) omp_set_num_threads(options.threads);
+  const io::ThreadChoice threads = set_rank_threads(options.threads, roles.role_group());
   const std::filesystem::path folder =
       options.out_dir.empty() ? std::filesystem::path("output") / options.config.stem() : options.out_dir;
   const bool leader = roles.role_rank == 0;
@@ -128,7 +127,7 @@ void run_cosim_command(const CosimOptions& options) {
     std::printf("terrain stopped step=%llu signal=%s checkpoint=%s (%s)\n",
                 static_cast<unsigned long long>(s.coupling_steps), caught ? comm::signal_name(caught) : "none",
                 control.checkpoint.string().c_str(), s.stop_reason.c_str());
-  nlohmann::ordered_json run = io::run_json_header("terrain_node --cosim", omp_get_max_threads());
+  nlohmann::ordered_json run = io::run_json_header("terrain_node --cosim", threads);
   run["config_file"] = config.source;
   run["ranks"] = terrain.ranks();
   run["layout"] = terrain.layout_name();

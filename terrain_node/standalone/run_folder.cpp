@@ -24,7 +24,7 @@ nlohmann::ordered_json gid_ranges_json(const std::vector<GidRange>& ranges) {
 }  // namespace
 
 RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain,
-                     int threads)
+                     const io::ThreadChoice& threads)
     : folder_(std::move(folder)), config_(start.config), writes_(terrain.leader()),
       final_snapshot_(start.config.scene.output.snapshot_interval > 0 || start.config.scene.settle.enabled) {
   const TerrainConfig& config = start.config;

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/pvd_series.h"
+#include "io/thread_choice.h"
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
@@ -40,7 +41,8 @@ class RunFolder {
  public:
   /// Creates the folder and its files and records step 0 (probes, first snapshot). Throws
   /// OutputError naming the file that cannot be written.
-  RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain, int threads);
+  RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain,
+            const io::ThreadChoice& threads);
 
   /// Records the step the terrain has just made, with its global statistics (when stats.csv is
   /// written), which took `wall_seconds`.

@@ -17,6 +17,7 @@
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/distributed/rank_threads.h"
 #include "terrain_node/standalone/run_folder.h"
 #include "terrain_node/standalone/settle_criterion.h"
 #include "terrain_node/standalone/settle_statistics.h"
@@ -117,12 +118,12 @@ void run_settle_command(const SettleOptions& options) {
 
   StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
   const TerrainConfig& config = start.config;
-  if (options.threads > 0) omp_set_num_threads(options.threads);
+  const io::ThreadChoice threads = set_rank_threads(options.threads, roles.role_group());
   DistributedTerrain terrain(config, roles.role_group(), options.layout,
                              start.checkpoint ? &*start.checkpoint : nullptr);
   start.checkpoint.reset();
   const std::string record = checkpoint_record(start);
-  RunFolder folder(settle_output_folder(options), start, terrain, omp_get_max_threads());
+  RunFolder folder(settle_output_folder(options), start, terrain, threads);
   if (terrain.leader()) print_plan(start, folder, terrain, options.from_checkpoint);
 
   const std::uint64_t steps = config.step_count();

@@ -230,10 +230,15 @@ TEST(PvdSeries, ListsEverySnapshotAndIsValidAfterEachOne) {
 }
 
 TEST(RunJson, HeaderNamesProgramVersionAndThreads) {
-  const nlohmann::ordered_json header = io::run_json_header("terrain_node", 2);
+  io::ThreadChoice threads;
+  threads.threads = 2;
+  threads.source = "explicit";
+  const nlohmann::ordered_json header = io::run_json_header("terrain_node", threads);
   EXPECT_EQ(header["program"], "terrain_node");
   EXPECT_EQ(header["version"], std::string(io::kTrackcosimVersion));
   EXPECT_EQ(header["threads"], 2);
+  EXPECT_EQ(header["threads_from"], "explicit");
+  EXPECT_FALSE(header.contains("ranks_on_node"));  // only when known
   EXPECT_TRUE(header["started"].get<std::string>().ends_with("Z"));
 }
 

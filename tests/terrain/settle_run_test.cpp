@@ -160,6 +160,7 @@ TEST_F(SettleRun, RunJsonRecordsTheResolvedConfigAndTotals) {
   const nlohmann::json run = nlohmann::json::parse(read_file(folder(2) / "run.json"));
   EXPECT_EQ(run["program"], "terrain_node");
   EXPECT_EQ(run["threads"], 2);
+  EXPECT_EQ(run["threads_from"], "explicit");  // --threads 2
   EXPECT_EQ(run["status"], "finished");
   EXPECT_EQ(run["steps_done"], 20);
   EXPECT_EQ(run["bodies"], kSpheres + 5);

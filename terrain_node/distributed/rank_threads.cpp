@@ -1,0 +1,23 @@
+#include "terrain_node/distributed/rank_threads.h"
+
+#include <omp.h>
+
+#include <cstdio>
+
+#include "comm/node_ranks.h"
+#include "io/thread_environment.h"
+
+namespace trackcosim::terrain {
+
+io::ThreadChoice set_rank_threads(int explicit_threads, const comm::RankGroup& group) {
+  // Every rank asks MPI, whatever the environment says, so that the collective never depends
+  // on per-rank variables.
+  const int mpi_ranks = comm::ranks_on_this_node(group);
+  const io::ThreadChoice choice = io::choose_threads(io::read_thread_inputs(explicit_threads, mpi_ranks));
+  omp_set_num_threads(choice.threads);
+  const std::string note = io::oversubscription_note(choice, io::omp_wait_policy_set());
+  if (group.leader() && !note.empty()) std::fprintf(stderr, "terrain_node: warning: %s\n", note.c_str());
+  return choice;
+}
+
+}  // namespace trackcosim::terrain
