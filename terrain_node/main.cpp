@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "terrain_node: error: " << e.what() << " (see terrain_node --help)\n";
+    std::cerr << std::string("terrain_node: error: ") + e.what() + " (see terrain_node --help)\n";
     return kExitUsage;
   }
 
@@ -148,9 +148,11 @@ int main(int argc, char** argv) {
     const bool input_error = dynamic_cast<const io::ConfigError*>(&e) != nullptr || shared != nullptr;
     const bool peer_lost = dynamic_cast<const comm::ChannelError*>(&e) != nullptr || (shared && shared->peer_lost());
     std::fflush(stdout);
+    // One write: std::cerr sends every << apart, and another rank's MPI_Abort banner (through
+    // mpirun, on the same stream) would land between the pieces of the line.
     if (rank == 0 || !input_error)
-      std::cerr << "terrain_node: error: " << (rank > 0 ? "rank " + std::to_string(rank) + ": " : std::string()) << e.what()
-                << "\n";
+      std::cerr << "terrain_node: error: " + (rank > 0 ? "rank " + std::to_string(rank) + ": " : std::string()) +
+                       e.what() + "\n";
     return comm::abort_all_or_return(peer_lost ? comm::kExitPeerLost : kExitError);
   }
 }

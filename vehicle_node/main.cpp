@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "vehicle_node: error: " << e.what() << " (see vehicle_node --help)\n";
+    std::cerr << std::string("vehicle_node: error: ") + e.what() + " (see vehicle_node --help)\n";
     return kExitUsage;
   }
   if (*terrain_option) {
@@ -154,15 +154,15 @@ int main(int argc, char** argv) {
                   s.coupling_steps > 0 ? 1e3 * wall / double(s.coupling_steps) : 0.0, s.wait_seconds / wall);
       return 0;
     } catch (const std::invalid_argument& e) {
-      std::cerr << "vehicle_node: error: " << e.what() << " (see vehicle_node --help)\n";
+      std::cerr << std::string("vehicle_node: error: ") + e.what() + " (see vehicle_node --help)\n";
       return cosim::abort_all_or_return(kExitUsage);
     } catch (const cosim::PeerLost& e) {
       std::fflush(stdout);
-      std::cerr << "vehicle_node: error: " << e.what() << "\n";
+      std::cerr << std::string("vehicle_node: error: ") + e.what() + "\n";
       return cosim::abort_all_or_return(cosim::kExitPeerLost);
     } catch (const std::exception& e) {
       std::fflush(stdout);
-      std::cerr << "vehicle_node: error: " << e.what() << "\n";
+      std::cerr << std::string("vehicle_node: error: ") + e.what() + "\n";
       return cosim::abort_all_or_return(kExitError);
     }
   }
@@ -186,11 +186,11 @@ int main(int argc, char** argv) {
                 options.out_dir.string().c_str());
     return 0;
   } catch (const std::invalid_argument& e) {
-    std::cerr << "vehicle_node: error: " << e.what() << " (see vehicle_node --help)\n";
+    std::cerr << std::string("vehicle_node: error: ") + e.what() + " (see vehicle_node --help)\n";
     return kExitUsage;
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    std::cerr << "vehicle_node: error: " << e.what() << "\n";
+    std::cerr << std::string("vehicle_node: error: ") + e.what() + "\n";
     return kExitError;
   }
 }

@@ -106,7 +106,7 @@ void run_cosim_command(const CosimOptions& options) {
     terrain.step();
     watchdog.beat("settling step", k + 1);
     if (leader) coupler->keep_alive();
-    progress.update({terrain.time(), c.settle_time, k + 1, terrain.local_stats().contacts});
+    progress.update({terrain.time(), c.settle_time, k + 1, terrain.local_stats().contacts, ""});
   }
   progress.finish();
   // The undisturbed surface, against which the launcher measures the tracks' sinkage

@@ -162,7 +162,7 @@ void run_settle_command(const SettleOptions& options) {
     folder.after_step(terrain, stats, step_seconds);
     if ((checkpoint_interval > 0 && done % checkpoint_interval == 0) || done == options.checkpoint_at)
       write_checkpoint_file(terrain, folder.folder(), record);
-    progress.update({terrain.time(), double(steps) * config.scene.step.step_size, done, stats.contacts});
+    progress.update({terrain.time(), double(steps) * config.scene.step.step_size, done, stats.contacts, ""});
     if (check && criterion.settled(stats.kinetic_energy)) {
       reason = StopReason::Threshold;
       break;
