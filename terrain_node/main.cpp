@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
     const bool input_error = dynamic_cast<const io::ConfigError*>(&e) != nullptr || shared != nullptr;
     const bool peer_lost = dynamic_cast<const comm::ChannelError*>(&e) != nullptr || (shared && shared->peer_lost());
     std::fflush(stdout);
-    // One write: std::cerr sends every << apart, and another rank's MPI_Abort banner (through
+    // One write: std::cerr sends every << apart, and another rank's abort banner (printed by
     // mpirun, on the same stream) would land between the pieces of the line.
     if (rank == 0 || !input_error)
       std::cerr << "terrain_node: error: " + (rank > 0 ? "rank " + std::to_string(rank) + ": " : std::string()) +
