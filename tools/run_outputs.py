@@ -94,17 +94,17 @@ def mobility_of_run(folder, vehicle_config_file):
     vehicle_run = vehicle_run_json(folder)
     vehicle_config = vehicle_config_of_run(vehicle_config_file, vehicle_run)
     vehicle_rows = read_csv(os.path.join(folder, "vehicle", "vehicle.csv"))
-    metrics = mobility(vehicle_rows, read_csv(os.path.join(folder, "vehicle", "shoes.csv")), vehicle_config,
-                       sprocket_pitch_radius(vehicle_run, vehicle_config))
-    metrics.update(sinkage_of_run(folder, metrics["driving_window_s"], vehicle_rows))
+    shoe_rows = read_csv(os.path.join(folder, "vehicle", "shoes.csv"))
+    metrics = mobility(vehicle_rows, shoe_rows, vehicle_config, sprocket_pitch_radius(vehicle_run, vehicle_config))
+    metrics.update(sinkage_of_run(folder, metrics["driving_window_s"], vehicle_rows, shoe_rows))
     return metrics
 
 
-def sinkage_of_run(folder, driving_window, vehicle_rows):
+def sinkage_of_run(folder, driving_window, vehicle_rows, shoe_rows):
     """{"sinkage": mean_over(...) or None, "sinkage_note": why not}: over the driving window, or
     over the second half of a run whose sprockets never turned (the vehicle has landed by then)."""
     why = missing_inputs(folder)
-    series = sinkage_over_time(folder) if why is None else None
+    series = sinkage_over_time(folder, shoe_rows) if why is None else None
     if series is None:
         return {"sinkage": None, "sinkage_note": why}
     window = driving_window

@@ -93,14 +93,18 @@ def shoe_bottoms(spheres):
     return bottoms
 
 
-def loaded_shoes(shoes_csv):
-    """{t: set of the (side, shoe) the terrain carries at t} from shoes.csv."""
+def loaded_shoes(shoe_rows):
+    """{t: set of the (side, shoe) the terrain carries at t} from shoes.csv's rows."""
     loaded = {}
-    with open(shoes_csv) as f:
-        for row in csv.DictReader(f):
-            if float(row["fz"]) > LOADED_FORCE_N:
-                loaded.setdefault(float(row["t"]), set()).add((row["side"], int(row["shoe"])))
+    for row in shoe_rows:
+        if float(row["fz"]) > LOADED_FORCE_N:
+            loaded.setdefault(float(row["t"]), set()).add((row["side"], int(row["shoe"])))
     return loaded
+
+
+def read_shoe_rows(folder):
+    with open(os.path.join(folder, "vehicle", "shoes.csv")) as f:
+        return list(csv.DictReader(f))
 
 
 def at_time(table, t):
@@ -120,14 +124,14 @@ def missing_inputs(folder):
     return "no " + "; no ".join(absent) if absent else None
 
 
-def sinkage_over_time(folder):
+def sinkage_over_time(folder, shoe_rows=None):
     """{"t", "mean", "max", "loaded"}: per vehicle VTK frame with at least one loaded shoe, the
     mean and largest sinkage of the loaded shoes (m) and their number; None when the run lacks
     an input (missing_inputs says which)."""
     if missing_inputs(folder):
         return None
     surface = read_surface(os.path.join(folder, SURFACE_FILE))
-    loaded = loaded_shoes(os.path.join(folder, "vehicle", "shoes.csv"))
+    loaded = loaded_shoes(shoe_rows if shoe_rows is not None else read_shoe_rows(folder))
     series = {"t": [], "mean": [], "max": [], "loaded": []}
     for t, vtm in read_collection(os.path.join(folder, "vehicle", "vehicle.pvd")):
         carried = at_time(loaded, t) or set()
