@@ -6,30 +6,43 @@
 #include "terrain_node/coupling/shoe_proxies.h"
 
 #include <algorithm>
+#include <array>
+#include <limits>
 
 namespace trackcosim::terrain {
 
 
 /// The welcome: the bed's extent, its surface height (the highest sphere top), particle count
-/// and material, from every rank's bodies.
+/// and material, reduced over every rank's share of the particles: no rank gathers the bed.
+/// Each particle is in exactly one rank's snapshot piece (owned, a moving patch's fixed ones by
+/// the owner of their position, the store), the set the welcome always counted; min and max
+/// pick one operand and the count is an integer, so the figures are the same bits on any rank
+/// count.
 cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const TerrainConfig& config) {
-  const std::vector<gpu::BodyState> states = terrain.gather_states();
   const real largest = terrain.largest_sphere_radius();
   cosim::TerrainWelcome w;
   w.terrain_step = config.scene.step.step_size;
   w.checkpoint = true;  // this terrain answers a checkpoint frame (coupling_checkpoint.h)
   w.friction = config.scene.material.friction;
   w.density = config.scene.material.density;
-  if (!terrain.leader()) return w;
-  bool any = false;
-  for (std::size_t i = 0; i < states.size(); ++i) {
-    if (!is_particle(config.gid_ranges, states[i].gid)) continue;
-    const Vec3 p = states[i].position;
-    if (!any) w.patch_min = w.patch_max = p;
-    w.patch_min = {std::min(w.patch_min.x, p.x), std::min(w.patch_min.y, p.y), std::min(w.patch_min.z, p.z)};
-    w.patch_max = {std::max(w.patch_max.x, p.x), std::max(w.patch_max.y, p.y), std::max(w.patch_max.z, p.z)};
-    any = true;
-    ++w.particles;
+  const double inf = std::numeric_limits<double>::infinity();
+  std::array<double, 3> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+  std::uint64_t particles = 0;
+  const SnapshotPiece piece = terrain.snapshot_piece();
+  for (std::size_t i = 0; i < piece.bodies.size(); ++i) {
+    if (!is_particle(config.gid_ranges, piece.bodies.gid[i])) continue;
+    const Vec3 p = piece.bodies.state(i).position;
+    lo = {std::min<double>(lo[0], p.x), std::min<double>(lo[1], p.y), std::min<double>(lo[2], p.z)};
+    hi = {std::max<double>(hi[0], p.x), std::max<double>(hi[1], p.y), std::max<double>(hi[2], p.z)};
+    ++particles;
+  }
+  const comm::RankGroup& group = terrain.group();
+  group.min_in_place(lo);
+  group.max_in_place(hi);
+  w.particles = group.sum(particles);
+  if (w.particles > 0) {
+    w.patch_min = {real(lo[0]), real(lo[1]), real(lo[2])};
+    w.patch_max = {real(hi[0]), real(hi[1]), real(hi[2])};
   }
   w.surface_height = w.patch_max.z + largest;
   if (config.scene.container) {

@@ -9,7 +9,7 @@
 namespace trackcosim::terrain {
 
 /// The welcome: the bed's extent, its surface height (the highest sphere top), particle count
-/// and material, from every rank's bodies. Collective; complete on the leader.
+/// and material, reduced over every rank's particles. Collective; the same on every rank.
 cosim::TerrainWelcome make_welcome(const DistributedTerrain& terrain, const TerrainConfig& config);
 
 /// One kinematic proxy per shoe of the hello, gids first_gid, first_gid + 1, ...
