@@ -38,8 +38,9 @@ Outputs of --config, in DIR (default output/<config stem>; docs/settling.md for 
                  kinetic energy, rms speed, steps, time, wall time (also in run.json)
   heightmap.csv  the top surface on an x/y grid (highest sphere top per cell), and heightmap.png
   checkpoint.bin with a settle section: the settled bed, for --from-checkpoint
-  particles.pvd  snapshot series (ParaView) of particles/step_<k>.vtu: sphere centres with
-                 radius, velocity and gid, every output.snapshot_interval steps
+  particles.pvd  snapshot series (ParaView) of particles/step_<k>.pvtu, each naming one piece per
+                 rank (step_<k>_r<rank>.vtu): sphere centres with radius, velocity, gid and
+                 state, every output.snapshot_interval steps
 
 Outputs of --contacts, in DIR (default output/contacts):
   contacts.csv   one row per contact: gidA,gidB,shapeA,shapeB,distance,nx,ny,nz,ax,ay,az,bx,by,bz

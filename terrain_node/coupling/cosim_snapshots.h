@@ -4,12 +4,8 @@
 // output.snapshot_interval terrain steps after it, and at the last step. Frames are timed by
 // coupling time, the vehicle's t (terrain step n of the coupling is at n h, while the terrain's
 // own clock also counts the settle time), so ParaView plays the terrain's series beside the
-// vehicle's.
-//
-// No rank gathers another's bodies: each writes the piece it holds (DistributedTerrain::
-// snapshot_piece, with the moving patch's class of each particle), and the leader writes the
-// .pvtu naming the pieces and the .pvd series, after a barrier so that both name only pieces
-// already on disk:
+// vehicle's. The frames are written in parallel, one piece per rank, as a standalone run writes
+// them (output/particle_series.h):
 //   particles.pvd                   timestep = coupling time, file = particles/step_<k>.pvtu
 //   particles/step_<k>.pvtu         k = the terrain step (as a standalone run names its frames)
 //   particles/step_<k>_r<rank>.vtu  the bodies terrain rank <rank> owns, its store included
@@ -18,8 +14,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "io/pvd_series.h"
 #include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/output/particle_series.h"
 
 namespace trackcosim::terrain {
 
@@ -38,18 +34,18 @@ class CosimSnapshots {
   /// Collective: the frame of the terrain's step unless it has one: the last of the run.
   void last(const DistributedTerrain& terrain);
   /// Frames listed in the series (the leader's count; 0 on the other ranks).
-  std::size_t frames() const { return series_ ? series_->entries().size() : 0; }
+  std::size_t frames() const { return series_.frames(); }
 
  private:
   void write(const DistributedTerrain& terrain);
   double coupling_time(std::uint64_t step) const;
+  std::vector<io::PvdSeries::Entry> earlier_frames(std::uint64_t now) const;
 
-  std::filesystem::path folder_;
   std::uint64_t interval_;
   real step_size_;
   std::uint64_t coupling_start_;
   std::optional<std::uint64_t> last_step_;  ///< of the last frame written
-  std::optional<io::PvdSeries> series_;     ///< the leader's
+  ParticleSeries series_;
 };
 
 }  // namespace trackcosim::terrain

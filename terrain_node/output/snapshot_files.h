@@ -1,7 +1,7 @@
 #pragma once
-// The names of particle snapshot files, shared by the standalone run (one gathered .vtu per
-// frame, standalone/run_folder.h) and the co-simulation (a .pvtu per frame and a .vtu per rank,
-// coupling/cosim_snapshots.h), so that both series look alike in a run folder.
+// The names of particle snapshot files (a .pvtu per frame and a .vtu per rank, written by
+// particle_series.h for the standalone run and the co-simulation alike), and the clean-up of an
+// earlier run's frames.
 
 #include <cstdint>
 #include <filesystem>

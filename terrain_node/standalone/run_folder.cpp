@@ -3,17 +3,11 @@
 #include "io/output_file.h"
 #include "io/run_json.h"
 #include "terrain_node/output/height_map.h"
-#include "terrain_node/output/particle_frame.h"
-#include "terrain_node/output/particle_vtu_writer.h"
 #include "terrain_node/output/snapshot_files.h"
 #include "terrain_node/standalone/settle_statistics.h"
 
 namespace trackcosim::terrain {
 namespace {
-
-std::string snapshot_name(std::uint64_t step) {
-  return std::string(kSnapshotFolder) + "/" + snapshot_stem(step) + ".vtu";
-}
 
 nlohmann::ordered_json gid_ranges_json(const std::vector<GidRange>& ranges) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -27,13 +21,18 @@ RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, cons
                      const io::ThreadChoice& threads)
     : folder_(std::move(folder)), config_(start.config), writes_(terrain.leader()),
       final_snapshot_(start.config.scene.output.snapshot_interval > 0 || start.config.scene.settle.enabled) {
+  const OutputSettings& out = config_.scene.output;
+  if (writes_) start_files(start, terrain, threads);
+  // Every rank writes its piece of each frame; an earlier run's frames in the folder go.
+  if (final_snapshot_) snapshots_.emplace(terrain, folder_, /*fresh=*/true);
+  write_probes(terrain);
+  if (out.snapshot_interval > 0) snapshot(terrain);
+}
+
+void RunFolder::start_files(const StartState& start, const DistributedTerrain& terrain,
+                            const io::ThreadChoice& threads) {
   const TerrainConfig& config = start.config;
   const OutputSettings& out = config.scene.output;
-  if (!writes_) {
-    write_probes(terrain);
-    if (out.snapshot_interval > 0) snapshot(terrain);
-    return;
-  }
   io::create_output_folder(folder_);
   run_json_ = io::run_json_header("terrain_node", threads);
   run_json_["config_file"] = config.source;
@@ -55,13 +54,6 @@ RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, cons
 
   if (!out.probes.empty()) probes_.emplace(folder_ / "probes.csv");
   if (out.stats) stats_.emplace(folder_ / "stats.csv");
-  if (final_snapshot_) {
-    io::create_output_folder(folder_ / kSnapshotFolder);
-    remove_old_snapshots(folder_ / kSnapshotFolder);
-    snapshots_.emplace(folder_ / "particles.pvd");
-  }
-  write_probes(terrain);
-  if (out.snapshot_interval > 0) snapshot(terrain);
 }
 
 void RunFolder::after_step(const DistributedTerrain& terrain, const gpu::StepStats& stats, double wall_seconds) {
@@ -93,8 +85,9 @@ std::vector<std::string> RunFolder::file_names() const {
   if (stats_) names.push_back("stats.csv");
   if (run_json_.contains("settle")) names.push_back("settle.json");
   if (has_height_map_) names.push_back("heightmap.csv, heightmap.png");
-  if (snapshots_) names.push_back("particles.pvd (" + std::to_string(snapshots_->entries().size()) + " snapshots in " +
-                                  kSnapshotFolder + "/)");
+  if (snapshots_)
+    names.push_back("particles.pvd (" + std::to_string(snapshots_->frames()) + " snapshots in " + kSnapshotFolder +
+                    "/, one piece per rank)");
   return names;
 }
 
@@ -106,15 +99,8 @@ void RunFolder::write_probes(const DistributedTerrain& terrain) {
 }
 
 void RunFolder::snapshot(const DistributedTerrain& terrain) {
-  // The bodies with their shapes: each rank generated only its own, so no rank has them all.
-  const TerrainCheckpoint now = terrain.gather_checkpoint();
+  snapshots_->write(terrain, terrain.time());
   last_snapshot_step_ = terrain.step_count();
-  if (!writes_) return;
-  std::vector<gpu::BodyState> states;
-  for (std::size_t i = 0; i < now.bodies.size(); ++i) states.push_back(now.bodies.state(i));
-  const std::string name = snapshot_name(terrain.step_count());
-  write_particles_vtu(folder_ / name, particle_frame(now.bodies, states));
-  snapshots_->add(terrain.time(), name);
 }
 
 void RunFolder::write_settle(const DistributedTerrain& terrain, double run_wall_seconds, const SettleStatistics& bed,

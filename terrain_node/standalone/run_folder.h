@@ -5,17 +5,22 @@
 //                   rewritten at the end with the totals ("status": "running" until then)
 //   probes.csv      the chosen bodies at t = 0 and every probe_interval steps
 //   stats.csv       one row per step (when output.stats)
-//   particles.pvd   the snapshot series, indexing particles/step_<k>.vtu by time (when
-//                   output.snapshot_interval > 0: step 0, every N steps and the last step;
-//                   with a settle section always the last step, the settled bed)
+//   particles.pvd   the snapshot series by time (when output.snapshot_interval > 0: step 0,
+//                   every N steps and the last step; with a settle section always the last
+//                   step, the settled bed), each frame written in parallel
+//                   (terrain_node/output/particle_series.h):
+//     particles/step_<k>.pvtu         the frame of terrain step k, naming one piece per rank
+//     particles/step_<k>_r<rank>.vtu  the particles rank <rank> owns (state 0: all active)
 //   settle.json     the settled bed's statistics (settle_statistics.h), the stop reason, steps,
 //                   time and wall time; also under "settle" in run.json
 //   heightmap.csv   the top surface (terrain_node/output/height_map.h), and heightmap.png
 //   heightmap.png
 // Rows are streamed and flushed every second, the .pvd is rewritten after each snapshot, so a
 // killed run leaves files that are complete up to about its last second.
-// Every rank constructs and calls it at the same steps (probes and snapshots gather the bodies
-// of all ranks); only the terrain leader writes, so the files are the same for any rank count.
+// Every rank constructs and calls it at the same steps: each writes its own piece of a
+// snapshot, the probes gather only the chosen bodies, and the terrain leader writes the rest.
+// Which rank's piece holds a particle depends on the rank count; what the pieces hold together
+// does not, nor do the other files (but run.json's ranks, layout and wall times).
 
 #include <cstdint>
 #include <filesystem>
@@ -25,11 +30,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/pvd_series.h"
 #include "io/thread_choice.h"
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/output/particle_series.h"
 #include "terrain_node/output/probe_csv_writer.h"
 #include "terrain_node/output/step_stats_csv_writer.h"
 
@@ -49,7 +54,7 @@ class RunFolder {
   void after_step(const DistributedTerrain& terrain, const gpu::StepStats& stats, double wall_seconds);
   /// The last snapshot (when not on the grid), flushes, and run.json with the totals; with the
   /// bed's statistics (a run that reached its end, not a signalled one) settle.json and the
-  /// height map too.
+  /// height map too. Collective.
   void finish(const DistributedTerrain& terrain, double run_wall_seconds, const SettleStatistics* bed = nullptr,
               const char* stop_reason = nullptr);
 
@@ -58,6 +63,8 @@ class RunFolder {
   std::vector<std::string> file_names() const;
 
  private:
+  /// The leader's files of step 0: the folder, run.json, the CSV streams.
+  void start_files(const StartState& start, const DistributedTerrain& terrain, const io::ThreadChoice& threads);
   void write_probes(const DistributedTerrain& terrain);
   void snapshot(const DistributedTerrain& terrain);
   void write_run_json() const;
@@ -69,7 +76,7 @@ class RunFolder {
   bool writes_ = true;  ///< the terrain leader
   std::optional<ProbeCsvWriter> probes_;
   std::optional<StepStatsCsvWriter> stats_;
-  std::optional<io::PvdSeries> snapshots_;
+  std::optional<ParticleSeries> snapshots_;
   bool final_snapshot_ = false;
   bool has_height_map_ = false;
   std::optional<std::uint64_t> last_snapshot_step_;

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# terrain_node --config on 1, 2 and 3 ranks writes the same files: probes.csv, every snapshot
-# .vtu and the .pvd byte for byte, stats.csv equal in every column but the wall times and the
-# residual (an allreduce, equal to rounding), heightmap.csv byte for byte and settle.json (bed
-# statistics) equal but for the wall time. Then a run stopped at step 30 on 2 ranks
-# (--checkpoint-at) and continued on 3 (--restart) ends with the same probes as the run that
-# never stopped.
+# terrain_node --config on 1, 2 and 3 ranks writes the same files: probes.csv and the .pvd byte
+# for byte, every snapshot frame the same particles with the same values as written (merged over
+# its pieces and sorted by gid: a frame is one piece per rank, written by that rank, never
+# gathered, and the pieces hold every particle once; run_folder_checks.py), stats.csv equal in
+# every column but the wall times and the residual (an allreduce, equal to rounding),
+# heightmap.csv byte for byte and settle.json (bed statistics) equal but for the wall time.
+# Then a run stopped at step 30 on 2 ranks (--checkpoint-at) and continued on 3 (--restart) ends
+# with the same probes as the run that never stopped.
 # Usage: same_outputs_any_rank_count.sh TERRAIN_NODE MPIEXEC
 set -euo pipefail
 terrain_node=$1
 mpiexec=$2
+checks="$(dirname "$0")/run_folder_checks.py"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
@@ -38,15 +41,19 @@ run 3 three --layout slab:y
 same_stats() {  # stats.csv without the residual (5) and wall-time columns (8-12)
   cut -d, -f1-4,6-7 "$1"
 }
+declare -A count=([one]=1 [two]=2 [three]=3)
+for run in one two three; do
+  python3 "$checks" frames "$work/$run" "${count[$run]}" >"$work/$run.frames"
+done
 for other in two three; do
   cmp "$work/one/probes.csv" "$work/$other/probes.csv"
   cmp "$work/one/particles.pvd" "$work/$other/particles.pvd"
-  for f in "$work"/one/particles/*.vtu; do cmp "$f" "$work/$other/particles/$(basename "$f")"; done
+  cmp "$work/one.frames" "$work/$other.frames"
   diff <(same_stats "$work/one/stats.csv") <(same_stats "$work/$other/stats.csv")
   cmp "$work/one/heightmap.csv" "$work/$other/heightmap.csv"
   diff <(grep -v wall_seconds "$work/one/settle.json") <(grep -v wall_seconds "$work/$other/settle.json")
 done
-[[ $(ls "$work"/one/particles/*.vtu | wc -l) -ge 3 ]]
+[[ $(ls "$work"/one/particles/*.pvtu | wc -l) -ge 3 ]]
 grep -q '"ranks": 3' "$work/three/run.json"
 grep -q '"layout": "slab:y"' "$work/three/run.json"
 

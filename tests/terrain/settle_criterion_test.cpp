@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
+#include "terrain_node/output/snapshot_files.h"
 #include "terrain_node/standalone/settle_command.h"
 #include "tests/support/text_files.h"
 
@@ -101,10 +102,10 @@ TEST_F(SettleCriterionRun, TheSettledBedIsCheckpointedAndSnapshotted) {
   const terrain::TerrainCheckpoint c = terrain::read_checkpoint(root_ / "threshold" / "checkpoint.bin");
   EXPECT_EQ(c.step, steps);
   EXPECT_EQ(c.bodies.size(), std::size_t(kSpheres + 5));
-  char name[64];
-  std::snprintf(name, sizeof name, "step_%08llu.vtu", static_cast<unsigned long long>(steps));
-  EXPECT_TRUE(fs::exists(root_ / "threshold" / "particles" / name)) << name;
-  EXPECT_NE(read_file(root_ / "threshold" / "particles.pvd").find(name), std::string::npos);
+  const std::string stem = terrain::snapshot_stem(steps);
+  EXPECT_TRUE(fs::exists(root_ / "threshold" / "particles" / (stem + ".pvtu"))) << stem;
+  EXPECT_TRUE(fs::exists(root_ / "threshold" / "particles" / (stem + "_r0.vtu"))) << stem;
+  EXPECT_NE(read_file(root_ / "threshold" / "particles.pvd").find(stem + ".pvtu"), std::string::npos);
   const nlohmann::json run = nlohmann::json::parse(read_file(root_ / "threshold" / "run.json"));
   EXPECT_EQ(run["settle"]["stop_reason"], "threshold");
   EXPECT_EQ(run["steps_done"], steps);

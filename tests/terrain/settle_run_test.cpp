@@ -1,6 +1,6 @@
 // terrain_node --config end to end, in-process: a 324-sphere bed of 4 layers dropped into a box
 // for 300 steps. Asserts on the folder (probes.csv rows and header, stats.csv columns, a .pvd
-// that lists every .vtu, run.json) and on the physics: the bed falls, and its kinetic energy at
+// that lists every .pvtu frame and each its one piece, run.json) and on the physics: the bed falls, and its kinetic energy at
 // the end is below 2% of its peak (the bed comes to rest instead of bouncing or exploding).
 // A 20-step run of the program with 2 threads must agree with the in-process 1-thread run to the
 // bit (DESIGN.md).
@@ -136,22 +136,30 @@ TEST_F(SettleRun, KineticEnergyAtTheEndIsFarBelowItsPeak) {
   EXPECT_LT(last, 0.02 * peak) << "peak " << peak << " J, last " << last << " J";
 }
 
-TEST_F(SettleRun, PvdListsEverySnapshotFile) {
+TEST_F(SettleRun, PvdListsEverySnapshotFrameAndEachFrameItsPiece) {
   const std::string pvd = read_file(folder(1) / "particles.pvd");
   std::set<std::string> listed;
   for (std::size_t at = pvd.find("file=\""); at != std::string::npos; at = pvd.find("file=\"", at + 1)) {
     const std::size_t start = at + 6;
     listed.insert(pvd.substr(start, pvd.find('"', start) - start));
   }
-  std::set<std::string> on_disk;
-  for (const auto& entry : fs::directory_iterator(folder(1) / "particles"))
-    on_disk.insert("particles/" + entry.path().filename().string());
-  EXPECT_EQ(listed, on_disk);
+  // On one rank a frame is a .pvtu and the one piece it names: nothing else is in the folder.
+  std::set<std::string> frames, pieces;
+  for (const auto& entry : fs::directory_iterator(folder(1) / "particles")) {
+    const std::string name = entry.path().filename().string();
+    (name.ends_with(".pvtu") ? frames : pieces).insert("particles/" + name);
+  }
+  EXPECT_EQ(listed, frames);
   EXPECT_EQ(listed.size(), kSteps / 100 + 1);  // steps 0, 100, 200, 300
+  EXPECT_EQ(pieces.size(), listed.size());
   for (const std::string& file : listed) {
-    const std::string vtu = read_file(folder(1) / file);
-    EXPECT_NE(vtu.find("NumberOfPoints=\"" + std::to_string(kSpheres) + "\""), std::string::npos) << file;
-    EXPECT_NE(vtu.find("Name=\"velocity\""), std::string::npos) << file;
+    const std::string piece = file.substr(0, file.size() - 5) + "_r0.vtu";
+    EXPECT_TRUE(pieces.contains(piece)) << piece;
+    EXPECT_NE(read_file(folder(1) / file).find("<Piece Source=\"" + piece.substr(10) + "\"/>"), std::string::npos)
+        << file;
+    const std::string vtu = read_file(folder(1) / piece);
+    EXPECT_NE(vtu.find("NumberOfPoints=\"" + std::to_string(kSpheres) + "\""), std::string::npos) << piece;
+    EXPECT_NE(vtu.find("Name=\"velocity\""), std::string::npos) << piece;
   }
   EXPECT_NE(pvd.find("timestep=\"0.3"), std::string::npos);
 }
@@ -182,8 +190,8 @@ TEST_F(SettleRun, OneAndTwoThreadsGiveTheSameBits) {
     const std::vector<double> a = numbers(stats_1[k]), b = numbers(stats_2[k]);
     for (std::size_t c = 0; c < 7; ++c) EXPECT_EQ(a[c], b[c]) << "step " << k << " column " << c;
   }
-  EXPECT_EQ(read_file(folder(1) / "particles" / "step_00000000.vtu"),
-            read_file(folder(2) / "particles" / "step_00000000.vtu"));
+  EXPECT_EQ(read_file(folder(1) / "particles" / "step_00000000_r0.vtu"),
+            read_file(folder(2) / "particles" / "step_00000000_r0.vtu"));
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ with known chassis poses; `python3 render_sample_run.py OUT [cosim|terrain|vehic
 writes one for trying the renderer by hand.
 
 Layouts: cosim (OUT/vehicle/vehicle.pvd + OUT/terrain/particles.pvd of .pvtu over 2 ranks),
-terrain (a standalone terrain run: OUT/particles.pvd of .vtu), vehicle (OUT/vehicle.pvd)."""
+terrain (a standalone terrain run: OUT/particles.pvd of .pvtu over 3 ranks), vehicle (OUT/vehicle.pvd)."""
 import math
 import os
 import sys
@@ -153,22 +153,19 @@ def grains(t, per_m):
 
 
 def write_snapshot(path, t, per_m, ranks):
-    """The grains at time t: one .vtu, or one piece per rank and a .pvtu listing them."""
+    """The grains at time t as the writers give them: one piece per rank and a .pvtu listing them."""
     g = grains(t, per_m)
 
-    def piece(file, part):
-        write_vtu(file, [p for p, _, _ in part],
-                  point_data=[("radius", "Float64", 1, [GRAIN_RADIUS] * len(part)),
-                              ("velocity", "Float64", 3, [v for _, v, _ in part]),
-                              ("gid", "UInt64", 1, list(range(len(part)))), ("state", "UInt8", 1, [s for _, _, s in part])])
-    if ranks == 0:
-        piece(path, g)
-        return
+    def piece(file, gids):
+        write_vtu(file, [g[i][0] for i in gids],
+                  point_data=[("radius", "Float64", 1, [GRAIN_RADIUS] * len(gids)),
+                              ("velocity", "Float64", 3, [g[i][1] for i in gids]),
+                              ("gid", "UInt64", 1, list(gids)), ("state", "UInt8", 1, [g[i][2] for i in gids])])
     stem = os.path.basename(path)[:-len(".pvtu")]
     sources = []
     for r in range(ranks):
         sources.append("%s_r%d.vtu" % (stem, r))
-        piece(os.path.join(os.path.dirname(path), sources[-1]), g[r::ranks])
+        piece(os.path.join(os.path.dirname(path), sources[-1]), range(r, len(g), ranks))
     with open(path, "w") as f:
         f.write('<?xml version="1.0"?>\n<VTKFile type="PUnstructuredGrid" version="1.0">\n  <PUnstructuredGrid GhostLevel="0">\n'
                 + "".join('    <Piece Source="%s"/>\n' % s for s in sources) + "  </PUnstructuredGrid>\n</VTKFile>\n")
@@ -184,10 +181,10 @@ def write_sample_run(folder, layout="cosim", per_m=16.0):
                   [(k * VEHICLE_DT, write_vehicle_frame(vehicle, k, k * VEHICLE_DT)) for k in range(frames)])
     if layout in ("cosim", "terrain"):
         terrain = os.path.join(folder, "terrain") if layout == "cosim" else folder
-        ext, ranks = (".pvtu", 2) if layout == "cosim" else (".vtu", 0)
+        ranks = 2 if layout == "cosim" else 3
         entries = []
         for k in range(snapshots):
-            file = "particles/step_%08d%s" % (k * 50, ext)
+            file = "particles/step_%08d.pvtu" % (k * 50)
             write_snapshot(os.path.join(terrain, file), k * TERRAIN_DT, per_m, ranks)
             entries.append((k * TERRAIN_DT, file))
         write_pvd(os.path.join(terrain, "particles.pvd"), entries)
