@@ -30,7 +30,8 @@ constexpr int kExitUsage = 2;  // bad command line
 
 constexpr const char* kFooter = R"(
 Outputs of --config, in DIR (default output/<config stem>; docs/settling.md for settling a bed):
-  run.json       program, version, threads, gid ranges, the config with every default filled in
+  run.json       program, version, threads, gid ranges, the config with every default filled in,
+                 each rank's memory (resident at start-up and peak)
   probes.csv     t,gid,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz for the bodies in output.probes
   stats.csv      per step: contacts, iterations, residual, kinetic energy, max penetration,
                  wall seconds per phase (collision, prepare, solve, integrate)

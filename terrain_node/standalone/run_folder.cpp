@@ -18,9 +18,10 @@ nlohmann::ordered_json gid_ranges_json(const std::vector<GidRange>& ranges) {
 }  // namespace
 
 RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain,
-                     const io::ThreadChoice& threads)
+                     const io::ThreadChoice& threads, std::uint64_t startup_rss_bytes)
     : folder_(std::move(folder)), config_(start.config), writes_(terrain.leader()),
-      final_snapshot_(start.config.scene.output.snapshot_interval > 0 || start.config.scene.settle.enabled) {
+      final_snapshot_(start.config.scene.output.snapshot_interval > 0 || start.config.scene.settle.enabled),
+      startup_rss_bytes_(startup_rss_bytes) {
   const OutputSettings& out = config_.scene.output;
   if (writes_) start_files(start, terrain, threads);
   // Every rank writes its piece of each frame; an earlier run's frames in the folder go.
@@ -68,6 +69,8 @@ void RunFolder::finish(const DistributedTerrain& terrain, double run_wall_second
                        const char* stop_reason) {
   const std::uint64_t step = terrain.step_count();
   if (final_snapshot_ && last_snapshot_step_ != step) snapshot(terrain);
+  // The high-water mark, read after the last snapshot and (the caller's) last checkpoint.
+  memory_ = gather_run_memory(terrain.group(), startup_rss_bytes_);
   if (!writes_) return;
   if (bed != nullptr) write_settle(terrain, run_wall_seconds, *bed, stop_reason);
   if (probes_) probes_->flush();
@@ -76,6 +79,7 @@ void RunFolder::finish(const DistributedTerrain& terrain, double run_wall_second
   run_json_["steps_done"] = step;
   run_json_["final_time"] = terrain.time();
   run_json_["wall_seconds"] = run_wall_seconds;
+  run_json_["memory"] = run_memory_json(memory_);
   write_run_json();
 }
 

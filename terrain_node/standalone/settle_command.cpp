@@ -12,6 +12,7 @@
 #include "comm/mpi_session.h"
 #include "comm/role_split.h"
 #include "comm/stop_signal.h"
+#include "io/memory_usage.h"
 #include "io/progress_meter.h"
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
@@ -88,6 +89,7 @@ void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last
   }
   if (config.scene.settle.enabled)
     std::printf("%-10s %s (the settled bed: --from-checkpoint)\n", "", (folder.folder() / "checkpoint.bin").string().c_str());
+  std::printf("%s\n", run_memory_line(folder.memory()).c_str());
   // n/a, not nan, when the bed had no sample box: the reason is on the `packing` line above.
   char packing[32] = "n/a";
   if (!std::isnan(bed.packing_fraction)) std::snprintf(packing, sizeof packing, "%.6g", bed.packing_fraction);
@@ -115,6 +117,9 @@ std::filesystem::path settle_output_folder(const SettleOptions& options) {
 void run_settle_command(const SettleOptions& options) {
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
+  // What a rank costs before it holds any terrain, read before a checkpoint to start from is
+  // read too: the constant that run.json's peak memory is to be read against.
+  const std::uint64_t startup_rss = io::read_memory_usage().rss_bytes;
 
   StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
   const TerrainConfig& config = start.config;
@@ -123,7 +128,7 @@ void run_settle_command(const SettleOptions& options) {
                              start.checkpoint ? &*start.checkpoint : nullptr);
   start.checkpoint.reset();
   const std::string record = checkpoint_record(start);
-  RunFolder folder(settle_output_folder(options), start, terrain, threads);
+  RunFolder folder(settle_output_folder(options), start, terrain, threads, startup_rss);
   if (terrain.leader()) print_plan(start, folder, terrain, options.from_checkpoint);
 
   const std::uint64_t steps = config.step_count();
@@ -145,11 +150,13 @@ void run_settle_command(const SettleOptions& options) {
       write_checkpoint_file(terrain, folder.folder(), record);
       progress.finish();
       folder.finish(terrain, seconds_since(start_time));
-      if (terrain.leader())
+      if (terrain.leader()) {
         std::printf("stopped    by SIG%s at step %llu (t = %g s): %s written; continue with --restart %s\n",
                     comm::signal_name(signal), static_cast<unsigned long long>(terrain.step_count()),
                     static_cast<double>(terrain.time()), (folder.folder() / "checkpoint.bin").string().c_str(),
                     (folder.folder() / "checkpoint.bin").string().c_str());
+        std::printf("%s\n", run_memory_line(folder.memory()).c_str());
+      }
       return;
     }
     const Clock::time_point step_start = Clock::now();

@@ -7,6 +7,8 @@ the shell tests of tests/mpi. Standard library only.
                      ranges exactly once. Prints each frame merged over its pieces, sorted by gid,
                      with the values as written (so two runs' outputs compare byte for byte
                      whatever their rank counts).
+  memory RUN RANKS   run.json's "memory" has one start-up and one peak resident size per rank,
+                     all above zero, and no peak below its rank's start-up figure.
 Exits 1 with one line naming what is wrong."""
 import json
 import os
@@ -73,7 +75,25 @@ def frames(run, ranks):
             print(text)
 
 
+def memory(run, ranks):
+    with open(os.path.join(run, "run.json")) as f:
+        m = json.load(f).get("memory")
+    if m is None:
+        fail("%s/run.json has no memory" % run)
+    baseline, peak = m.get("baseline_rss_bytes"), m.get("peak_rss_bytes")
+    if not (isinstance(baseline, list) and isinstance(peak, list) and len(baseline) == len(peak) == ranks):
+        fail("%s/run.json memory: expected %d start-up and %d peak figures, found %s" % (run, ranks, ranks, m))
+    if min(baseline + peak) <= 0:
+        fail("%s/run.json memory: a figure is 0: %s" % (run, m))
+    low = [r for r in range(ranks) if peak[r] < baseline[r]]
+    if low:
+        fail("%s/run.json memory: rank %d's peak %d is below its start-up figure %d"
+             % (run, low[0], peak[low[0]], baseline[low[0]]))
+    if not m.get("note"):
+        fail("%s/run.json memory has no note saying what the figures are" % run)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] != "frames":
-        fail("usage: run_folder_checks.py frames RUN RANKS")
-    frames(sys.argv[2], int(sys.argv[3]))
+    if len(sys.argv) != 4 or sys.argv[1] not in ("frames", "memory"):
+        fail("usage: run_folder_checks.py frames|memory RUN RANKS")
+    {"frames": frames, "memory": memory}[sys.argv[1]](sys.argv[2], int(sys.argv[3]))

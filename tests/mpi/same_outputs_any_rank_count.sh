@@ -4,9 +4,10 @@
 # its pieces and sorted by gid: a frame is one piece per rank, written by that rank, never
 # gathered, and the pieces hold every particle once; run_folder_checks.py), stats.csv equal in
 # every column but the wall times and the residual (an allreduce, equal to rounding),
-# heightmap.csv byte for byte and settle.json (bed statistics) equal but for the wall time.
-# Then a run stopped at step 30 on 2 ranks (--checkpoint-at) and continued on 3 (--restart) ends
-# with the same probes as the run that never stopped.
+# heightmap.csv byte for byte and settle.json (bed statistics) equal but for the wall time;
+# run.json has every rank's start-up and peak memory. Then a run stopped at step 30 on 2 ranks
+# (--checkpoint-at) and continued on 3 (--restart) ends with the same probes as the run that
+# never stopped.
 # Usage: same_outputs_any_rank_count.sh TERRAIN_NODE MPIEXEC
 set -euo pipefail
 terrain_node=$1
@@ -44,6 +45,7 @@ same_stats() {  # stats.csv without the residual (5) and wall-time columns (8-12
 declare -A count=([one]=1 [two]=2 [three]=3)
 for run in one two three; do
   python3 "$checks" frames "$work/$run" "${count[$run]}" >"$work/$run.frames"
+  python3 "$checks" memory "$work/$run" "${count[$run]}"
 done
 for other in two three; do
   cmp "$work/one/probes.csv" "$work/$other/probes.csv"
@@ -54,6 +56,7 @@ for other in two three; do
   diff <(grep -v wall_seconds "$work/one/settle.json") <(grep -v wall_seconds "$work/$other/settle.json")
 done
 [[ $(ls "$work"/one/particles/*.pvtu | wc -l) -ge 3 ]]
+grep -q "^memory     peak RSS per rank " "$work/three.log"
 grep -q '"ranks": 3' "$work/three/run.json"
 grep -q '"layout": "slab:y"' "$work/three/run.json"
 

@@ -3,7 +3,8 @@
 # `#SBATCH --signal=USR1@120` sends before the time limit) while it settles a bed. It must stop
 # at a step boundary with exit status 0, write checkpoint.bin and say so; the run continued
 # from that checkpoint (--restart, here on 1 rank, as a resubmitted job might) must end with the
-# same probes as a run that was never interrupted.
+# same probes as a run that was never interrupted. The stopped run's run.json still has both
+# ranks' memory figures (taken after the checkpoint was written).
 # Usage: terrain_signal_run.sh TERRAIN_NODE MPIEXEC
 set -euo pipefail
 terrain_node=$1 mpiexec=$2
@@ -35,6 +36,8 @@ kill -USR1 "$job"
 wait "$job" || { cat "$work/stopped.log"; echo "FAIL: the signalled run did not exit with 0"; exit 1; }
 grep -q "^stopped    by SIGUSR1 at step " "$work/stopped.log" || { cat "$work/stopped.log"; echo "FAIL: no stop message"; exit 1; }
 [[ -f "$work/stopped/checkpoint.bin" ]] || { echo "FAIL: no checkpoint"; exit 1; }
+python3 "$(dirname "$0")/run_folder_checks.py" memory "$work/stopped" 2
+grep -q "^memory     peak RSS per rank " "$work/stopped.log" || { cat "$work/stopped.log"; echo "FAIL: no memory line"; exit 1; }
 step=$(sed -n 's/^stopped    by SIGUSR1 at step \([0-9]*\) .*/\1/p' "$work/stopped.log")
 (( step > 0 && step < 400 )) || { echo "FAIL: stopped at step $step, not during the run"; exit 1; }
 

@@ -1,6 +1,7 @@
 // terrain_node --config end to end, in-process: a 324-sphere bed of 4 layers dropped into a box
 // for 300 steps. Asserts on the folder (probes.csv rows and header, stats.csv columns, a .pvd
-// that lists every .pvtu frame and each its one piece, run.json) and on the physics: the bed falls, and its kinetic energy at
+// that lists every .pvtu frame and each its one piece, run.json with the memory figures) and on
+// the physics: the bed falls, and its kinetic energy at
 // the end is below 2% of its peak (the bed comes to rest instead of bouncing or exploding).
 // A 20-step run of the program with 2 threads must agree with the in-process 1-thread run to the
 // bit (DESIGN.md).
@@ -175,6 +176,18 @@ TEST_F(SettleRun, RunJsonRecordsTheResolvedConfigAndTotals) {
   EXPECT_EQ(run["config"]["solver"]["max_iterations"], 30);
   EXPECT_EQ(run["config"]["solver"]["method"], "apgd");  // a default, filled in
   EXPECT_EQ(run["gid_ranges"].back()["what"], "particles[0] (layers)");
+}
+
+TEST_F(SettleRun, RunJsonHasEachRanksStartUpAndPeakMemory) {
+  const nlohmann::json memory = nlohmann::json::parse(read_file(folder(2) / "run.json"))["memory"];
+  ASSERT_EQ(memory["baseline_rss_bytes"].size(), 1u) << memory;
+  ASSERT_EQ(memory["peak_rss_bytes"].size(), 1u) << memory;
+  const auto baseline = memory["baseline_rss_bytes"][0].get<std::uint64_t>();
+  const auto peak = memory["peak_rss_bytes"][0].get<std::uint64_t>();
+  EXPECT_GT(baseline, 0u);
+  EXPECT_GE(peak, baseline);
+  EXPECT_FALSE(memory["note"].get<std::string>().empty());
+  EXPECT_NE(read_file(root_ / "two_threads.log").find("\nmemory     peak RSS per rank "), std::string::npos);
 }
 
 TEST_F(SettleRun, OneAndTwoThreadsGiveTheSameBits) {
