@@ -62,18 +62,16 @@ Row measure(double speed, double drive_time) {
 
   terrain::DistributedTerrain settle(full, MPI_COMM_WORLD);
   for (std::uint64_t k = 0; k < full.step_count(); ++k) settle.step();
-  const terrain::TerrainCheckpoint c = settle.gather_checkpoint();
   double surface = 0;
   const std::vector<gpu::BodyState> states = settle.gather_states();
   for (std::size_t i = 0; i < states.size(); ++i)
     if (full.bodies.motion[i] == gpu::Motion::Dynamic) surface = std::max(surface, states[i].position.z + 0.01);
   MPI_Bcast(&surface, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   d.bottom_z = surface - kSinkage;
-  // Every rank restarts from the leader's checkpoint (a file: the format's reader is the way in).
+  // Both runs restart from the settled bed's checkpoint (a file: the format's reader is the way in).
   const std::filesystem::path file = std::filesystem::temp_directory_path() / "trackcosim_bench_patch.bin";
-  if (settle.leader()) terrain::write_checkpoint(file, c);
-  MPI_Barrier(MPI_COMM_WORLD);
-  const terrain::TerrainCheckpoint settled = terrain::read_checkpoint(file);
+  settle.write_checkpoint(file, "");
+  const terrain::CheckpointShare settled = terrain::read_checkpoint_share(MPI_COMM_WORLD, file);
   MPI_Barrier(MPI_COMM_WORLD);
   if (settle.leader()) std::filesystem::remove(file);
 

@@ -44,10 +44,12 @@ void AtomicCheckpointFile::put(const char* data, std::size_t n) {
   buffer_.insert(buffer_.end(), data, data + n);
 }
 
-void AtomicCheckpointFile::commit() {
-  const std::uint64_t checksum = hash_.value();
-  buffer_.insert(buffer_.end(), reinterpret_cast<const char*>(&checksum),
-                 reinterpret_cast<const char*>(&checksum) + sizeof checksum);
+void AtomicCheckpointFile::commit(Seal seal) {
+  if (seal == Seal::Checksum) {
+    const std::uint64_t checksum = hash_.value();
+    buffer_.insert(buffer_.end(), reinterpret_cast<const char*>(&checksum),
+                   reinterpret_cast<const char*>(&checksum) + sizeof checksum);
+  }
   flush();
   if (::fsync(fd_) != 0) fail("fsync of " + tmp_.string() + " failed", errno);
   const int fd = std::exchange(fd_, -1);

@@ -48,9 +48,13 @@ class AtomicCheckpointFile {
     static_assert(std::is_trivially_copyable_v<T>);
     put(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
-  /// Appends the checksum, fsyncs, renames over the real name, then fsyncs the folder so the
-  /// rename itself survives a crash (best effort: some file systems refuse a folder fsync).
-  void commit();
+  /// What commit() appends: the FNV-1a checksum of every byte put, or nothing (the caller wrote
+  /// its own, as the terrain checkpoint's version 2 does).
+  enum class Seal { Checksum, AsWritten };
+  /// Appends the checksum (Seal::Checksum), fsyncs, renames over the real name, then fsyncs the
+  /// folder so the rename itself survives a crash (best effort: some file systems refuse a
+  /// folder fsync).
+  void commit(Seal seal = Seal::Checksum);
 
  private:
   static constexpr std::size_t kBufferBytes = std::size_t(1) << 20;

@@ -6,6 +6,7 @@
 
 #include "io/config_error.h"
 #include "io/json_fields.h"
+#include "terrain_node/checkpoint/body_set_copy.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -15,28 +16,14 @@ namespace {
 constexpr std::array<std::string_view, 6> kBedKeys = {"container", "material", "particles",
                                                       "obstacles", "gravity",  "step_size"};
 
-/// The gid ranges of a saved bed: runs of consecutive gids with the same motion. Dynamic runs
-/// are named as particles (is_particle), so the co-simulation's welcome counts them and
-/// the bed's surface is found; the rest (walls, obstacles) as fixed bodies.
-std::vector<GidRange> checkpoint_gid_ranges(const gpu::BodySet& b, const std::string& file) {
+/// The gid ranges of a saved bed: its runs of consecutive gids with the same motion. Dynamic
+/// runs are named as particles (is_particle), so the co-simulation's welcome counts them and the
+/// bed's surface is found; the rest (walls, obstacles) as fixed bodies.
+std::vector<GidRange> checkpoint_gid_ranges(const CheckpointShare& share, const std::string& file) {
   std::vector<GidRange> ranges;
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    const bool dynamic = b.motion[i] == gpu::Motion::Dynamic;
-    const std::string what = (dynamic ? "particles[] (checkpoint " : "fixed bodies (checkpoint ") + file + ")";
-    if (!ranges.empty() && ranges.back().what == what && ranges.back().first + ranges.back().count == b.gid[i])
-      ++ranges.back().count;
-    else
-      ranges.push_back({what, b.gid[i], 1});
-  }
+  for (const GidRun& r : share.runs)
+    ranges.push_back({(r.dynamic ? "particles[] (checkpoint " : "fixed bodies (checkpoint ") + file + ")", r.first, r.count});
   return ranges;
-}
-
-/// Bodies and spheres of the bed a checkpoint holds: all but a co-simulation's shoe proxies,
-/// the only kinematic bodies.
-void count_bed(const gpu::BodySet& b, StartState& s) {
-  s.bodies = s.spheres = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) s.bodies += b.motion[i] != gpu::Motion::Kinematic;
-  for (const std::uint32_t body : b.sphere_body) s.spheres += b.motion[body] != gpu::Motion::Kinematic;
 }
 
 /// A value for a message: its JSON, cut short when long.
@@ -74,7 +61,7 @@ std::optional<Difference> first_difference(const nlohmann::json* a, const nlohma
 
 /// The record of checkpoint_record, or null when the checkpoint has none (written before it
 /// existed, or by a co-simulation, whose text holds its coupling record).
-nlohmann::json read_record(const TerrainCheckpoint& c) {
+nlohmann::json read_record(const CheckpointShare& c) {
   if (c.config_text.empty()) return nullptr;
   nlohmann::json doc = nlohmann::json::parse(c.config_text, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || !doc.contains("config") || !doc["config"].is_object()) return nullptr;
@@ -111,17 +98,24 @@ void check_restart(StartState& s, const std::filesystem::path& restart, const nl
                           kRestartHint);
 }
 
-/// The checkpoint's bodies are the bed: the config's generators do not run.
+/// The checkpoint's bodies are the bed: the config's generators do not run. config.bodies keeps
+/// the bodies every rank holds (walls, obstacles); the particles stay in the ranks' shares.
 void take_bed_from(StartState& s, const std::string& bed_file) {
-  s.config.bodies = s.checkpoint->bodies;
-  s.config.gid_ranges = checkpoint_gid_ranges(s.config.bodies, bed_file);
+  const gpu::BodySet& b = s.checkpoint->bodies;
+  std::vector<std::uint32_t> fixed;
+  for (std::uint32_t i = 0; i < b.size(); ++i)
+    if (b.motion[i] != gpu::Motion::Dynamic) fixed.push_back(i);
+  const SphereIndex spheres(b);
+  s.config.bodies = gpu::BodySet{};
+  for (const std::uint32_t i : fixed) copy_body(b, spheres, i, s.config.bodies);
+  s.config.gid_ranges = checkpoint_gid_ranges(*s.checkpoint, bed_file);
   s.bed_checkpoint = bed_file;
 }
 
 }  // namespace
 
-StartState load_start_state(const std::filesystem::path& config, const std::filesystem::path& restart,
-                            const std::filesystem::path& from_checkpoint) {
+StartState load_start_state(const comm::RankGroup& group, const std::filesystem::path& config,
+                            const std::filesystem::path& restart, const std::filesystem::path& from_checkpoint) {
   if (!restart.empty() && !from_checkpoint.empty())
     throw std::invalid_argument("--restart and --from-checkpoint exclude each other: --restart continues a run, "
                                 "--from-checkpoint starts a new one on a saved bed");
@@ -133,8 +127,8 @@ StartState load_start_state(const std::filesystem::path& config, const std::file
     s.spheres = sphere_count(s.config.scene);
     if (restart.empty()) return s;
     s.restart = restart.string();
-    s.checkpoint = read_checkpoint(restart);
-    count_bed(s.checkpoint->bodies, s);
+    s.checkpoint = read_checkpoint_share(group, restart);
+    s.bodies = s.checkpoint->bed_bodies, s.spheres = s.checkpoint->bed_spheres;
     const nlohmann::json record = read_record(*s.checkpoint);
     check_restart(s, restart, record);
     if (!record.is_null() && record.contains("bed_checkpoint"))
@@ -144,10 +138,10 @@ StartState load_start_state(const std::filesystem::path& config, const std::file
   // The config's generators do not run: the checkpoint is the bed.
   s.config.source = config.string();
   s.config.scene = read_terrain_scene(io::load_json_document(config), s.config.source);
-  s.checkpoint = read_checkpoint(from_checkpoint);
+  s.checkpoint = read_checkpoint_share(group, from_checkpoint);
   s.checkpoint->step = 0;
   s.checkpoint->time = 0;
-  count_bed(s.checkpoint->bodies, s);
+  s.bodies = s.checkpoint->bed_bodies, s.spheres = s.checkpoint->bed_spheres;
   take_bed_from(s, from_checkpoint.string());
   return s;
 }

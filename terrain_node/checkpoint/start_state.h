@@ -13,24 +13,25 @@
 //                            config's own end time, settle criterion, solver and outputs; the
 //                            config's container and particles are not built.
 //
-// With a checkpoint, the config's bodies are replaced by the checkpoint's, so everything that
-// reads config.bodies (snapshots, the co-simulation's welcome, the shoe proxies' gids) sees the
-// bed that runs, and StartState's counts are the checkpoint's. Every rank reads the file itself
-// (it is independent of the rank count).
+// With a checkpoint, the config's bodies are replaced by the checkpoint's fixed bodies and its
+// gid ranges by the file's, so everything that reads them (the plan, the co-simulation's welcome,
+// the shoe proxies' gids) sees the bed that runs, and StartState's counts are the checkpoint's.
+// Every rank reads only its block of the file (checkpoint_share.h), whatever the rank count.
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 
-#include "terrain_node/checkpoint/terrain_checkpoint.h"
+#include "comm/rank_group.h"
+#include "terrain_node/checkpoint/checkpoint_share.h"
 #include "terrain_node/config/terrain_config.h"
 
 namespace trackcosim::terrain {
 
 struct StartState {
   TerrainConfig config;
-  std::optional<TerrainCheckpoint> checkpoint;  ///< what DistributedTerrain starts from
+  std::optional<CheckpointShare> checkpoint;  ///< this rank's share: what DistributedTerrain starts from
   /// The bed that runs: walls, particles and obstacles (a co-simulation's shoe proxies are not
   /// counted); from the checkpoint when there is one. run.json and the plan print these.
   std::uint64_t bodies = 0, spheres = 0;
@@ -40,12 +41,13 @@ struct StartState {
   std::string restart;  ///< the --restart file, empty otherwise
 };
 
-/// At most one of `restart` and `from_checkpoint` may be non-empty (std::invalid_argument).
+/// Collective over the terrain's ranks `group` (each reads its block of a checkpoint). At most
+/// one of `restart` and `from_checkpoint` may be non-empty (std::invalid_argument).
 /// Throws ConfigError for a bad config or a --restart whose config is not the checkpoint's run's
 /// (naming what differs and both values), std::runtime_error naming the file for a bad
 /// checkpoint.
-StartState load_start_state(const std::filesystem::path& config, const std::filesystem::path& restart,
-                            const std::filesystem::path& from_checkpoint);
+StartState load_start_state(const comm::RankGroup& group, const std::filesystem::path& config,
+                            const std::filesystem::path& restart, const std::filesystem::path& from_checkpoint);
 
 /// The text a standalone run stores in its checkpoints (TerrainCheckpoint::config_text): its
 /// resolved config and, when its bed came from a checkpoint, that file's name. A --restart

@@ -33,7 +33,7 @@ constexpr double kWatchdogGraceSeconds = 5;
 void run_cosim_command(const CosimOptions& options) {
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
-  StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
+  StartState start = load_start_state(roles.role_group(), options.config, options.restart, options.from_checkpoint);
   const TerrainConfig& config = start.config;
   const CosimSettings& c = config.scene.cosim;
   refuse_settings_unused_by_cosim(config);

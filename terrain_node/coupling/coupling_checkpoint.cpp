@@ -8,19 +8,16 @@ namespace trackcosim::terrain {
 
 void write_coupling_checkpoint(const DistributedTerrain& terrain, const CouplingMark& mark,
                                const std::filesystem::path& path, const std::string& record) {
-  TerrainCheckpoint c = terrain.gather_checkpoint();
-  if (!terrain.leader()) return;
   nlohmann::ordered_json text = record.empty() ? nlohmann::ordered_json::object() : nlohmann::ordered_json::parse(record);
   text["cosim"] = {{"coupling_step_index", mark.step},
                    {"vehicle_time", mark.vehicle_time},
                    {"coupling_step", mark.coupling_step},
                    {"shoes", mark.shoes},
                    {"first_proxy_gid", mark.first_proxy}};
-  c.config_text = text.dump();
-  write_checkpoint(path, c);
+  terrain.write_checkpoint(path, text.dump());
 }
 
-CouplingMark read_coupling_mark(const TerrainCheckpoint& checkpoint, const std::filesystem::path& file) {
+CouplingMark read_coupling_mark(const CheckpointShare& checkpoint, const std::filesystem::path& file) {
   const std::string where = "--restart " + file.string();
   try {
     const nlohmann::json doc = nlohmann::json::parse(checkpoint.config_text);

@@ -33,6 +33,6 @@ void write_coupling_checkpoint(const DistributedTerrain& terrain, const Coupling
 
 /// The mark of a co-simulation checkpoint. Throws io::ConfigError naming the file when it has
 /// none (a standalone run's checkpoint: continue that with terrain_node --config X --restart).
-CouplingMark read_coupling_mark(const TerrainCheckpoint& checkpoint, const std::filesystem::path& file);
+CouplingMark read_coupling_mark(const CheckpointShare& checkpoint, const std::filesystem::path& file);
 
 }  // namespace trackcosim::terrain

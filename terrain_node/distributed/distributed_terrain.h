@@ -20,6 +20,7 @@
 // ranks and any layout; APGD agrees to rounding (its line-search sums are split over ranks).
 
 #include <array>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@
 #include "comm/rank_group.h"
 #include "domain/decomposition.h"
 #include "gpu/dynamics/rigid_body_system.h"
+#include "terrain_node/checkpoint/checkpoint_share.h"
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/patch_box.h"
@@ -73,12 +75,12 @@ class DistributedTerrain {
  public:
   /// Collective over `group`. Each rank generates only the particles of its own part of space
   /// from config.scene (config.bodies is not used: load the config with BuildBodies::FixedOnly),
-  /// or takes its part of the checkpoint's bodies; then the cuts are chosen and every particle
+  /// or starts from the block of a checkpoint it read (read_checkpoint_share); then the cuts are chosen and every particle
   /// goes to its owner (distributed_terrain_construction.cpp). `layout` overrides config.scene.domain.layout
   /// when not empty. Throws std::invalid_argument for a layout that does not fit the rank count,
   /// io::ConfigError on every rank when a generator fails on one.
   DistributedTerrain(const TerrainConfig& config, const comm::RankGroup& group, const std::string& layout = {},
-                     const TerrainCheckpoint* restart = nullptr);
+                     const CheckpointShare* restart = nullptr);
   ~DistributedTerrain();
 
   /// Collective. Rebalances first when domain.rebalance_interval steps have passed.
@@ -158,8 +160,13 @@ class DistributedTerrain {
   /// before the first step.
   ContactEnds contact_ends(real gap) const;
 
+  /// Collective: writes the checkpoint file (docs/checkpoint-format.md), every rank its slice
+  /// (distributed_terrain_checkpoint.cpp); `config_text` is the leader's. The bytes are the same
+  /// for any rank count. Throws OutputError on every rank when it cannot be written.
+  void write_checkpoint(const std::filesystem::path& path, const std::string& config_text) const;
   /// Collective: the whole terrain as a checkpoint on the leader (bodies of all ranks merged,
-  /// warm-start impulses of the contacts each rank solved); an empty checkpoint elsewhere.
+  /// warm-start impulses of the contacts each rank solved); an empty checkpoint elsewhere. For
+  /// tests and benchmarks that compare whole states: it holds the terrain on one rank.
   TerrainCheckpoint gather_checkpoint() const;
 
  private:
@@ -169,6 +176,8 @@ class DistributedTerrain {
   /// The stored impulses of the contacts this rank solved in the last step (and their midpoints).
   std::vector<gpu::WarmStartImpulse> solved_impulses(std::vector<Vec3>* midpoints) const;
   void use_decomposition(domain::Decomposition d);
+  /// Restart: each warm-start entry of the file to the ranks whose box both its bodies are near.
+  void take_warm_start(const CheckpointShare& share);
   struct Handover;
   /// Collective: gives every active body and stored particle to its owner under the next cuts
   /// (the current ones unless `move_cuts`), with the warm starts near each rank's new box; keeps

@@ -9,7 +9,8 @@
 //   2. the exact bounds (an allreduce) choose the grid, and the cuts come from the count
 //      histogram summed over ranks (global_cuts), exactly as a single rank would compute them;
 //   3. every particle goes to its final owner (one all-to-all), as rebalance() moves them.
-// A restart takes the same path from the checkpoint's bodies.
+// A restart takes the same path from the block of the checkpoint each rank read (its first
+// split), then hands out the warm start (distributed_terrain_checkpoint.cpp).
 
 #include <algorithm>
 #include <cmath>
@@ -71,14 +72,6 @@ domain::Decomposition first_split(const domain::LayoutRequest& request, int rank
   return domain::Decomposition::uniform(grid, bounds);
 }
 
-/// The checkpoint's fixed bodies and the dynamic ones this rank's first box holds.
-gpu::BodySet share_of(const gpu::BodySet& all, const domain::Decomposition& split, int rank) {
-  std::vector<std::uint32_t> mine;
-  for (std::uint32_t i = 0; i < all.size(); ++i)
-    if (!dynamic(all, i) || split.owner_of(position(all, i)) == rank) mine.push_back(i);
-  return merge_bodies(all, mine, {});
-}
-
 /// Generates this rank's share; a generator error on any rank (a random fill that cannot meet
 /// its count) stops every rank with that message instead of leaving the others waiting.
 gpu::BodySet generate_share(const comm::RankGroup& group, const TerrainConfig& config, const domain::Aabb& box,
@@ -99,7 +92,7 @@ gpu::BodySet generate_share(const comm::RankGroup& group, const TerrainConfig& c
 }  // namespace
 
 DistributedTerrain::DistributedTerrain(const TerrainConfig& config, const comm::RankGroup& group,
-                                       const std::string& layout, const TerrainCheckpoint* restart)
+                                       const std::string& layout, const CheckpointShare* restart)
     : group_(group), rank_(group.rank()), ranks_(group.size()), held_(std::make_unique<Held>()) {
   const DomainSettings& settings = config.scene.domain;
   const domain::LayoutRequest request = domain::parse_layout(layout.empty() ? settings.layout : layout);
@@ -107,8 +100,7 @@ DistributedTerrain::DistributedTerrain(const TerrainConfig& config, const comm::
   // 1. This rank's share under a first split.
   gpu::BodySet local;
   if (restart != nullptr) {
-    const domain::Aabb bounds = global_dynamic_bounds(comm::RankGroup::self(), restart->bodies);
-    local = share_of(restart->bodies, first_split(request, ranks_, bounds), rank_);
+    local = restart->bodies;  // this rank's block of the file: any share serves as a first split
   } else {
     const domain::Decomposition split = first_split(request, ranks_, particle_bounds(config.scene));
     local = generate_share(group_, config, split.box(rank_), generated_);
@@ -151,18 +143,8 @@ DistributedTerrain::DistributedTerrain(const TerrainConfig& config, const comm::
     if (!dynamic(held_->set, i)) held_->local.holder[i] = kOnEveryRank;
 
   if (restart != nullptr) {
-    const gpu::BodySet& all = restart->bodies;
     system_->set_clock(restart->time, restart->step);
-    // Keep the impulses of contacts this rank may solve or need: both bodies near its box.
-    const domain::Aabb box = decomposition_.box(rank_);
-    auto near = [&](gpu::GlobalId gid) {
-      const std::uint32_t i = index_of(all.gid, gid);
-      return !dynamic(all, i) || domain::distance_to(box, position(all, i)) <= ghost_width_;
-    };
-    std::vector<gpu::WarmStartImpulse> warm;
-    for (const WarmStartEntry& e : restart->warm_start)
-      if (near(e.gid_a) && near(e.gid_b)) warm.push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
-    system_->merge_warm_start(warm);
+    take_warm_start(*restart);
   }
 }
 

@@ -103,9 +103,7 @@ void print_summary(const DistributedTerrain& terrain, const gpu::StepStats& last
 /// `record`: checkpoint_record, which a --restart of this checkpoint checks its config against.
 void write_checkpoint_file(const DistributedTerrain& terrain, const std::filesystem::path& folder,
                            const std::string& record) {
-  TerrainCheckpoint c = terrain.gather_checkpoint();
-  c.config_text = record;
-  if (terrain.leader()) write_checkpoint(folder / "checkpoint.bin", c);
+  terrain.write_checkpoint(folder / "checkpoint.bin", record);
 }
 
 }  // namespace
@@ -121,7 +119,7 @@ void run_settle_command(const SettleOptions& options) {
   // read too: the constant that run.json's peak memory is to be read against.
   const std::uint64_t startup_rss = io::read_memory_usage().rss_bytes;
 
-  StartState start = load_start_state(options.config, options.restart, options.from_checkpoint);
+  StartState start = load_start_state(roles.role_group(), options.config, options.restart, options.from_checkpoint);
   const TerrainConfig& config = start.config;
   const io::ThreadChoice threads = set_rank_threads(options.threads, roles.role_group());
   DistributedTerrain terrain(config, roles.role_group(), options.layout,

@@ -10,7 +10,9 @@
 //  - one sphere crossing the corner of a 2 x 2 grid diagonally: owned by exactly one rank at
 //    every step, ending on the diagonal rank, on its straight line;
 //  - a checkpoint written by 2 ranks, continued on 3: the same states as the 2-rank run that
-//    went on without stopping.
+//    went on without stopping;
+//  - the checkpoint file written in slices by every rank: the same bytes as one rank's, and as
+//    the one-process writer's from the gathered state; each rank reads back only a block.
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -19,6 +21,8 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -26,6 +30,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "terrain_node/checkpoint/checkpoint_share.h"
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
@@ -273,17 +278,14 @@ TEST(DistributedTerrain, CheckpointWrittenOnTwoRanksContinuesOnThreeAsWithoutThe
     DistributedTerrain two(config, pair, "slab:x");
     for (std::uint64_t k = 0; k < steps; ++k) {
       two.step();
-      if (two.step_count() == stop) {
-        const terrain::TerrainCheckpoint c = two.gather_checkpoint();
-        if (two.leader()) terrain::write_checkpoint(path, c);
-      }
+      if (two.step_count() == stop) two.write_checkpoint(path, "");
     }
     uninterrupted = two.gather_states();
     MPI_Comm_free(&pair);
   }
   MPI_Barrier(MPI_COMM_WORLD);
 
-  const terrain::TerrainCheckpoint c = terrain::read_checkpoint(path);
+  const terrain::CheckpointShare c = terrain::read_checkpoint_share(MPI_COMM_WORLD, path);
   ASSERT_EQ(c.step, stop);
   DistributedTerrain three(config, MPI_COMM_WORLD, "slab:y", &c);
   EXPECT_EQ(three.step_count(), stop);
@@ -294,6 +296,54 @@ TEST(DistributedTerrain, CheckpointWrittenOnTwoRanksContinuesOnThreeAsWithoutThe
     std::filesystem::remove(path);
     expect_bitwise_equal(restarted, uninterrupted, "restart on 3 ranks of a 2-rank checkpoint");
   }
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(DistributedTerrain, CheckpointFileIsTheSameBytesOnAnyRankCountAndEachRankReadsABlock) {
+  const terrain::TerrainConfig config = bed_config();
+  const std::uint64_t steps = 20;
+  const std::string alone_path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_alone_");
+  const std::string split_path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_split_");
+  const std::string gathered_path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_gathered_");
+  if (world_rank() == 0) {
+    DistributedTerrain alone(config, MPI_COMM_SELF, "auto");
+    for (std::uint64_t k = 0; k < steps; ++k) alone.step();
+    alone.write_checkpoint(alone_path, "{\"note\": \"same text\"}");
+  }
+  DistributedTerrain split(config, MPI_COMM_WORLD, "slab:x");
+  for (std::uint64_t k = 0; k < steps; ++k) split.step();
+  split.write_checkpoint(split_path, "{\"note\": \"same text\"}");
+  terrain::TerrainCheckpoint gathered = split.gather_checkpoint();
+  gathered.config_text = "{\"note\": \"same text\"}";
+  if (split.leader()) terrain::write_checkpoint(gathered_path, gathered);
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  // Read back in blocks: the blocks together hold every dynamic body once, no rank all of them
+  // (with more than one rank), and every rank every fixed body.
+  const terrain::CheckpointShare share = terrain::read_checkpoint_share(MPI_COMM_WORLD, split_path);
+  std::uint64_t dynamic = 0, fixed = 0;
+  for (std::size_t i = 0; i < share.bodies.size(); ++i)
+    (share.bodies.motion[i] == gpu::Motion::Dynamic ? dynamic : fixed) += 1;
+  std::uint64_t all_dynamic = 0;
+  MPI_Allreduce(&dynamic, &all_dynamic, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(share.step, steps);
+  EXPECT_EQ(share.bed_bodies, all_dynamic + fixed);
+  if (world_size() > 1) EXPECT_LT(dynamic, all_dynamic) << "rank " << world_rank() << " read every body";
+  std::uint64_t warm = share.warm.size(), all_warm = 0;
+  MPI_Allreduce(&warm, &all_warm, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() != 0) return;
+  EXPECT_EQ(all_warm, gathered.warm_start.size());
+  EXPECT_GT(all_warm, 0u);
+  const std::string alone_bytes = file_bytes(alone_path), split_bytes = file_bytes(split_path);
+  EXPECT_GT(alone_bytes.size(), 1000u);
+  EXPECT_TRUE(alone_bytes == split_bytes) << "1 rank and " << world_size() << " ranks wrote different files";
+  EXPECT_TRUE(file_bytes(gathered_path) == split_bytes) << "the one-process writer differs from the slices";
+  for (const std::string& p : {alone_path, split_path, gathered_path}) std::filesystem::remove(p);
 }
 
 }  // namespace

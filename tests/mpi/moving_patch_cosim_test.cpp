@@ -97,19 +97,19 @@ TEST(MovingPatchCosim, MovingBoxGivesTheFullBedsShoeForcesWithHalfTheParticlesOn
     for (std::uint64_t k = 0; k < full.step_count(); ++k) settle.step();
     const double energy = settle.global_stats().kinetic_energy;
     if (settle.leader()) std::printf("settled bed: kinetic energy %g J\n", energy);
-    const terrain::TerrainCheckpoint c = settle.gather_checkpoint();
-    if (settle.leader()) terrain::write_checkpoint(path, c);
+    settle.write_checkpoint(path, "");
     const std::vector<gpu::BodyState> states = settle.gather_states();
     for (std::size_t i = 0; i < states.size(); ++i)
       if (full.bodies.motion[i] == gpu::Motion::Dynamic) surface = std::max(surface, states[i].position.z + real(0.01));
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  const terrain::TerrainCheckpoint settled = terrain::read_checkpoint(path);
+  const terrain::CheckpointShare settled = terrain::read_checkpoint_share(MPI_COMM_WORLD, path);
   const test::TrackDrive d = drive(surface);
 
   test::TrackForces alone;
   if (world_rank() == 0) {
-    DistributedTerrain t(patched, MPI_COMM_SELF, "slab:x", &settled);
+    const terrain::CheckpointShare alone_share = terrain::read_checkpoint_share(MPI_COMM_SELF, path);
+    DistributedTerrain t(patched, MPI_COMM_SELF, "slab:x", &alone_share);
     alone = test::drive_track(t, patched, d);
   }
   DistributedTerrain whole(full, MPI_COMM_WORLD, "slab:x", &settled);

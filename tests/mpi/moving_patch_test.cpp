@@ -104,7 +104,7 @@ TEST(MovingPatch, ParticlesLeftBehindComeBackWithTheirDisturbedPoseOnAnyRankCoun
   const std::string path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_patch_");
   if (world_rank() == 0) terrain::write_checkpoint(path, split.during_right);
   MPI_Barrier(MPI_COMM_WORLD);
-  const terrain::TerrainCheckpoint checkpoint = terrain::read_checkpoint(path);
+  const terrain::CheckpointShare checkpoint = terrain::read_checkpoint_share(MPI_COMM_WORLD, path);
   DistributedTerrain restarted(config, MPI_COMM_WORLD, "slab:x", &checkpoint);
   restarted.apply_patch(kRight, true);
   for (int k = 0; k < kSteps; ++k) restarted.step();
@@ -121,7 +121,8 @@ TEST(MovingPatch, ParticlesLeftBehindComeBackWithTheirDisturbedPoseOnAnyRankCoun
     EXPECT_GT(c.stored, 0u);
   }
   EXPECT_EQ(split.left_counts.reactivated, 0u);
-  EXPECT_EQ(checkpoint.bodies.size(), config.bodies.size());  // stored particles included
+  EXPECT_EQ(split.during_right.bodies.size(), config.bodies.size());  // stored particles included
+  EXPECT_EQ(checkpoint.bed_bodies, config.bodies.size());             // and read back from the file
 
   // Particles active on the left, stored on the right: disturbed, stored as they were, kept
   // unchanged while stored, re-activated with that pose.

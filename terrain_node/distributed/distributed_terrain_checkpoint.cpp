@@ -1,0 +1,139 @@
+// DistributedTerrain and its checkpoint (docs/checkpoint-format.md, "Writing in slices" and
+// "Reading in slices"): no rank ever holds more than its share of the file.
+//
+// Writing: the file's records are in gid order, so every body goes first to the rank of its
+// gid's block (gids are dense from 0: block r is [G r / n, G (r+1) / n) of the G gids), with its
+// warm-start entries by their first gid; then each rank writes its run of each section.
+// Reading (the constructor): each rank takes a block of the file (CheckpointShare), the
+// construction sends every body to the rank whose box holds it, and each warm-start entry goes,
+// in three hops, to the ranks that held it before the stop: to the block of its body A, which
+// knows A's position, to the block of body B, which knows B's, then to every rank whose box both
+// bodies are near.
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "comm/gather.h"
+#include "domain/aabb.h"
+#include "terrain_node/checkpoint/checkpoint_share.h"
+#include "terrain_node/checkpoint/checkpoint_slices.h"
+#include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/distributed/distributed_terrain_state.h"
+
+namespace trackcosim::terrain {
+namespace {
+
+std::vector<char> as_chars(const std::string& s) { return {s.begin(), s.end()}; }
+
+/// One all-to-all per record kind: parts[r] goes to rank r; returns what this rank receives.
+PackedBodies exchange_packed(const comm::RankGroup& group, const std::vector<PackedBodies>& parts) {
+  auto exchange = [&](std::string PackedBodies::*kind) {
+    std::vector<std::vector<char>> out;
+    for (const PackedBodies& p : parts) out.push_back(as_chars(p.*kind));
+    const std::vector<char> in = comm::all_to_all(group, out);
+    return std::string(in.begin(), in.end());
+  };
+  PackedBodies in;
+  in.bodies = exchange(&PackedBodies::bodies);
+  in.spheres = exchange(&PackedBodies::spheres);
+  in.planes = exchange(&PackedBodies::planes);
+  in.boxes = exchange(&PackedBodies::boxes);
+  return in;
+}
+
+bool key_less(const WarmStartEntry& l, const WarmStartEntry& r) {
+  return std::tie(l.gid_a, l.gid_b, l.shape_a, l.shape_b) < std::tie(r.gid_a, r.gid_b, r.shape_a, r.shape_b);
+}
+
+/// A warm-start entry on its way to the ranks that need it, with what is known of its bodies.
+struct RoutedWarm {
+  WarmStartEntry entry;
+  Vec3 at[2];            ///< positions of bodies A and B, once known
+  std::uint8_t fixed[2]; ///< the body is held by every rank (not dynamic): near every box
+};
+
+}  // namespace
+
+void DistributedTerrain::write_checkpoint(const std::filesystem::path& path, const std::string& config_text) const {
+  const gpu::BodySet& s = held_->set;
+  std::vector<std::uint32_t> mine;
+  for (std::uint32_t i = 0; i < s.size(); ++i)
+    if (held_->local.holder[i] == kOwnedHere || (held_->local.holder[i] == kOnEveryRank && leader())) mine.push_back(i);
+  PackedBodies packed = pack_bodies(s, mine);
+  if (!held_->stored.bodies.empty()) {
+    // Stored particles of a moving patch go in as fixed: at rest where they were left, until a
+    // restarted patch sorts them again (docs/moving-patch.md).
+    BodyRecords stored = held_->stored;
+    for (BodyRecord& r : stored.bodies) set_at_rest(r, gpu::Motion::Fixed);
+    const gpu::BodySet as_set = merge_bodies(gpu::BodySet{}, {}, {&stored});
+    std::vector<std::uint32_t> all(as_set.size());
+    std::iota(all.begin(), all.end(), 0u);
+    packed.append(pack_bodies(as_set, all));
+  }
+  // Dense gids from 0: equal gid blocks are equal shares of the terrain.
+  gpu::GlobalId top = 0;
+  for (std::size_t i = 0; i < packed.body_count(); ++i) top = std::max(top, packed_body(packed, i).gid + 1);
+  const std::uint64_t gids = group_.max(static_cast<std::uint64_t>(top));
+  const auto block_of = [&](gpu::GlobalId gid) {
+    return static_cast<int>(static_cast<unsigned __int128>(gid) * static_cast<unsigned>(ranks_) / std::max<std::uint64_t>(gids, 1));
+  };
+  CheckpointSlice slice;
+  slice.step = step_count();
+  slice.time = time();
+  slice.config_text = config_text;
+  slice.bodies = exchange_packed(group_, split_packed(packed, ranks_, block_of));
+  packed = {};
+  sort_packed(slice.bodies);
+
+  std::vector<std::vector<WarmStartEntry>> warm_out(static_cast<std::size_t>(ranks_));
+  for (const gpu::WarmStartImpulse& e : solved_impulses(nullptr))
+    warm_out[static_cast<std::size_t>(block_of(e.gid_a))].push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
+  std::vector<WarmStartEntry> warm = comm::all_to_all(group_, warm_out);
+  std::sort(warm.begin(), warm.end(), key_less);
+  slice.warm = pack_warm(warm);
+  const std::unique_ptr<CheckpointIo> io = open_checkpoint_shared(group_, path, true);
+  write_checkpoint_slices(*io, std::move(slice), path);
+}
+
+void DistributedTerrain::take_warm_start(const CheckpointShare& share) {
+  const gpu::BodySet& file = share.bodies;  // this rank's block of dynamic bodies, and every fixed one
+  auto fill = [&](RoutedWarm& w, int end) {
+    const gpu::GlobalId gid = end == 0 ? w.entry.gid_a : w.entry.gid_b;
+    const std::uint32_t i = index_of(file.gid, gid);
+    if (i < file.size() && file.gid[i] == gid) {
+      w.fixed[end] = !dynamic(file, i);
+      w.at[end] = position(file, i);
+    }
+  };
+  auto to_block_of = [&](const std::vector<RoutedWarm>& items, int end) {
+    std::vector<std::vector<RoutedWarm>> out(static_cast<std::size_t>(ranks_));
+    for (const RoutedWarm& w : items) {
+      const int r = block_rank(share, end == 0 ? w.entry.gid_a : w.entry.gid_b);
+      if (r >= 0) out[static_cast<std::size_t>(r)].push_back(w);  // a body the file lacks: the entry is dropped
+    }
+    std::vector<RoutedWarm> in = comm::all_to_all(group_, out);
+    for (RoutedWarm& w : in) fill(w, end);
+    return in;
+  };
+  std::vector<RoutedWarm> items;
+  for (const WarmStartEntry& e : share.warm) items.push_back({e, {{0, 0, 0}, {0, 0, 0}}, {0, 0}});
+  items = to_block_of(to_block_of(items, 0), 1);
+  // Keep the impulses of contacts a rank may solve or need: both bodies near its box.
+  std::vector<std::vector<RoutedWarm>> out(static_cast<std::size_t>(ranks_));
+  for (const RoutedWarm& w : items)
+    for (int r = 0; r < ranks_; ++r) {
+      const domain::Aabb box = decomposition_.box(r);
+      auto near = [&](int end) { return w.fixed[end] || domain::distance_to(box, w.at[end]) <= ghost_width_; };
+      if (near(0) && near(1)) out[static_cast<std::size_t>(r)].push_back(w);
+    }
+  std::vector<gpu::WarmStartImpulse> warm;
+  for (const RoutedWarm& w : comm::all_to_all(group_, out))
+    warm.push_back({w.entry.gid_a, w.entry.gid_b, w.entry.shape_a, w.entry.shape_b, w.entry.impulse_on_b});
+  std::sort(warm.begin(), warm.end(), [](const gpu::WarmStartImpulse& l, const gpu::WarmStartImpulse& r) {
+    return std::tie(l.gid_a, l.gid_b, l.shape_a, l.shape_b) < std::tie(r.gid_a, r.gid_b, r.shape_a, r.shape_b);
+  });
+  system_->merge_warm_start(warm);
+}
+
+}  // namespace trackcosim::terrain
