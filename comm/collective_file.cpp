@@ -15,6 +15,7 @@ namespace fs = std::filesystem;
 
 /// Below MPI's int counts, and small enough that a piece never needs a second buffer.
 constexpr std::uint64_t kPieceBytes = std::uint64_t(1) << 30;
+constexpr const char* kCollectiveBufferBytes = "4194304";  // 4 MiB
 
 std::string mpi_reason(int code) {
   char text[MPI_MAX_ERROR_STRING];
@@ -41,7 +42,13 @@ CollectiveFile::CollectiveFile(const RankGroup& group, fs::path path, Mode mode)
   // A file left by a killed writer may be longer than this one: start from nothing.
   if (mode == Mode::Write && group_.leader()) ::unlink(open_path_.c_str());
   group_.barrier();
-  const int code = MPI_File_open(group_.handle(), open_path_.c_str(), amode, MPI_INFO_NULL, &file_);
+  // The ranks that gather the others' pieces before writing (aggregators) buffer up to this much
+  // at a time: a bound on what a checkpoint adds to their memory, whatever the terrain's size.
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "cb_buffer_size", kCollectiveBufferBytes);
+  const int code = MPI_File_open(group_.handle(), open_path_.c_str(), amode, info, &file_);
+  MPI_Info_free(&info);
   // MPI_File_open is collective and fails on every rank alike, but say it once per rank anyway.
   std::string error;
   if (code != MPI_SUCCESS) error = path_.string() + ": cannot open" + (mode == Mode::Write ? " for writing" : "") +

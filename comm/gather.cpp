@@ -44,4 +44,31 @@ std::vector<double> ExactSums::totals(const RankGroup& group) const {
   return out;
 }
 
+std::string all_to_all_bytes(const RankGroup& group, std::string_view data, const std::vector<std::uint64_t>& send_bytes) {
+  const MPI_Comm comm = group.handle();
+  const int size = group.size();
+  if (static_cast<int>(send_bytes.size()) != size) throw std::logic_error("all_to_all_bytes: one count per rank expected");
+  std::vector<int> send_counts(size), send_offsets(size), receive_counts(size), receive_offsets(size);
+  std::uint64_t at = 0;
+  for (int r = 0; r < size; ++r) {
+    if (send_bytes[r] > 2147483647ull || at > 2147483647ull)
+      throw std::length_error("all_to_all_bytes: more than 2 GiB to send");
+    send_offsets[r] = static_cast<int>(at);
+    send_counts[r] = static_cast<int>(send_bytes[r]);
+    at += send_bytes[r];
+  }
+  if (at != data.size()) throw std::logic_error("all_to_all_bytes: the counts do not add up to the data");
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
+  long long total = 0;
+  for (int r = 0; r < size; ++r) {
+    receive_offsets[r] = static_cast<int>(total);
+    total += receive_counts[r];
+    if (total > 2147483647LL) throw std::length_error("all_to_all_bytes: more than 2 GiB to receive");
+  }
+  std::string in(static_cast<std::size_t>(total), '\0');
+  MPI_Alltoallv(data.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, in.data(), receive_counts.data(),
+                receive_offsets.data(), MPI_BYTE, comm);
+  return in;
+}
+
 }  // namespace trackcosim::comm

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -68,6 +70,12 @@ std::vector<T> all_to_all(const RankGroup& group, const std::vector<std::vector<
                 receive_offsets.data(), MPI_BYTE, comm);
   return in;
 }
+
+/// Every rank sends bytes [offset_r, offset_r + send_bytes[r]) of `data` to rank r, the parts
+/// lying in rank order (offset_0 = 0), and gets what each rank sent it, concatenated in rank
+/// order: an all-to-all straight from the caller's buffer, for set-up and checkpoints, where
+/// one extra copy of a rank's share of the terrain would count.
+std::string all_to_all_bytes(const RankGroup& group, std::string_view data, const std::vector<std::uint64_t>& send_bytes);
 
 /// Sums of doubles that are exact and so independent of order and rank split: terms are added
 /// as integers in units of 2^-80 (about 8e-25) into 128-bit accumulators; values must stay
