@@ -60,7 +60,8 @@ Parallel runs: mpiexec -n N terrain_node --config X splits the terrain over N ra
 --layout, the config's domain.layout, or chosen from the bed's shape); the outputs are the same
 files for any N (docs/domain-decomposition.md).
 
-Exit status: 0 success, 1 bad input (config or scene file, output folder), 2 bad command line.)";
+Exit status: 0 success, 1 bad input (config or scene file, output folder), 2 bad command line,
+3 a peer lost (a rank made no progress for --peer-timeout, or cosim.timeout with --cosim).)";
 
 }  // namespace
 
@@ -112,6 +113,13 @@ int main(int argc, char** argv) {
                "port, coupling_step, settle_time)");
   app.add_option("--checkpoint-at", checkpoint_at, "Also write DIR/checkpoint.bin after this step")
       ->type_name("STEP");
+  double peer_timeout = 20;
+  app.add_option("--peer-timeout", peer_timeout,
+                 "--config without --cosim: a rank that finishes no step for this long (or 10 times its slowest "
+                 "step, if longer) gives up on its peers and ends the job with exit status 3 (a lost node); "
+                 "0: never (default 20; --cosim uses cosim.timeout)")
+      ->type_name("SECONDS")
+      ->check(CLI::NonNegativeNumber);
 
   try {
     app.parse(argc, argv);
@@ -130,7 +138,8 @@ int main(int argc, char** argv) {
       const terrain::CosimOptions options{config, out_dir, threads, layout, restart, from_checkpoint};
       terrain::run_cosim_command(options);
     } else if (config_mode->count() > 0) {
-      const terrain::SettleOptions options{config, out_dir, threads, layout, restart, from_checkpoint, checkpoint_at};
+      const terrain::SettleOptions options{config,          out_dir,       threads,     layout,
+                                           restart,         from_checkpoint, checkpoint_at, peer_timeout};
       terrain::run_settle_command(options);
     } else {
       terrain::ContactsOptions contacts;

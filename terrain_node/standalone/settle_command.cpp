@@ -22,6 +22,7 @@
 #include "terrain_node/standalone/run_folder.h"
 #include "terrain_node/standalone/settle_criterion.h"
 #include "terrain_node/standalone/settle_statistics.h"
+#include "terrain_node/standalone/step_watch.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -143,9 +144,16 @@ void run_settle_command(const SettleOptions& options) {
   const SettleCriterion criterion(config.scene.settle, config.scene.settle.enabled ? terrain.dynamic_totals().mass : 0);
   StopReason reason = criterion.at_last_step();
   bool global = false;  // whether `stats` holds the global numbers of the last step
+  StepWatch watch(roles.role_rank, options.peer_timeout);
+  // A checkpoint may take minutes: unwatched, until every rank has written its part.
+  auto checkpoint = [&] {
+    const StepWatch::Unwatched unwatched(watch);
+    write_checkpoint_file(terrain, folder.folder(), record);
+    terrain.group().barrier();
+  };
   for (std::uint64_t k = first; k < steps; ++k) {
     if (const int signal = stop.caught_anywhere(terrain.group())) {
-      write_checkpoint_file(terrain, folder.folder(), record);
+      checkpoint();
       progress.finish();
       folder.finish(terrain, seconds_since(start_time));
       if (terrain.leader()) {
@@ -166,18 +174,20 @@ void run_settle_command(const SettleOptions& options) {
     stats = global ? terrain.global_stats() : terrain.local_stats();
     folder.after_step(terrain, stats, step_seconds);
     if ((checkpoint_interval > 0 && done % checkpoint_interval == 0) || done == options.checkpoint_at)
-      write_checkpoint_file(terrain, folder.folder(), record);
+      checkpoint();
     progress.update({terrain.time(), double(steps) * config.scene.step.step_size, done, stats.contacts, ""});
+    watch.stepped(done, seconds_since(step_start));
     if (check && criterion.settled(stats.kinetic_energy)) {
       reason = StopReason::Threshold;
       break;
     }
   }
+  watch.ending();
   if (!global && terrain.step_count() > first) stats = terrain.global_stats();
   progress.finish();
   const SettleStatistics bed = measure_settled_bed(terrain, config);
   // The settled bed is what later runs start from (--from-checkpoint).
-  if (config.scene.settle.enabled) write_checkpoint_file(terrain, folder.folder(), record);
+  if (config.scene.settle.enabled) checkpoint();
   const double wall_seconds = seconds_since(start_time);
   folder.finish(terrain, wall_seconds, &bed, stop_reason_name(reason));
   if (terrain.leader())

@@ -23,6 +23,9 @@ struct SettleOptions {
   /// criterion and outputs); excludes `restart` (start_state.h).
   std::filesystem::path from_checkpoint;
   std::uint64_t checkpoint_at = 0; ///< also write checkpoint.bin after this step (0: never)
+  /// A rank that finishes no step for this long (or 10 times its slowest step, if longer) ends
+  /// the job with exit status 3: a peer rank is lost (step_watch.h). <= 0: never.
+  double peer_timeout = 20;
 };
 
 /// The folder a run writes to: out_dir, or output/<config stem> when out_dir is empty.

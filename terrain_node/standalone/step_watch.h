@@ -1,0 +1,54 @@
+#pragma once
+// The standalone run's last deadline against a lost peer rank. A rank whose peer is gone (its
+// node crashed, or the network to it was cut) waits for it inside the next step's halo exchange
+// or reduction, and TCP tells it nothing for many minutes: a node that is gone sends no reset.
+// The watchdog (comm/watchdog.h) ends such a rank with exit status 3, and the launcher (mpirun,
+// srun --kill-on-bad-exit=1) ends the job, when the rank has finished no step for the timeout,
+// or for 10 times its slowest step so far where that is longer (a step of a large bed may take
+// long). The first step may take 10 times the timeout: the run's start (first touch of memory,
+// a restart's redistribution). Checkpoints are written unwatched: they may take minutes.
+
+#include <cstdint>
+#include <optional>
+
+#include "comm/watchdog.h"
+
+namespace trackcosim::terrain {
+
+class StepWatch {
+ public:
+  /// `rank` names the rank in the message; timeout_seconds <= 0 watches nothing.
+  StepWatch(int rank, double timeout_seconds);
+
+  /// Step `step` has just ended, `seconds` after the one before it (its outputs included).
+  void stepped(std::uint64_t step, double seconds);
+  /// The steps are over; the run's end (final statistics, measuring the bed) may take as long as
+  /// a first step.
+  void ending();
+
+  /// No limit while it lives (a checkpoint); then the next step is due as after the last one.
+  class Unwatched {
+   public:
+    explicit Unwatched(StepWatch& watch) : watch_(watch) { pause_.emplace(watch.dog_); }
+    ~Unwatched() {
+      pause_.reset();
+      watch_.beat_after_step();
+    }
+    Unwatched(const Unwatched&) = delete;
+    Unwatched& operator=(const Unwatched&) = delete;
+
+   private:
+    StepWatch& watch_;
+    std::optional<comm::Watchdog::Unwatched> pause_;
+  };
+
+ private:
+  void beat_after_step();
+
+  comm::Watchdog dog_;
+  double timeout_;
+  double slowest_ = 0;
+  std::uint64_t step_ = comm::Watchdog::kNoNumber;
+};
+
+}  // namespace trackcosim::terrain
