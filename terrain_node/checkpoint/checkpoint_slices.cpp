@@ -70,15 +70,17 @@ std::uint64_t fnv1a(std::string_view bytes) {
 /// Records [first, first + count) of rank `rank`'s block of `total` records split over `ranks`.
 std::pair<std::uint64_t, std::uint64_t> block_of(std::uint64_t total, int rank, int ranks) {
   const auto at = [&](int r) {
-    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(total) * static_cast<unsigned>(r) /
-                                      static_cast<unsigned>(ranks));
+    __extension__ typedef unsigned __int128 Wide;  // total * rank may pass 2^64
+    return static_cast<std::uint64_t>(static_cast<Wide>(total) * static_cast<unsigned>(r) / static_cast<unsigned>(ranks));
   };
   return {at(rank), at(rank + 1) - at(rank)};
 }
 
 /// The checks that need only this rank's block; "" when it is consistent.
+/// `warm_before`: the warm-start record just before this block's in the file (empty for none), so
+/// that the key order is checked across block boundaries too, the same on any rank count.
 std::string check_block(const PackedBodies& block, std::uint64_t sphere_begin, std::uint64_t file_spheres,
-                        const std::string& warm) {
+                        const std::string& warm, const std::string& warm_before) {
   const std::size_t n = block.body_count();
   for (std::size_t i = 0; i < n; ++i) {
     const PackedBodyView b = packed_body(block, i);
@@ -94,11 +96,11 @@ std::string check_block(const PackedBodies& block, std::uint64_t sphere_begin, s
     if (b.first_sphere > file_spheres || b.sphere_count > file_spheres - b.first_sphere)
       return "body gid " + std::to_string(b.gid) + " has spheres past the file's " + std::to_string(file_spheres);
   }
-  const std::vector<WarmStartEntry> entries = unpack_warm(warm);
+  const std::vector<WarmStartEntry> entries = unpack_warm(warm_before + warm);
   auto key = [](const WarmStartEntry& e) { return std::tie(e.gid_a, e.gid_b, e.shape_a, e.shape_b); };
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (entries[i].gid_a >= entries[i].gid_b)
-      return "warm-start entry " + std::to_string(i) + " has gid A " + std::to_string(entries[i].gid_a) + " >= gid B " +
+      return "a warm-start entry has gid A " + std::to_string(entries[i].gid_a) + " >= gid B " +
              std::to_string(entries[i].gid_b);
     if (i > 0 && !(key(entries[i - 1]) < key(entries[i])))
       return "warm-start entries are not in strictly increasing key order";
@@ -212,9 +214,14 @@ CheckpointSlice read_checkpoint_block(CheckpointIo& io, const fs::path& path) {
   const std::uint64_t sphere0 = io.exclusive_sum(my_spheres);
   const auto [warm0, warm] = block_of(h.warm, io.rank(), io.ranks());
   s.warm = io.read_at_all(at.warm + warm0 * kWarmRecordBytes, warm * kWarmRecordBytes);
+  const bool entry_before = warm0 > 0 && warm > 0;
+  const std::string warm_before = io.read_at_all(at.warm + (entry_before ? warm0 - 1 : 0) * kWarmRecordBytes,
+                                                 entry_before ? kWarmRecordBytes : 0);
   // Counts are believed only after the checksum: until then the range is kept inside the section.
+  // The ranks' ranges tile [0, S): the last one reaches S even when the counts fall short of it.
   const std::uint64_t sphere_begin = std::min(sphere0, h.spheres);
-  const std::uint64_t sphere_count = std::min(my_spheres, h.spheres - sphere_begin);
+  const std::uint64_t sphere_count = io.rank() == io.ranks() - 1 ? h.spheres - sphere_begin
+                                                                 : std::min(my_spheres, h.spheres - sphere_begin);
   s.bodies.spheres = io.read_at_all(at.spheres + sphere_begin * kSphereRecordBytes, sphere_count * kSphereRecordBytes);
   // Planes and boxes belong to the few fixed and kinematic bodies: every rank reads them all,
   // keeps those of its own bodies and checks its block of them.
@@ -240,7 +247,7 @@ CheckpointSlice read_checkpoint_block(CheckpointIo& io, const fs::path& path) {
 
   // A well-sealed file: now its counts and orders must agree with themselves.
   const std::uint64_t body_spheres = io.sum(my_spheres);  // collective: every rank, always
-  std::string error = check_block(s.bodies, sphere0, h.spheres, s.warm);
+  std::string error = check_block(s.bodies, sphere0, h.spheres, s.warm, warm_before);
   if (error.empty() && body_spheres != h.spheres)
     error = "the bodies have " + std::to_string(body_spheres) + " spheres, the header says " + std::to_string(h.spheres);
   // Gids increase across blocks too: each block starts above the largest gid below it.

@@ -612,7 +612,7 @@ TEST_F(CheckpointFile, InconsistentRecordsAreRefused) {
   refused("warm-start order", [](CheckpointSlice& s) { std::swap_ranges(s.warm.begin(), s.warm.begin() + kWarm, s.warm.begin() + kWarm); },
           "warm-start entries are not in strictly increasing key order");
   refused("warm-start gid A not below gid B", [](CheckpointSlice& s) { poke<GlobalId>(s.warm, 8, 0); },
-          "warm-start entry 0 has gid A 0 >= gid B 0");
+          "a warm-start entry has gid A 0 >= gid B 0");
 
   // Bodies out of gid order (bodies without shapes, so that no shape looks its body up first).
   CheckpointSlice unordered;
