@@ -10,6 +10,7 @@ import shutil
 import sys
 import threading
 
+from launch_guard import end_process_tree
 from program_lines import is_last_line
 
 
@@ -80,24 +81,6 @@ def het_groups(keys):
     return groups
 
 
-def _descendants(pid):
-    """The processes below pid (Linux /proc), children first listed after their parents."""
-    found = []
-    try:
-        tasks = os.listdir("/proc/%d/task" % pid)
-    except OSError:
-        return found
-    for task in tasks:
-        try:
-            with open("/proc/%d/task/%s/children" % (pid, task)) as f:
-                children = [int(c) for c in f.read().split()]
-        except OSError:
-            continue
-        for child in children:
-            found += [child] + _descendants(child)
-    return found
-
-
 class HungStepGuard:
     """Ends srun when it has not returned `grace` seconds after both programs printed their last
     line (the summary, or the stop line after a signal): the race above, should the linger not
@@ -123,11 +106,7 @@ class HungStepGuard:
                   file=sys.stderr, flush=True)
             self.ended_hung_step = True
             # srun forks a helper that keeps our pipe open: end it too, or reading would not end.
-            for pid in _descendants(self.process.pid) + [self.process.pid]:
-                try:
-                    os.kill(pid, 9)
-                except OSError:
-                    pass
+            end_process_tree(self.process.pid)
 
     def cancel(self):
         if self.timer:

@@ -34,6 +34,10 @@ docs/plots.md lists the figures and their data.
 tools/trackcosim --help (or -h, help) prints this text; an error prints one `trackcosim: error:`
 line (exit status 1).
 
+After a line saying that a rank gave up on a lost peer (a node lost mid-run), mpirun or srun has
+15 s to return before the launcher ends it (tools/launch_guard.py: either may wait for the lost
+node for many minutes).
+
 --launcher srun starts the job step with `srun --mpi=pmix --multi-prog` (inside a Slurm
 allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`; --launcher hetjob
 with `srun --het-group=0 vehicle : --het-group=1 terrain` inside a heterogeneous job
@@ -60,7 +64,6 @@ run from both checkpoints (on any terrain rank count), appending to RUN_DIR's ou
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import traceback
@@ -74,6 +77,7 @@ from mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from run_file import RunFileError, read_run_file  # noqa: E402
 from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
+from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
 from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
 
 
@@ -142,19 +146,6 @@ def checkpoint_of(folder, side):
         fail("--resume %s: no %s checkpoint %s (a run stopped by a signal writes one for each program)" % (
             folder, side, path))
     return path
-
-
-def forward_stop_signals(process):
-    """SIGUSR1 or SIGTERM to the launcher (the batch system's warning, scancel) reaches the programs
-    as SIGUSR1: mpirun and srun forward it to every rank, which then stop at a coupling step with
-    their checkpoints. SIGTERM itself would make mpirun kill its ranks."""
-    def forward(signum, frame):
-        try:
-            process.send_signal(signal.SIGUSR1)
-        except ProcessLookupError:
-            pass
-    for signum in (signal.SIGUSR1, signal.SIGTERM):
-        signal.signal(signum, forward)
 
 
 def report_stop(folder, config_file, run, command, vehicle_line, terrain_line, options):
@@ -338,13 +329,17 @@ def main(argv):
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     forward_stop_signals(process)
     guard = HungStepGuard(process) if options["--launcher"] == "hetjob" else None
+    # A node lost mid-run can leave mpirun or srun waiting for it after the ranks gave up.
+    lost_peer = LostPeerGuard(process, name=os.path.basename(command[0]), who="trackcosim")
     output = []
     for line in process.stdout:
         output.append(line)
         sys.stdout.write(line)
         sys.stdout.flush()
+        lost_peer.saw(line)
         if guard:
             guard.saw(line)
+    lost_peer.cancel()
     if guard:
         guard.cancel()
     if process.wait() != 0 and not (guard and guard.ended_hung_step):
