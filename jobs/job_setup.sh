@@ -13,6 +13,7 @@
 #   RESUBMIT_ARGS  extra sbatch options for a resubmitted job (its tasks, CPUs per task, nodes,
 #                  partition and time limit are carried over)
 #   TRACKCOSIM_ROOT  the source tree with a build/ (default: the folder sbatch was called from)
+#   TRACKCOSIM_BUILD the build folder (default TRACKCOSIM_ROOT/build; the launcher takes the programs from it)
 # Nodes, tasks, CPUs per task (= OpenMP threads per rank), partition and time limit are sbatch's
 # own options: `sbatch -N 2 -n 9 -c 4 -p batch -t 01:00:00 jobs/cosim_mpirun.sbatch`.
 # Walltime safety (jobs/README.md): the scripts ask for `--signal=B:USR1@120`, and run_cosim
@@ -20,6 +21,7 @@
 set -euo pipefail
 cd "${TRACKCOSIM_ROOT:-${SLURM_SUBMIT_DIR:-.}}"
 [[ -x tools/trackcosim ]] || { echo "job: $(pwd) is not a trackcosim source tree (set TRACKCOSIM_ROOT)" >&2; exit 2; }
+source jobs/mpi_settings.sh  # Open MPI: a lost node ends the job within seconds
 CONFIG=${CONFIG:-configs/cosim_gravel.json}
 TERRAIN_RANKS=${TERRAIN_RANKS:-${SLURM_NTASKS_HET_GROUP_1:-$(( ${SLURM_NTASKS:-3} - 1 ))}}
 (( TERRAIN_RANKS >= 1 )) || { echo "job: needs at least 2 tasks (1 vehicle + 1 terrain), got ${SLURM_NTASKS:-?}" >&2; exit 2; }
