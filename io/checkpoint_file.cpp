@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 
 std::string system_reason(int error) { return std::generic_category().message(error); }
 
-AtomicCheckpointFile::AtomicCheckpointFile(const fs::path& path) : path_(path), tmp_(path.string() + ".tmp") {
+AtomicCheckpointFile::AtomicCheckpointFile(const fs::path& path, Seal seal)
+    : path_(path), tmp_(path.string() + ".tmp"), seal_(seal) {
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
     const int error = errno;
@@ -38,14 +39,14 @@ AtomicCheckpointFile::~AtomicCheckpointFile() {
 }
 
 void AtomicCheckpointFile::put(const char* data, std::size_t n) {
-  hash_.add(data, n);
+  if (seal_ == Seal::Checksum) hash_.add(data, n);
   if (n > kBufferBytes - buffer_.size()) flush();
   if (n >= kBufferBytes) return write_all(data, n);
   buffer_.insert(buffer_.end(), data, data + n);
 }
 
-void AtomicCheckpointFile::commit(Seal seal) {
-  if (seal == Seal::Checksum) {
+void AtomicCheckpointFile::commit() {
+  if (seal_ == Seal::Checksum) {
     const std::uint64_t checksum = hash_.value();
     buffer_.insert(buffer_.end(), reinterpret_cast<const char*>(&checksum),
                    reinterpret_cast<const char*>(&checksum) + sizeof checksum);

@@ -32,7 +32,10 @@ class Fnv1a {
 /// Errors throw OutputError "cannot write checkpoint <path>: <what>: <system reason>".
 class AtomicCheckpointFile {
  public:
-  explicit AtomicCheckpointFile(const std::filesystem::path& path);
+  /// What commit() appends: the FNV-1a checksum of every byte put, or nothing (the caller writes
+  /// its own, as the terrain checkpoint's version 2 does; the bytes are then not hashed here).
+  enum class Seal { Checksum, AsWritten };
+  explicit AtomicCheckpointFile(const std::filesystem::path& path, Seal seal = Seal::Checksum);
   AtomicCheckpointFile(const AtomicCheckpointFile&) = delete;
   AtomicCheckpointFile& operator=(const AtomicCheckpointFile&) = delete;
   ~AtomicCheckpointFile();
@@ -48,13 +51,10 @@ class AtomicCheckpointFile {
     static_assert(std::is_trivially_copyable_v<T>);
     put(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
-  /// What commit() appends: the FNV-1a checksum of every byte put, or nothing (the caller wrote
-  /// its own, as the terrain checkpoint's version 2 does).
-  enum class Seal { Checksum, AsWritten };
   /// Appends the checksum (Seal::Checksum), fsyncs, renames over the real name, then fsyncs the
   /// folder so the rename itself survives a crash (best effort: some file systems refuse a
   /// folder fsync).
-  void commit(Seal seal = Seal::Checksum);
+  void commit();
 
  private:
   static constexpr std::size_t kBufferBytes = std::size_t(1) << 20;
@@ -66,6 +66,7 @@ class AtomicCheckpointFile {
   int fd_ = -1;
   bool committed_ = false;
   std::vector<char> buffer_;
+  Seal seal_;
   Fnv1a hash_;
 };
 

@@ -15,7 +15,7 @@ class AloneIo final : public CheckpointIo {
  public:
   AloneIo(const std::filesystem::path& path, bool write) {
     if (write)
-      file_.emplace(path);
+      file_.emplace(path, io::AtomicCheckpointFile::Seal::AsWritten);
     else
       bytes_ = io::read_checkpoint_bytes(path);
   }
@@ -37,7 +37,7 @@ class AloneIo final : public CheckpointIo {
     return offset >= bytes_.size() ? std::string() : bytes_.substr(offset, n);
   }
   std::uint64_t size() override { return bytes_.size(); }
-  void commit() override { file_->commit(io::AtomicCheckpointFile::Seal::AsWritten); }
+  void commit() override { file_->commit(); }
 
  private:
   std::optional<io::AtomicCheckpointFile> file_;
