@@ -1,0 +1,24 @@
+#pragma once
+// The checks a surface mesh must pass before it is taken as the boundary of a solid: mass
+// properties by the divergence theorem (io/mesh_mass.h) and the inside/outside tests of the fit
+// report (io/sphere_decomposition.h) are only meaningful for a closed, 2-manifold, consistently
+// oriented surface without zero-area faces. A mesh that fails is refused, never repaired: a
+// repaired CAD export would silently have another mass than the part.
+
+#include <string>
+
+#include "io/mesh_file.h"
+
+namespace trackcosim::io {
+
+/// Throws ConfigError "<name>: <problem>: <count> ... (first: ...)" for the first problem found,
+/// checked in this order:
+///   empty mesh (no faces), face with an out-of-range or repeated vertex index,
+///   degenerate faces (area below 1e-12 of the bounding box's largest side squared),
+///   open mesh (edges that belong to one face only),
+///   non-manifold mesh (edges shared by more than two faces),
+///   inconsistent orientation (an edge walked in the same direction by both its faces).
+/// A vertex where two otherwise separate sheets touch (a "bow tie") is not detected.
+void check_mesh(const TriangleMesh& mesh, const std::string& name);
+
+}  // namespace trackcosim::io
