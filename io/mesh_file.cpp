@@ -23,7 +23,7 @@ namespace {
   throw ConfigError(file.string() + ": " + why);
 }
 [[noreturn]] void fail_at(const std::filesystem::path& file, std::size_t line, const std::string& why) {
-  fail(file, "line " + std::to_string(line) + ": " + why);
+  throw ConfigError(file.string() + ":" + std::to_string(line) + ": " + why);
 }
 
 bool parse_number(std::string_view text, double& value) {
@@ -169,6 +169,8 @@ TriangleMesh read_mesh_file(const std::filesystem::path& file) {
   if (extension == ".obj") return read_obj(file, bytes);
   return is_binary_stl(bytes) ? read_binary_stl(file, bytes) : read_ascii_stl(file, bytes);
 }
+
+TriangleMesh read_obj_file(const std::filesystem::path& file) { return read_obj(file, read_input_file(file)); }
 
 void write_obj(const std::filesystem::path& file, const TriangleMesh& mesh) {
   write_output_file(file, [&](std::ostream& out) {

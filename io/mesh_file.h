@@ -22,11 +22,14 @@ struct TriangleMesh {
 /// axis-aligned bounding box (0 for a mesh without vertices).
 real largest_side(const TriangleMesh& mesh);
 
-/// Reads `.obj` or `.stl` (by extension, case-insensitive). OBJ polygons are split into a fan of
-/// triangles; texture and normal indices (`f 1/2/3`) are ignored. Throws ConfigError naming the
-/// file (and the line for text formats) for unreadable, truncated or malformed files. Says
-/// nothing about whether the mesh is closed: see check_mesh.
+/// Reads `.obj` or `.stl` (by extension, case-insensitive). Throws ConfigError naming the file
+/// (and the line for text formats, `<file>:<line>: ...`) for unreadable, truncated or malformed
+/// files. Says nothing about whether the mesh is closed: see check_mesh.
 TriangleMesh read_mesh_file(const std::filesystem::path& file);
+
+/// An OBJ file whatever its name: vertices (`v x y z`) and faces (`f a b c ...`, polygons split
+/// into fans, `a/b/c` and negative indices accepted). Also the terrain's elevation meshes.
+TriangleMesh read_obj_file(const std::filesystem::path& file);
 
 /// Writers, for tests and for tools that hand meshes on.
 void write_obj(const std::filesystem::path& file, const TriangleMesh& mesh);

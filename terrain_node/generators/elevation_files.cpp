@@ -1,5 +1,6 @@
 // Surface files for the surface-following generators: CSV height grids and OBJ meshes
-// (terrain_node/generators/elevation_surface.h). Errors name the file and the line, as config errors do.
+// (terrain_node/generators/elevation_surface.h; the OBJ parser is io/mesh_file.h's, shared with
+// the spherical decomposition). Errors name the file and the line, as config errors do.
 
 #include <charconv>
 #include <cmath>
@@ -8,6 +9,7 @@
 
 #include "io/config_error.h"
 #include "io/input_file.h"
+#include "io/mesh_file.h"
 #include "terrain_node/generators/elevation_surface.h"
 
 namespace trackcosim::terrain {
@@ -61,41 +63,9 @@ ElevationSurface read_elevation_csv(const std::filesystem::path& file, Rectangle
 }
 
 ElevationSurface read_elevation_obj(const std::filesystem::path& file) {
-  std::istringstream in = open_text(file);
-  std::vector<Vec3> vertices;
-  std::vector<std::array<std::uint32_t, 3>> triangles;
-  std::size_t number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    std::istringstream words(line);
-    std::string tag;
-    if (!(words >> tag)) continue;
-    if (tag == "v") {
-      std::string w[3];
-      double c[3];
-      for (int a = 0; a < 3; ++a)
-        if (!(words >> w[a]) || !parse_number(w[a], c[a])) fail_at(file, number, "expected 'v x y z' with finite numbers");
-      vertices.push_back({real(c[0]), real(c[1]), real(c[2])});
-    } else if (tag == "f") {
-      std::vector<std::uint32_t> face;
-      for (std::string item; words >> item;) {
-        long long index = 0;
-        const std::string head = item.substr(0, item.find('/'));
-        const auto [end, error] = std::from_chars(head.data(), head.data() + head.size(), index);
-        // OBJ indices count from 1; negative ones count back from the latest vertex.
-        const long long resolved = index < 0 ? (long long)vertices.size() + index : index - 1;
-        if (error != std::errc() || end != head.data() + head.size() || index == 0 || resolved < 0 ||
-            resolved >= (long long)vertices.size())
-          fail_at(file, number, "face vertex '" + item + "' does not name one of the " +
-                                    std::to_string(vertices.size()) + " vertices defined so far");
-        face.push_back(std::uint32_t(resolved));
-      }
-      if (face.size() < 3) fail_at(file, number, "a face needs at least 3 vertices");
-      for (std::size_t k = 1; k + 1 < face.size(); ++k) triangles.push_back({face[0], face[k], face[k + 1]});
-    }
-  }
-  if (triangles.empty()) throw io::ConfigError(file.string() + ": no faces ('f' lines) found");
-  return ElevationSurface::mesh(std::move(vertices), std::move(triangles));
+  io::TriangleMesh mesh = io::read_obj_file(file);
+  if (mesh.triangles.empty()) throw io::ConfigError(file.string() + ": no faces ('f' lines) found");
+  return ElevationSurface::mesh(std::move(mesh.vertices), std::move(mesh.triangles));
 }
 
 }  // namespace trackcosim::terrain

@@ -60,7 +60,7 @@ TEST(MeshFile, BrokenFilesAreRefusedNamingTheFile) {
                           test::scratch_file("short.stl").string() + ": truncated binary STL: the header announces 2"));
   EXPECT_EQ(file_refusal("bad.obj", "v 0 0 0\nv 1 0 0\nf 1 2 3\n"),
             test::scratch_file("bad.obj").string() +
-                ": line 3: face vertex '3' does not name one of the 2 vertices defined so far");
+                ":3: face vertex '3' does not name one of the 2 vertices defined so far");
   EXPECT_EQ(file_refusal("part.step", "ISO-10303-21;"),
             test::scratch_file("part.step").string() + ": expected an .obj or .stl mesh file");
   EXPECT_TRUE(starts_with(file_refusal("ascii.stl", "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\n"),
