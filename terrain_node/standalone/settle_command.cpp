@@ -176,7 +176,7 @@ void run_settle_command(const SettleOptions& options) {
     if ((checkpoint_interval > 0 && done % checkpoint_interval == 0) || done == options.checkpoint_at)
       checkpoint();
     progress.update({terrain.time(), double(steps) * config.scene.step.step_size, done, stats.contacts, ""});
-    watch.stepped(done, seconds_since(step_start));
+    watch.stepped(done, step_seconds);
     if (check && criterion.settled(stats.kinetic_energy)) {
       reason = StopReason::Threshold;
       break;

@@ -17,7 +17,7 @@ StepWatch::StepWatch(int rank, double timeout_seconds)
 }
 
 void StepWatch::stepped(std::uint64_t step, double seconds) {
-  slowest_ = std::max(slowest_, seconds);
+  if (step_ != comm::Watchdog::kNoNumber) slowest_ = std::max(slowest_, seconds);
   step_ = step;
   beat_after_step();
 }

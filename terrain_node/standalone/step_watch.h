@@ -5,8 +5,9 @@
 // The watchdog (comm/watchdog.h) ends such a rank with exit status 3, and the launcher (mpirun,
 // srun --kill-on-bad-exit=1) ends the job, when the rank has finished no step for the timeout,
 // or for 10 times its slowest step so far where that is longer (a step of a large bed may take
-// long). The first step may take 10 times the timeout: the run's start (first touch of memory,
-// a restart's redistribution). Checkpoints are written unwatched: they may take minutes.
+// long; its outputs, snapshots and statistics, must fit in that too). The first step may take 10
+// times the timeout: the run's start (first touch of memory, a restart's redistribution).
+// Checkpoints are written unwatched: they may take minutes.
 
 #include <cstdint>
 #include <optional>
@@ -20,7 +21,8 @@ class StepWatch {
   /// `rank` names the rank in the message; timeout_seconds <= 0 watches nothing.
   StepWatch(int rank, double timeout_seconds);
 
-  /// Step `step` has just ended, `seconds` after the one before it (its outputs included).
+  /// Step `step` has just ended; it took `seconds` (the step itself, not its outputs). The first
+  /// step of the run does not count towards the slowest: it pays for the start (first touch).
   void stepped(std::uint64_t step, double seconds);
   /// The steps are over; the run's end (final statistics, measuring the bed) may take as long as
   /// a first step.

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A lost peer ends a standalone terrain run (terrain_node --config --peer-timeout, issue 19 item 5):
+# settle_small.json on 2 ranks, 1 s of simulated time, --peer-timeout 3. Once the run has done
+# 10 steps, rank 1 is stopped with SIGSTOP (it neither computes nor answers, as a rank on a lost
+# node). Rank 0, waiting for it inside the next step, must end the job with exit status 3 within
+# 3 s plus slack, its error naming its last step; the last checkpoint (every 5 steps)
+# must be whole (a 1-rank --restart from it runs to step 40). tests/slurm/netns_cluster_run.sh does the same
+# with a host's network really cut.
+# Usage: terrain_hang_run.sh TERRAIN_NODE MPIEXEC SOURCE_DIR
+set -euo pipefail
+terrain=$1 mpiexec=$2 src=$3
+work=$(mktemp -d)
+trap 'pkill -KILL -P $$ 2>/dev/null || true; rm -rf "$work"' EXIT
+export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
+sed -e 's/"end_time": 0.5,/"end_time": 1.0,/' -e 's/"snapshot_interval": 50,/"snapshot_interval": 0, "checkpoint_interval": 5,/' \
+  "$src/configs/settle_small.json" >"$work/bed.json"
+grep -q '"checkpoint_interval": 5' "$work/bed.json" || { echo "FAIL: could not derive the config"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/fault_helpers.sh"
+
+"$mpiexec" --oversubscribe -np 2 "$terrain" --config "$work/bed.json" --out "$work/run" --peer-timeout 3 \
+  >"$work/run.log" 2>&1 &
+job=$!
+wait_for_rows "$work/run/stats.csv" 10 "$job"
+t=$(now); kill -STOP "$(pid_of "$job" 1)"
+status=0
+wait "$job" || status=$?
+took=$(echo "$(now) - $t" | bc)
+[[ $status -eq 3 ]] || fail "exit status $status, expected 3 (a peer lost)"
+(( $(echo "$took < 15" | bc) )) || fail "ended $took s after the SIGSTOP, expected within 3 s plus slack"
+# (mpirun forwards stdout and stderr apart: the line may follow a progress line's text.)
+watchdog=$(grep -Eo "terrain_node rank 0: error: no progress for [0-9]+ s since terrain step [0-9]+: a peer.*" "$work/run.log") ||
+  fail "no watchdog error of rank 0 naming its last step"
+echo "ok: rank 1 stopped; the job ended with status 3 after $took s: $watchdog"
+sed 's/"end_time": 1.0,/"end_time": 0.04,/' "$work/bed.json" >"$work/short.json"
+"$terrain" --config "$work/short.json" --out "$work/restart" --restart "$work/run/checkpoint.bin" \
+  >"$work/restart.log" 2>&1 || fail "the last checkpoint does not restart"
+grep -q "^settle bodies=3245 steps=40 " "$work/restart.log" || fail "the restart did not run to step 40"
+echo "ok: $(grep -m1 '^restart ' "$work/restart.log"), finished on 1 rank"
