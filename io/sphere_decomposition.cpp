@@ -9,6 +9,7 @@
 #include <string>
 
 #include "io/config_error.h"
+#include "io/number_text.h"
 
 namespace trackcosim::io {
 namespace {
@@ -104,16 +105,16 @@ std::vector<Sphere> drop_contained(std::vector<Sphere> spheres, double slack) {
 
 void check_options(const DecompositionOptions& o) {
   const auto ratio_ok = [](double f) { return f >= 0 && f < 1; };
-  if (!ratio_ok(o.f)) throw ConfigError("sphere decomposition: f must be in [0, 1), got " + std::to_string(o.f));
+  if (!ratio_ok(o.f)) throw ConfigError("sphere decomposition: f must be in [0, 1), got " + number_to_string(o.f));
   if (!ratio_ok(o.refined_f))
-    throw ConfigError("sphere decomposition: refined f must be in [0, 1), got " + std::to_string(o.refined_f));
+    throw ConfigError("sphere decomposition: refined f must be in [0, 1), got " + number_to_string(o.refined_f));
   if (!(o.sharp_angle_deg > 0 && o.sharp_angle_deg < 180))
     throw ConfigError("sphere decomposition: sharp angle must be in (0, 180) degrees, got " +
-                      std::to_string(o.sharp_angle_deg));
+                      number_to_string(o.sharp_angle_deg));
   if (o.refine_levels < 0 || o.refine_levels > 8)
-    throw ConfigError("sphere decomposition: refinement levels must be 0 to 8, got " + std::to_string(o.refine_levels));
+    throw ConfigError("sphere decomposition: refinement levels must be 0 to 8, got " + number_to_string(o.refine_levels));
   if (!(o.merge_tolerance >= 0))
-    throw ConfigError("sphere decomposition: merge tolerance must be >= 0, got " + std::to_string(o.merge_tolerance));
+    throw ConfigError("sphere decomposition: merge tolerance must be >= 0, got " + number_to_string(o.merge_tolerance));
 }
 
 }  // namespace

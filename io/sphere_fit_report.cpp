@@ -6,6 +6,9 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <string>
+
+#include "io/config_error.h"
 
 namespace trackcosim::io {
 namespace {
@@ -67,6 +70,9 @@ std::vector<Vec3> fibonacci_directions(int n) {
 
 FitReport measure_fit(const TriangleMesh& mesh, const std::vector<Sphere>& spheres, Vec3 origin,
                       const FitSampling& sampling) {
+  if (sampling.cap_samples < 1 || sampling.face_steps < 1)
+    throw ConfigError("fit report: cap samples and face steps must be >= 1, got " +
+                      std::to_string(sampling.cap_samples) + " and " + std::to_string(sampling.face_steps));
   FitReport report;
   report.spheres = spheres.size();
   report.part_size = largest_side(mesh);

@@ -35,7 +35,7 @@ struct FitSampling {
 };
 
 /// `spheres` relative to `origin` (as decompose_into_spheres writes them); `mesh` closed and
-/// oriented outward.
+/// oriented outward. Throws ConfigError for fewer than 1 sample per sphere or step per side.
 FitReport measure_fit(const TriangleMesh& mesh, const std::vector<Sphere>& spheres, Vec3 origin,
                       const FitSampling& sampling = {});
 

@@ -62,8 +62,12 @@ int main(int argc, char** argv) {
   app.add_option("--refine-levels", options.refine_levels, "splits of faces at sharp edges")->capture_default_str();
   app.add_option("--merge", options.merge_tolerance, "drop spheres inside others within this fraction of the part's size")
       ->capture_default_str();
-  app.add_option("--cap-samples", sampling.cap_samples, "fit report: points per sphere")->capture_default_str();
-  app.add_option("--face-steps", sampling.face_steps, "fit report: grid steps per face side")->capture_default_str();
+  app.add_option("--cap-samples", sampling.cap_samples, "fit report: points per sphere")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--face-steps", sampling.face_steps, "fit report: grid steps per face side")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   try {
