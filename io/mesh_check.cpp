@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "io/config_error.h"
+#include "io/mesh_mass.h"
 
 namespace trackcosim::io {
 namespace {
@@ -75,6 +76,10 @@ void check_mesh(const TriangleMesh& mesh, const std::string& name) {
     refuse(name, "inconsistently oriented faces: " + std::to_string(flipped) +
                      " edges are walked in the same direction by both their faces (first: " + edge_text(first_flipped) +
                      ")");
+  // Closed and oriented, yet flat: two faces back to back pass every check above.
+  const double volume = mass_properties(mesh, 1).volume;
+  if (!(volume > 1e-12 * double(side) * side * side))
+    refuse(name, "encloses no volume: the closed surface is flat (faces back to back)");
 }
 
 }  // namespace trackcosim::io

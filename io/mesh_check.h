@@ -17,7 +17,8 @@ namespace trackcosim::io {
 ///   degenerate faces (area below 1e-12 of the bounding box's largest side squared),
 ///   open mesh (edges that belong to one face only),
 ///   non-manifold mesh (edges shared by more than two faces),
-///   inconsistent orientation (an edge walked in the same direction by both its faces).
+///   inconsistent orientation (an edge walked in the same direction by both its faces),
+///   no enclosed volume (below 1e-12 of the largest side cubed: faces back to back).
 /// A vertex where two otherwise separate sheets touch (a "bow tie") is not detected.
 void check_mesh(const TriangleMesh& mesh, const std::string& name);
 

@@ -1,5 +1,5 @@
 // Bad meshes are refused naming the file and the problem (io/mesh_check.h): empty, degenerate
-// faces, open, non-manifold, inconsistently oriented.
+// faces, open, non-manifold, inconsistently oriented, flat.
 
 #include <gtest/gtest.h>
 
@@ -63,6 +63,14 @@ TEST(MeshCheck, AFlippedFaceIsRefused) {
   EXPECT_TRUE(starts_with(refusal(mesh, "flipped.obj"),
                           test::scratch_file("flipped.obj").string() +
                               ": inconsistently oriented faces: 3 edges are walked in the same direction"));
+}
+
+TEST(MeshCheck, AFlatClosedSurfaceIsRefused) {
+  TriangleMesh mesh;
+  mesh.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  mesh.triangles = {{0, 1, 2}, {0, 2, 1}};  // closed and consistently oriented, but back to back
+  EXPECT_EQ(refusal(mesh, "sheet.obj"), test::scratch_file("sheet.obj").string() +
+                                            ": encloses no volume: the closed surface is flat (faces back to back)");
 }
 
 }  // namespace
