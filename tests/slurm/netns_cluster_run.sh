@@ -6,7 +6,8 @@
 #     network namespaces, two addresses, and 1 MiB passed around the ring;
 #  2. the co-simulation job (jobs/cosim_mpirun.sbatch: the light robot for 0.05 s on its 3,100
 #     spheres, 1 vehicle + 2 terrain ranks) with ranks on both hosts (Open MPI's map says which)
-#     writes the same vehicle.csv and shoes.csv, byte for byte, as on one host;
+#     writes the same vehicle.csv and shoes.csv, byte for byte, as on one host (shared memory
+#     allowed there);
 #  3. the standalone terrain job (jobs/terrain_run.sbatch under srun: configs/settle_small.json
 #     for 0.03 s, 30 steps, a checkpoint every 10, 4 ranks) over both hosts writes the same
 #     checkpoint.bin and probes.csv as on one host;
@@ -55,23 +56,25 @@ for launcher in "srun --mpi=pmix" "mpirun"; do
   echo "probe ($launcher): 4 ranks, 2 on h1 (10.77.0.11), 2 on h2 (10.77.0.12), two network namespaces, ring over TCP ok"
 done
 
-# submit NAME SBATCH_OPTIONS... -- EXPORTS SCRIPT: a job from $work with output NAME.out; prints its id.
+# submit NAME SBATCH_ARGS...: a job from $work with output NAME.out; prints its id.
 submit() {
   local name=$1; shift
   (cd "$work" && sbatch --parsable --no-requeue -o "$name.out" "$@")
 }
-state() { squeue -h -j "$1" -o %T 2>/dev/null; }
+# state JOB: its Slurm state (RUNNING, COMPLETING, ...), or UNKNOWN when squeue does not answer.
+state() { squeue -h -t all -j "$1" -o %T 2>/dev/null || echo UNKNOWN; }
 # ranks_on_hosts LOG: the hosts of mpirun's map that got ranks ("h1 h2").
 ranks_on_hosts() { grep -o "Data for node: h[0-9]" "$1" | awk '{print $4}' | sort -u | tr '\n' ' '; }
 
-# 2. The co-simulation over two hosts and on one.
+# 2. The co-simulation over two hosts and on one. On one host the ranks may use shared memory
+# (btl vader), as an ordinary run does; between hosts only TCP.
 cat > "$work/cosim.json" <<JSON
 {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 0.05, "coupling_scheme": "sequential"},
  "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 1}}
 JSON
 for shape in two one; do
-  nodes=(-N 2) && [[ $shape == one ]] && nodes=(-N 1 -w h1 --overcommit)
-  submit "cosim_$shape" --wait "${nodes[@]}" -n 3 \
+  nodes=(-N 2) btl=tcp,self && [[ $shape == one ]] && nodes=(-N 1 -w h1 --overcommit) btl=self,vader,tcp
+  OMPI_MCA_btl=$btl submit "cosim_$shape" --wait "${nodes[@]}" -n 3 \
     --export="ALL,TRACKCOSIM_ROOT=$src,CONFIG=$work/cosim.json,OUT=$work/cosim_$shape" "$src/jobs/cosim_mpirun.sbatch" >/dev/null ||
     { cat "$work/cosim_$shape.out"; fail "the co-simulation job on $shape host(s)"; }
   grep -q "^cosim steps=50 terrain_ranks=2 particles=3100 " "$work/cosim_$shape.out" || { cat "$work/cosim_$shape.out"; fail "cosim summary"; }
@@ -90,8 +93,8 @@ terrain_config() {  # end time, file
 }
 terrain_config 0.03 "$work/bed.json"
 for shape in two one; do
-  nodes=(-N 2) && [[ $shape == one ]] && nodes=(-N 1 -w h1 --overcommit)
-  submit "terrain_$shape" --wait "${nodes[@]}" -n 4 \
+  nodes=(-N 2) btl=tcp,self && [[ $shape == one ]] && nodes=(-N 1 -w h1 --overcommit) btl=self,vader,tcp
+  OMPI_MCA_btl=$btl submit "terrain_$shape" --wait "${nodes[@]}" -n 4 \
     --export="ALL,TRACKCOSIM_ROOT=$src,CONFIG=$work/bed.json,OUT=$work/terrain_$shape,TRACKCOSIM_SRUN_ARGS=--overcommit" \
     "$src/jobs/terrain_run.sbatch" >/dev/null || { cat "$work/terrain_$shape.out"; fail "the terrain job on $shape host(s)"; }
   grep -q "^settle bodies=3245 steps=30 .* ranks=4 " "$work/terrain_$shape.out" || { cat "$work/terrain_$shape.out"; fail "terrain summary"; }
@@ -104,30 +107,32 @@ echo "terrain run (terrain_run.sbatch, srun, 4 ranks over h1 and h2): checkpoint
 
 # take_down JOB LOG HOST HOW READY_FILE LINES: once READY_FILE has LINES lines, take HOST down
 # (netns_cluster.sh down: link or processes); wait (90 s at most) for the job to leave RUNNING;
-# prints the seconds from taking the host down to then.
+# sets `seconds` to the time from taking the host down to then.
 take_down() {
   local job=$1 log=$2 host=$3 how=$4 ready=$5 lines=$6 t0
   ready() { [[ -f "$ready" ]] && (( $(wc -l < "$ready") >= lines )); }
   for _ in $(seq 1200); do
     ready && break
-    [[ $(state "$job") == RUNNING || $(state "$job") == PENDING ]] || { cat "$log"; fail "job $job ended before $host was taken down"; }
+    case $(state "$job") in
+      PENDING|CONFIGURING|RUNNING|UNKNOWN) ;;
+      *) cat "$log" 2>/dev/null; fail "job $job ended ($(state "$job")) before $host was taken down" ;;
+    esac
     sleep 0.2
   done
   ready || fail "$ready did not reach $lines lines in 240 s"
   t0=$(date +%s.%N)
   bash "$script" down "$cluster" "$host" "$how" >/dev/null
   for _ in $(seq 900); do
-    [[ $(state "$job") == RUNNING ]] || break
-    sleep 0.1
+    case $(state "$job") in RUNNING|UNKNOWN) sleep 0.1 ;; *) break ;; esac
   done
-  python3 -c "import sys, time; print('%.1f' % (time.time() - float(sys.argv[1])))" "$t0"
+  seconds=$(python3 -c "import sys, time; print('%.1f' % (time.time() - float(sys.argv[1])))" "$t0")
 }
 
 # 4. A host's interface down in the middle of a terrain run; its checkpoint continues the run.
 terrain_config 1.0 "$work/bed_long.json"
 job=$(submit terrain_down -N 2 -n 4 \
   --export="ALL,TRACKCOSIM_ROOT=$src,CONFIG=$work/bed_long.json,OUT=$work/terrain_down" "$src/jobs/terrain_run.sbatch")
-seconds=$(take_down "$job" "$work/terrain_down.out" h2 link "$work/terrain_down/checkpoint.bin" 1)
+take_down "$job" "$work/terrain_down.out" h2 link "$work/terrain_down/checkpoint.bin" 1
 log="$work/terrain_down.out"
 grep -E "terrain_node rank [0-9]: error: no progress for [0-9]+ s since terrain step [0-9]+" "$log" ||
   { cat "$log"; fail "no watchdog error in the terrain job"; }
@@ -148,7 +153,7 @@ echo "its checkpoint (step 10), continued on h1 alone (2 ranks) to step 30: the 
 sed 's/"end_time": 0.05/"end_time": 1.0/' "$work/cosim.json" > "$work/cosim_long.json"
 job=$(submit cosim_down -N 2 -n 3 \
   --export="ALL,TRACKCOSIM_ROOT=$src,CONFIG=$work/cosim_long.json,OUT=$work/cosim_down" "$src/jobs/cosim_mpirun.sbatch")
-seconds=$(take_down "$job" "$work/cosim_down.out" h2 processes "$work/cosim_down/vehicle/timing.csv" 21)
+take_down "$job" "$work/cosim_down.out" h2 processes "$work/cosim_down/vehicle/timing.csv" 21
 log="$work/cosim_down.out"
 grep -E "ORTE has lost communication with a remote daemon|stopped answering|peer hung up|no progress for" "$log" ||
   { cat "$log"; fail "no error naming the lost host or peer in the co-simulation job"; }
