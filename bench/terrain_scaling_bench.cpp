@@ -1,31 +1,53 @@
 // bench/terrain_scaling: one point of a strong- or weak-scaling study of the distributed terrain
-// (run it under mpiexec; bench/run_scaling.sh drives the series and prints the tables).
+// (run it under mpiexec; bench/run_scaling.sh and bench/run_scaling_study.sh drive the series).
 //
 //   mpiexec -n N terrain_scaling [--particles P | --particles-per-rank P] [--steps S]
-//                                [--warmup-steps K] [--iterations I]
+//                                [--warmup-steps K] [--iterations I] [--alone]
 //
 // The scene is the reference's settling test (Negrut et al. 2018, sec. 4.1) scaled to this
 // machine: identical spheres (r = 5 mm) initialised in 8 layers on a grid, in a bed 0.22 m wide
 // whose length follows the particle count (so weak scaling grows the bed along x, the split
 // axis), Jacobi with a fixed iteration count, h = 1e-3 s. Each rank times K warm-up steps, then
 // S steps (the warm-up lets the layers fall onto each other, so the timed steps
-// solve a packed bed); the slowest rank's time counts. Prints one parseable line:
-//   scaling ranks=<n> particles=<p> steps=<s> seconds_per_step=<t> seconds_per_simulated_second=<t/h>
-//           exchange_ms_per_step=<e> solver_exchange_ms_per_step=<x> ghosts_per_rank=<g> contacts=<c>
-// (exchange: ghost refresh, counts and warm-start messages; solver exchange: the per-iteration
-// slot and velocity messages and the solver's reductions, waiting included).
+// solve a packed bed); the slowest rank's time counts.
+//
+// --alone: every rank steps a terrain of its own, on one rank, with the particles one rank of
+// the distributed run holds (P / N, or P per rank). The ranks run at the same time on the same
+// cores and memory as the distributed run does, but send nothing: its time against the same
+// terrain stepped by one process alone is what sharing the node costs (memory bus, caches,
+// cores), and the distributed run's time against it is what splitting costs (docs/scaling.md).
+//
+// Threads per rank as terrain_node chooses them (OMP_NUM_THREADS wins). Prints one line:
+//   scaling mode=<distributed|alone> ranks=<n> threads=<t> particles=<p> particles_per_rank=<p/n>
+//           steps=<s> iterations=<i> seconds_per_step=<t> seconds_per_simulated_second=<t/h>
+//           exchange_ms_per_step=<e> solver_exchange_ms_per_step=<x>
+//           compute_ms_max=<c> compute_ms_mean=<c> compute_ms_min=<c> mpi_ms_min=<m> mpi_ms_max=<m>
+//           halo_ms_min=<e> solver_messages_ms_min=<x> reductions_ms_min=<r> reductions_ms_max=<r>
+//           exchanges_per_step=<k> bytes_per_step=<b> reductions_per_step=<r> neighbours=<k>
+//           ghosts_per_rank=<g> contacts=<c> stages_ms_mean=ghosts:<t>,proxies:<t>,...
+// Times per step; max/mean/min over ranks. exchange: the ghost refresh (its own work included),
+// counts and warm-start messages; solver exchange: the per-iteration slot and velocity messages
+// and the solver's allreduces, waiting included (both as terrain_node's timing.csv has them).
+// mpi: the time inside neighbour exchanges and allreduces alone, waiting included; of it halo:
+// the ghost, count and warm-start messages, solver messages, reductions. compute = wall - mpi,
+// this rank's. Counts per step are the busiest rank's; stages: terrain_step_stages.h's, each
+// rank's own clock (messages inside), mean over ranks.
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <string>
+#include <vector>
 
 #include "bench/bench_mpi.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/distributed/rank_threads.h"
 
 namespace {
 
@@ -36,11 +58,10 @@ using bench::max_over_ranks;
 constexpr double kRadius = 0.005, kGap = 0.1, kWidth = 0.22;
 constexpr int kLayers = 8;
 
-terrain::TerrainConfig bed(long long particles, int iterations) {
+/// The bed of `rows` rows of cells along x, each row 20 cells across and 8 layers high.
+terrain::TerrainConfig bed(long long rows, int iterations) {
   const double pitch = 2 * kRadius * (1 + kGap);
-  const long long across = static_cast<long long>(kWidth / pitch);  // cells across the width
-  const long long along = (particles + across * kLayers - 1) / (across * kLayers);
-  const double length = double(along) * pitch;
+  const double length = double(rows) * pitch;
   const std::string text = R"({
     "container": {"min": [0, 0, 0], "max": [)" + std::to_string(length) + ", " + std::to_string(kWidth) +
                            R"(, 0.5]},
@@ -55,40 +76,124 @@ terrain::TerrainConfig bed(long long particles, int iterations) {
   return terrain::parse_terrain_config(text, "scaling bed");
 }
 
+/// This rank's sums over the timed steps.
+struct RankTimes {
+  double wall = 0, halo = 0, solver = 0, reductions = 0, messages = 0;
+  double exchanges = 0, bytes = 0, reduction_count = 0, ghosts = 0, neighbours = 0;
+  terrain::StageSeconds stages{};  // summed over the timed steps
+};
+constexpr int kRankFields = sizeof(RankTimes) / sizeof(double);  // sent as doubles
+static_assert(sizeof(RankTimes) == kRankFields * sizeof(double));
+
+std::vector<RankTimes> gather_to_first(const RankTimes& mine, int rank, int ranks) {
+  std::vector<RankTimes> all(rank == 0 ? ranks : 0);
+  MPI_Gather(&mine, kRankFields, MPI_DOUBLE, all.data(), kRankFields, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return all;
+}
+
+template <class F>
+double max_of(const std::vector<RankTimes>& all, F f) {
+  double m = -1e300;
+  for (const RankTimes& r : all) m = std::max(m, f(r));
+  return m;
+}
+template <class F>
+double min_of(const std::vector<RankTimes>& all, F f) {
+  return -max_of(all, [&](const RankTimes& r) { return -f(r); });
+}
+template <class F>
+double mean_of(const std::vector<RankTimes>& all, F f) {
+  double s = 0;
+  for (const RankTimes& r : all) s += f(r);
+  return s / double(all.size());
+}
+
+/// "ghosts:1.234,proxies:0.000,...": each stage's ms per step, mean over ranks.
+std::string stage_list(const std::vector<RankTimes>& all, double steps) {
+  std::string out;
+  for (std::size_t i = 0; i < terrain::kTerrainStageCount; ++i) {
+    char item[64];
+    std::snprintf(item, sizeof item, "%s%s:%.3f", i == 0 ? "" : ",", std::string(terrain::kTerrainStageNames[i]).c_str(),
+                  1e3 * mean_of(all, [&](const RankTimes& r) { return r.stages[i]; }) / steps);
+    out += item;
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const bench::MpiProgram mpi(argc, argv);
   const int rank = mpi.rank, ranks = mpi.ranks;
+  const bool alone = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "--alone") == 0; });
   const long long per_rank = flag(argc, argv, "--particles-per-rank", 0);
   const long long particles = per_rank > 0 ? per_rank * ranks : flag(argc, argv, "--particles", 20000);
+  // Whole rows per rank, so that each rank of a split bed holds what one rank alone holds.
+  const long long row = static_cast<long long>(kWidth / (2 * kRadius * (1 + kGap)) + 1e-9) * kLayers;
+  const long long rows_per_rank = std::max(1LL, (particles / ranks + row - 1) / row);
   const long long steps = flag(argc, argv, "--steps", 10), warmup = flag(argc, argv, "--warmup-steps", 60);
   const int iterations = static_cast<int>(flag(argc, argv, "--iterations", 50));
+  const int threads = terrain::set_rank_threads(0, comm::RankGroup::world()).threads;
 
-  const terrain::TerrainConfig config = bed(particles, iterations);
-  terrain::DistributedTerrain terrain(config, MPI_COMM_WORLD);
-  for (long long k = 0; k < warmup; ++k) terrain.step();
-  double exchange = 0, solver_exchange = 0;
-  std::size_t ghosts = 0;
-  MPI_Barrier(MPI_COMM_WORLD);
-  const auto start = std::chrono::steady_clock::now();
-  for (long long k = 0; k < steps; ++k) {
-    terrain.step();
-    exchange += terrain.exchange_stats().seconds;
-    solver_exchange += terrain.exchange_stats().solver_seconds;
-    ghosts = terrain.exchange_stats().ghosts;
+  // Alone, each rank is a terrain of one rank with one rank's share of the particles.
+  MPI_Comm terrain_comm = MPI_COMM_WORLD;
+  if (alone) MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &terrain_comm);
+  const terrain::TerrainConfig config = bed(alone ? rows_per_rank : rows_per_rank * ranks, iterations);
+  const long long built = static_cast<long long>(config.bodies.size() - config.bodies.planes.size());
+  const long long total = alone ? built * ranks : built;
+  {
+    terrain::DistributedTerrain terrain(config, terrain_comm);
+    for (long long k = 0; k < warmup; ++k) terrain.step();
+    RankTimes mine;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto start = std::chrono::steady_clock::now();
+    for (long long k = 0; k < steps; ++k) {
+      terrain.step();
+      const terrain::ExchangeStats& x = terrain.exchange_stats();
+      mine.halo += x.seconds;
+      mine.solver += x.solver_seconds;
+      mine.reductions += x.reduction_seconds;
+      mine.messages += x.message_seconds;
+      mine.exchanges += double(x.exchanges);
+      mine.bytes += double(x.bytes);
+      mine.reduction_count += double(x.reductions);
+      mine.ghosts = double(x.ghosts);
+      for (std::size_t i = 0; i < terrain::kTerrainStageCount; ++i) mine.stages[i] += terrain.stage_seconds()[i];
+    }
+    mine.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    mine.neighbours = double(terrain.decomposition().neighbours(terrain.rank(), terrain.ghost_width()).size());
+    const double seconds = max_over_ranks(mine.wall);
+    const std::vector<RankTimes> all = gather_to_first(mine, rank, ranks);
+    unsigned long long contacts = terrain.global_stats().contacts;  // alone: each terrain's, added up
+    if (alone) MPI_Allreduce(MPI_IN_PLACE, &contacts, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) {
+      const double n = double(steps), ms = 1e3 / n;
+      auto mpi_of = [](const RankTimes& r) { return r.messages + r.reductions; };
+      auto halo_messages_of = [](const RankTimes& r) { return r.messages - (r.solver - r.reductions); };
+      auto compute_of = [&](const RankTimes& r) { return r.wall - mpi_of(r); };
+      const double per_step = seconds / n;
+      std::printf(
+          "scaling mode=%s ranks=%d threads=%d particles=%lld particles_per_rank=%lld steps=%lld iterations=%d "
+          "seconds_per_step=%.6f seconds_per_simulated_second=%.3f exchange_ms_per_step=%.3f "
+          "solver_exchange_ms_per_step=%.3f compute_ms_max=%.3f compute_ms_mean=%.3f compute_ms_min=%.3f "
+          "mpi_ms_min=%.3f mpi_ms_max=%.3f halo_ms_min=%.3f solver_messages_ms_min=%.3f reductions_ms_min=%.4f "
+          "reductions_ms_max=%.4f exchanges_per_step=%.1f bytes_per_step=%.0f reductions_per_step=%.1f "
+          "neighbours=%.0f ghosts_per_rank=%.0f contacts=%llu stages_ms_mean=%s\n",
+          alone ? "alone" : "distributed", ranks, threads, total, total / ranks, steps, iterations, per_step,
+          per_step / config.scene.step.step_size, ms * max_of(all, [](const RankTimes& r) { return r.halo; }),
+          ms * max_of(all, [](const RankTimes& r) { return r.solver; }), ms * max_of(all, compute_of),
+          ms * mean_of(all, compute_of), ms * min_of(all, compute_of), ms * min_of(all, mpi_of),
+          ms * max_of(all, mpi_of), ms * min_of(all, halo_messages_of),
+          ms * min_of(all, [](const RankTimes& r) { return r.solver - r.reductions; }),
+          ms * min_of(all, [](const RankTimes& r) { return r.reductions; }),
+          ms * max_of(all, [](const RankTimes& r) { return r.reductions; }),
+          max_of(all, [](const RankTimes& r) { return r.exchanges; }) / n,
+          max_of(all, [](const RankTimes& r) { return r.bytes; }) / n,
+          max_of(all, [](const RankTimes& r) { return r.reduction_count; }) / n,
+          max_of(all, [](const RankTimes& r) { return r.neighbours; }),
+          max_of(all, [](const RankTimes& r) { return r.ghosts; }), contacts, stage_list(all, n).c_str());
+    }
   }
-  const double seconds = max_over_ranks(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  exchange = max_over_ranks(exchange);
-  solver_exchange = max_over_ranks(solver_exchange);
-  const double per_step = seconds / double(steps);
-  const unsigned long long contacts = terrain.global_stats().contacts;
-  if (rank == 0)
-    std::printf("scaling ranks=%d particles=%zu steps=%lld seconds_per_step=%.6f seconds_per_simulated_second=%.3f "
-                "exchange_ms_per_step=%.3f solver_exchange_ms_per_step=%.3f ghosts_per_rank=%zu contacts=%llu\n",
-                ranks, config.bodies.size() - config.bodies.planes.size(), steps, per_step,
-                per_step / config.scene.step.step_size, 1e3 * exchange / double(steps),
-                1e3 * solver_exchange / double(steps), ghosts,
-                contacts);
+  if (alone) MPI_Comm_free(&terrain_comm);
   return 0;
 }

@@ -28,7 +28,7 @@ MpiSolverExchange::MpiSolverExchange(NeighbourExchange& neighbours, ExchangeCoun
 void MpiSolverExchange::exchange_blocks(std::span<const real> out, std::span<real> in,
                                         const std::vector<std::size_t>& out_items,
                                         const std::vector<std::size_t>& in_items, ExchangeTag tag) {
-  const Stopwatch watch(seconds_);
+  const Stopwatch watch(message_seconds_);
   std::vector<std::span<const real>> o;
   std::vector<std::span<real>> i;
   std::size_t at_out = 0, at_in = 0;
@@ -53,13 +53,15 @@ void MpiSolverExchange::exchange_velocities(const std::vector<real>& out, std::v
 }
 
 void MpiSolverExchange::sum(real* values, std::size_t count) {
-  const Stopwatch watch(seconds_);
+  const Stopwatch watch(reduction_seconds_);
+  ++reductions_;
   MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(count), kReal, MPI_SUM,
                 neighbours_.comm());
 }
 
 real MpiSolverExchange::min(real value) {
-  const Stopwatch watch(seconds_);
+  const Stopwatch watch(reduction_seconds_);
+  ++reductions_;
   MPI_Allreduce(MPI_IN_PLACE, &value, 1, kReal, MPI_MIN, neighbours_.comm());
   return value;
 }

@@ -26,7 +26,10 @@ class MpiSolverExchange final : public gpu::SolverExchange {
   real min(real value) override;
 
   /// Wall seconds spent in this object's messages and reductions (waiting included).
-  double seconds() const { return seconds_; }
+  double seconds() const { return message_seconds_ + reduction_seconds_; }
+  /// The reductions' share of seconds(), and how many there were.
+  double reduction_seconds() const { return reduction_seconds_; }
+  std::size_t reductions() const { return reductions_; }
 
  private:
   void exchange_blocks(std::span<const real> out, std::span<real> in, const std::vector<std::size_t>& out_items,
@@ -34,7 +37,8 @@ class MpiSolverExchange final : public gpu::SolverExchange {
 
   NeighbourExchange& neighbours_;
   ExchangeCounts counts_;
-  double seconds_ = 0;
+  double message_seconds_ = 0, reduction_seconds_ = 0;
+  std::size_t reductions_ = 0;
 };
 
 }  // namespace trackcosim::comm

@@ -1,5 +1,6 @@
 #include "comm/neighbour_exchange.h"
 
+#include <chrono>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,7 @@ void NeighbourExchange::exchange_bytes(const std::vector<std::span<const std::by
   if (out.size() != n || in.size() != n)
     throw std::logic_error("neighbour exchange: " + std::to_string(out.size()) + " outgoing and " +
                            std::to_string(in.size()) + " incoming buffers for " + std::to_string(n) + " neighbours");
+  const auto start = std::chrono::steady_clock::now();
   requests_.assign(2 * n, MPI_REQUEST_NULL);
   for (std::size_t k = 0; k < n; ++k) {
     if (in[k].size() > INT_MAX || out[k].size() > INT_MAX)
@@ -28,6 +30,9 @@ void NeighbourExchange::exchange_bytes(const std::vector<std::span<const std::by
     MPI_Isend(out[k].data(), static_cast<int>(out[k].size()), MPI_BYTE, neighbours_[k], static_cast<int>(tag), comm_,
               &requests_[n + k]);
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  if (n > 0) ++traffic_.exchanges;  // a rank without neighbours sends nothing
+  for (const auto& o : out) traffic_.bytes += o.size();
+  traffic_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void NeighbourExchange::exchange_counts(const std::vector<std::uint64_t>& out, std::vector<std::uint64_t>& in) {

@@ -23,12 +23,23 @@ namespace trackcosim::comm {
 /// Message tags, one per kind of message, so that messages of different kinds never match.
 enum class ExchangeTag : int { Slots = 101, Velocities, Counts, GhostBodies, GhostSpheres, WarmStart, Size };
 
+/// What this rank's exchanges sent since the counters were last reset: the scaling model's halo
+/// term is a latency per exchange and a cost per byte (bench/scaling_model.py).
+struct ExchangeTraffic {
+  std::uint64_t exchanges = 0;  ///< exchange calls (one message to and one from each neighbour)
+  std::uint64_t bytes = 0;      ///< bytes sent, size headers included
+  double seconds = 0;           ///< wall time inside those calls, waiting for the neighbours included
+};
+
 class NeighbourExchange {
  public:
   NeighbourExchange(const RankGroup& group, std::vector<int> neighbours);
 
   const std::vector<int>& neighbours() const { return neighbours_; }
   MPI_Comm comm() const { return comm_; }
+  /// The counters, and their reset (the terrain resets them at each step's start).
+  const ExchangeTraffic& traffic() const { return traffic_; }
+  void reset_traffic() { traffic_ = {}; }
 
   /// out[k] goes to neighbours()[k]; in[k] (already sized) is filled from neighbours()[k].
   template <class T>
@@ -74,6 +85,7 @@ class NeighbourExchange {
   MPI_Comm comm_;
   std::vector<int> neighbours_;
   std::vector<MPI_Request> requests_;
+  ExchangeTraffic traffic_;
 };
 
 }  // namespace trackcosim::comm

@@ -156,6 +156,7 @@ void DistributedTerrain::step() {
   at(stage_seconds_, TerrainStage::Proxies) = std::exchange(proxy_seconds_, 0.0);
   const Clock::time_point ghosts = Clock::now();
   if (rebalance_interval_ > 0 && step_count() > 0 && step_count() % rebalance_interval_ == 0) rebalance();
+  exchange_->reset_traffic();
   const Clock::time_point refresh = Clock::now();
   classify_and_refresh_ghosts();
   double exchange_seconds = since(refresh);
@@ -197,6 +198,8 @@ void DistributedTerrain::step() {
   comm::MpiSolverExchange solver_exchange(*exchange_, plan.counts);
   system_->finish_step(&p, &solver_exchange);
   exchange_stats_.solver_seconds = solver_exchange.seconds();
+  exchange_stats_.reduction_seconds = solver_exchange.reduction_seconds();
+  exchange_stats_.reductions = solver_exchange.reductions();
   held_->solve_here = std::move(p.solve_here);
   add_system_phases(stage_seconds_, system_->last_stats());
 
@@ -208,6 +211,9 @@ void DistributedTerrain::step() {
   at(stage_seconds_, TerrainStage::Integrate) += forwarded;
   held_->set = system_->bodies();
   exchange_stats_.seconds = exchange_seconds;
+  exchange_stats_.exchanges = exchange_->traffic().exchanges;
+  exchange_stats_.bytes = exchange_->traffic().bytes;
+  exchange_stats_.message_seconds = exchange_->traffic().seconds;
 }
 
 void DistributedTerrain::timed_accumulate_loads() {
