@@ -48,7 +48,16 @@ class NeighbourExchange {
     exchange_bytes(as_bytes(out), as_writable(in), tag);
   }
 
-  /// Like exchange, but in[k] is resized to what neighbours()[k] sends.
+  /// exchange for vectors: in[k] already sized to what neighbours()[k] sends.
+  template <class T>
+  void exchange(const std::vector<std::vector<T>>& out, std::vector<std::vector<T>>& in, ExchangeTag tag) {
+    std::vector<std::span<const T>> o(out.begin(), out.end());
+    std::vector<std::span<T>> i(in.begin(), in.end());
+    exchange(o, i, tag);
+  }
+
+  /// Like exchange, but in[k] is resized to what neighbours()[k] sends: one more message each
+  /// way, its size, so use exchange where the receiver can know it.
   template <class T>
   void exchange_sized(const std::vector<std::vector<T>>& out, std::vector<std::vector<T>>& in, ExchangeTag tag) {
     static_assert(std::is_trivially_copyable_v<T>);

@@ -127,7 +127,7 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
                                       ws.rolling_impulse.next.view(), ws.rolling_impulse.gamma.view(),
                                       ws.rolling_impulse.y.view(), beta, ws.partials)
             .s[0];
-    const real residual_sum = global_sums(ws, residual).s[0];
+    const real residual_now = residual_rms(ws, residual.s[0]);
     extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), beta, nb);
     std::swap(ws.contact_impulse.gamma, ws.contact_impulse.next);
     std::swap(ws.row_impulse.gamma, ws.row_impulse.next);
@@ -135,8 +135,7 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
     theta = theta_next;
     lipschitz *= real(0.9);
     ++result.iterations;
-    const real rows = ws.rows_total();
-    result.residual = rows == 0 ? real(0) : std::sqrt(residual_sum / rows);
+    result.residual = residual_now;
     if (settings.record_residuals) result.history.push_back(result.residual);
     if (settings.tolerance > 0 && result.residual < settings.tolerance) break;
   }

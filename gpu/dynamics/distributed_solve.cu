@@ -3,6 +3,8 @@
 // order, copied to the host for the exchange, and unpacked in the same order: with Thrust's
 // OpenMP backend the copies are memcpy's, on CUDA they are the only device<->host traffic.
 
+#include <cmath>
+
 #include "gpu/dynamics/detail/ccp_solver.h"
 #include "gpu/memory/execution.h"
 #include "gpu/memory/host_copy.h"
@@ -84,8 +86,7 @@ void begin_distributed_solve(const SolvePartition& p, SolverExchange& exchange, 
   upload(d.velocities_in, p.velocities_in);
   real solved = 0;
   for (std::uint8_t s : p.solve_here) solved += s != 0 ? (rolling ? 5 : 3) : 0;
-  d.global_rows = solved;
-  exchange.sum(&d.global_rows, 1);
+  d.rows_here = solved;
 }
 
 void end_distributed_solve(DeviceBodies& bodies, SolverWorkspace& ws) {
@@ -106,6 +107,12 @@ ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityR
 ChunkSums global_sums(SolverWorkspace& ws, ChunkSums local) {
   if (ws.distributed.active()) ws.distributed.exchange->sum(local.s, kSumSlots);
   return local;
+}
+
+real residual_rms(SolverWorkspace& ws, real local_sum_of_squares) {
+  real sums[2] = {local_sum_of_squares, ws.rows_here()};
+  if (ws.distributed.active()) ws.distributed.exchange->sum(sums, 2);
+  return sums[1] == 0 ? real(0) : std::sqrt(sums[0] / sums[1]);
 }
 
 real global_min(SolverWorkspace& ws, real local) {

@@ -24,10 +24,6 @@ void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws) {
   reduce_velocities(bodies, ws);
 }
 
-namespace {
-real rms(real sum_of_squares, real rows) { return rows == 0 ? real(0) : std::sqrt(sum_of_squares / rows); }
-}  // namespace
-
 real current_residual(DeviceBodies& bodies, SolverWorkspace& ws) {
   const BodyView b = bodies.view();
   ChunkSums sum{};
@@ -36,7 +32,7 @@ real current_residual(DeviceBodies& bodies, SolverWorkspace& ws) {
              residual_pass(ws.rolling_view(ws.contact_impulse.gamma.view()), b, ws.rolling_impulse.gamma.view(),
                            ws.partials)
                  .s[0];
-  return rms(global_sums(ws, sum).s[0], ws.rows_total());
+  return residual_rms(ws, sum.s[0]);
 }
 
 namespace {
@@ -108,7 +104,7 @@ SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const Solver
     reduce_velocities(bodies, ws);
     ++result.iterations;
     // The sweep measured the residual of the impulses it started from, i.e. after `it` sweeps.
-    const real incoming = want_residual ? rms(global_sums(ws, sum).s[0], ws.rows_total()) : real(0);
+    const real incoming = want_residual ? residual_rms(ws, sum.s[0]) : real(0);
     if (settings.record_residuals && it > 0) result.history.push_back(incoming);
     if (settings.tolerance > 0 && incoming < settings.tolerance) break;  // only when measured
   }

@@ -95,7 +95,14 @@ void DistributedTerrain::classify_and_refresh_ghosts() {
     sphere_out[k] = std::move(out[k].spheres);
   }
   exchange_->exchange_sized(body_out, body_in, comm::ExchangeTag::GhostBodies);
-  exchange_->exchange_sized(sphere_out, sphere_in, comm::ExchangeTag::GhostSpheres);
+  // The spheres follow their bodies in order, so the bodies say how many come.
+  sphere_in.resize(neighbours_.size());
+  for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+    std::size_t spheres_of_k = 0;
+    for (const BodyRecord& r : body_in[k]) spheres_of_k += r.sphere_count;
+    sphere_in[k].resize(spheres_of_k);
+  }
+  exchange_->exchange(sphere_out, sphere_in, comm::ExchangeTag::GhostSpheres);
 
   std::vector<BodyRecords> received(neighbours_.size());
   std::vector<const BodyRecords*> sources;
@@ -178,20 +185,19 @@ void DistributedTerrain::step() {
   system_->keep_contacts(plan.keep);
 
   // A ghost's constraint count (the Jacobi split) is its owner's: the owner sees all its contacts.
+  // One count per ghost, in the order of the ghost lists both sides built in stage 1 (as the
+  // solver's velocity messages are): the receiver knows the size.
   const Clock::time_point counts_start = Clock::now();
   gpu::SolvePartition& p = plan.partition;
-  std::vector<std::vector<std::uint32_t>> counts_out(neighbours_.size()), counts_in;
-  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k)
+  std::vector<std::vector<std::uint32_t>> counts_out(neighbours_.size()), counts_in(neighbours_.size());
+  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k) {
     for (std::size_t n = 0; n < plan.counts.velocities_out[k]; ++n, ++at)
       counts_out[k].push_back(p.constraint_count[p.velocities_out[at]]);
-  exchange_->exchange_sized(counts_out, counts_in, comm::ExchangeTag::Counts);
-  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k) {
-    if (counts_in[k].size() != plan.counts.velocities_in[k])
-      throw std::logic_error("rank " + std::to_string(neighbours_[k]) + " sent " +
-                             std::to_string(counts_in[k].size()) + " ghost counts, expected " +
-                             std::to_string(plan.counts.velocities_in[k]));
-    for (const std::uint32_t c : counts_in[k]) p.constraint_count[p.velocities_in[at++]] = c;
+    counts_in[k].resize(plan.counts.velocities_in[k]);
   }
+  exchange_->exchange(counts_out, counts_in, comm::ExchangeTag::Counts);
+  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k)
+    for (const std::uint32_t c : counts_in[k]) p.constraint_count[p.velocities_in[at++]] = c;
   exchange_seconds += since(counts_start);
   at(stage_seconds_, TerrainStage::Ownership) = since(ownership);
 

@@ -41,9 +41,10 @@ struct SolverWorkspace {
   /// they add into the contacts' slots, so every pass scatters them after the contacts.
   RollingBlockView rolling_view(Vec3View normal_impulse) { return rolling.view(contacts, normal_impulse, slots.view(), 0); }
   std::size_t slot_count() const { return 2 * (contacts.size() + rows.size()); }
-  /// Rows the residual's RMS divides by: this rank's, or all ranks' in a distributed solve.
-  real rows_total() const {
-    return distributed.active() ? distributed.global_rows
+  /// The solver rows this rank solves (its share of the residual's RMS divisor): all of them, or
+  /// in a distributed solve those of the contacts solved here.
+  real rows_here() const {
+    return distributed.active() ? distributed.rows_here
                                 : static_cast<real>(3 * contacts.size() + rows.size() + 2 * rolling.size());
   }
 };

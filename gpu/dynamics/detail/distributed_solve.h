@@ -19,14 +19,14 @@ struct DistributedSolve {
   thrust::device_vector<std::uint32_t> constraint_count;
   thrust::device_vector<real> packed;    ///< device staging of an outgoing message
   std::vector<real> host_out, host_in;   ///< what the exchange sends and receives
-  real global_rows = 0;                  ///< solver rows (3 per contact) over all ranks
+  real rows_here = 0;                    ///< solver rows (3 per contact, 5 with rolling) solved here
 
   bool active() const { return exchange != nullptr; }
 };
 
 struct SolverWorkspace;
 
-/// Uploads the partition (masks into the blocks and bodies) and counts the global rows.
+/// Uploads the partition (masks into the blocks and bodies) and counts the rows solved here.
 void begin_distributed_solve(const SolvePartition& partition, SolverExchange& exchange, DeviceBodies& bodies,
                              SolverWorkspace& ws);
 /// Back to a single-rank solve.
@@ -39,6 +39,10 @@ ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityR
 
 /// Sums over all ranks (identity on one rank).
 ChunkSums global_sums(SolverWorkspace& ws, ChunkSums local);
+/// The residual's RMS over all ranks, sqrt(sum of squares / rows), from this rank's sum of
+/// squares: one allreduce carries both the sum and the row count, so a step needs no reduction of
+/// its own for the rows (the same bits: the count is an integer).
+real residual_rms(SolverWorkspace& ws, real local_sum_of_squares);
 real global_min(SolverWorkspace& ws, real local);
 
 }  // namespace trackcosim::gpu::detail
