@@ -5,6 +5,7 @@
 # messages (ghost refresh + warm start, and the solver's per-iteration exchange).
 #
 #   bench/run_scaling.sh [BUILD_DIR]      (default build; needs bench/terrain_scaling built)
+# bench/run_scaling_study.sh measures what the scaling model needs (docs/scaling.md).
 # Environment: RANKS (default "1 2"), OVERSUBSCRIBED (default "4": run separately, marked, since
 # more ranks than cores share them), STRONG_PARTICLES (40000), WEAK_PER_RANK (20000), STEPS (10).
 set -euo pipefail
