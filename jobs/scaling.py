@@ -3,6 +3,7 @@
 
   jobs/scaling.py --out DIR [--ranks 1,2,4,8] [--strong-particles 40000] [--weak-per-rank 20000]
                   [--steps 10] [--sbatch-args="-p batch -t 00:30:00 -c 1"] [--serial]
+  jobs/scaling.py --out DIR --study ...  (also the runs the scaling model needs, and its fit)
   jobs/scaling.py --collect DIR        (the tables again from the job outputs already in DIR)
 
 Submits one job per point (jobs/terrain_scaling.sbatch, bench/terrain_scaling on n tasks): the
@@ -12,7 +13,12 @@ all of them, then reads each job's result line and writes, as in the reference's
   DIR/strong.csv, DIR/weak.csv  ranks, particles, ratio, seconds per simulated second, efficiency
                                 (strong: E = T1 / (n Tn); weak: E = T1 / Tn), job id
   DIR/scaling.png               both efficiencies and times against ranks (needs python3-matplotlib)
-and prints the tables. --serial chains the jobs (each starts when the last ended), for a
+and prints the tables. --study adds, for each rank count n > 1, the weak series' per-rank work
+run --alone on n tasks (the node as full, nothing sent: what sharing the node costs) and
+bench/comm_costs on n tasks one per node (--ntasks-per-node=1: every message crosses the
+network); then it gathers every job's result line into DIR/runs.txt and runs
+bench/scaling_model.py on it, which fits the model to this cluster (DIR/model.txt,
+DIR/measured.csv; docs/scaling.md). --serial chains the jobs (each starts when the last ended), for a
 cluster whose jobs would share cores, such as the one-node test cluster: timings of jobs that
 overlap on the same cores mean nothing. Debian's python3 (the shebang) has the plotting module.
 Run it from the source tree (with build/bench/terrain_scaling built) on a
@@ -32,12 +38,13 @@ ROOT = os.path.dirname(HERE)
 RESULT = re.compile(r"^scaling (.*)$", re.M)
 
 
-def submit(kind, ranks, scaling_args, sbatch_args, out, after=None):
+def submit(kind, ranks, scaling_args, sbatch_args, out, after=None, program="terrain_scaling"):
     """sbatch one point, after job `after` ended when given; returns the job id."""
     log = os.path.join(out, "%s-%d-%%j.out" % (kind, ranks))
     command = ["sbatch", "--parsable", "-n", str(ranks), "--output", log, "--job-name", "scaling-%s-%d" % (kind, ranks),
-               "--export", "ALL,TRACKCOSIM_ROOT=%s,SCALING_ARGS=%s" % (ROOT, scaling_args)] + sbatch_args + \
-              (["--dependency", "afterany:" + after] if after else []) + [os.path.join(HERE, "terrain_scaling.sbatch")]
+               "--export", "ALL,TRACKCOSIM_ROOT=%s,SCALING_PROGRAM=%s,SCALING_ARGS=%s" % (ROOT, program, scaling_args)] + \
+              sbatch_args + (["--dependency", "afterany:" + after] if after else []) + \
+              [os.path.join(HERE, "terrain_scaling.sbatch")]
     job = subprocess.run(command, check=True, capture_output=True, text=True).stdout.strip().split(";")[0]
     print("submitted %s scaling on %d ranks: job %s" % (kind, ranks, job), flush=True)
     return job
@@ -69,6 +76,28 @@ def read_points(out, kind):
         points.append({"ranks": int(fields["ranks"]), "particles": int(fields["particles"]),
                        "seconds": float(fields["seconds_per_simulated_second"]), "job": m.group(2)})
     return sorted(points, key=lambda p: p["ranks"])
+
+
+STUDY_KINDS = ("strong", "weak", "alone", "comm")
+
+
+def gather_runs(out):
+    """Every job's result lines (scaling ... and comm ...) into DIR/runs.txt, for the model;
+    returns its path, or None when the study's jobs are not all there."""
+    lines = []
+    for name in sorted(os.listdir(out)):
+        m = re.match(r"(%s)-(\d+)-(\d+)\.out$" % "|".join(STUDY_KINDS), name)
+        if not m:
+            continue
+        with open(os.path.join(out, name)) as f:
+            lines += ["%s job=%s oversubscribed=0" % (line.strip(), m.group(3)) for line in f
+                      if re.match(r"^(scaling|comm) ", line)]
+    if not any(line.startswith("comm ") for line in lines) or not any(" mode=alone " in line for line in lines):
+        return None
+    path = os.path.join(out, "runs.txt")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
 
 
 def table(kind, points, out):
@@ -131,6 +160,7 @@ def main():
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--sbatch-args", default="")
     parser.add_argument("--serial", action="store_true")
+    parser.add_argument("--study", action="store_true", help="also the alone and comm_costs runs, and the model")
     a = parser.parse_args()
     out = a.collect or a.out
     if not out:
@@ -149,10 +179,23 @@ def main():
                                ("weak", "--particles-per-rank %d" % a.weak_per_rank)):
                 after = jobs[-1] if a.serial and jobs else None
                 jobs.append(submit(kind, n, "%s --steps %d" % (size, a.steps), extra, out, after))
+            if a.study and n > 1:
+                after = jobs[-1] if a.serial else None
+                jobs.append(submit("alone", n, "--particles-per-rank %d --alone --steps %d" % (a.weak_per_rank, a.steps),
+                                   extra, out, after))
+                after = jobs[-1] if a.serial else None
+                jobs.append(submit("comm", n, "", extra + ["--ntasks-per-node=1"], out, after, "comm_costs"))
         wait_for(jobs)
     strong = table("strong", read_points(out, "strong"), out)
     weak = table("weak", read_points(out, "weak"), out)
     plot(strong, weak, out)
+    runs = gather_runs(out)
+    if runs:
+        with open(os.path.join(out, "model.txt"), "w") as f:
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scaling_model.py"), runs, "--csv",
+                            os.path.join(out, "measured.csv")], check=True, stdout=f)
+        with open(os.path.join(out, "model.txt")) as f:
+            print(f.read())
 
 
 if __name__ == "__main__":
