@@ -128,9 +128,13 @@ int main(int argc, char** argv) {
   const bool alone = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "--alone") == 0; });
   const long long per_rank = flag(argc, argv, "--particles-per-rank", 0);
   const long long particles = per_rank > 0 ? per_rank * ranks : flag(argc, argv, "--particles", 20000);
-  // Whole rows per rank, so that each rank of a split bed holds what one rank alone holds.
+  // The bed in whole rows of cells. Per rank: whole rows per rank, so that each rank of a split
+  // bed holds what one rank alone holds. A total: the same bed on any rank count (strong
+  // scaling), and alone a rank's share of it.
   const long long row = static_cast<long long>(kWidth / (2 * kRadius * (1 + kGap)) + 1e-9) * kLayers;
-  const long long rows_per_rank = std::max(1LL, (particles / ranks + row - 1) / row);
+  const long long rows = per_rank > 0 ? ranks * std::max(1LL, (per_rank + row - 1) / row)
+                                      : std::max(1LL, (particles + row - 1) / row);
+  const long long rows_alone = std::max(1LL, (rows + ranks / 2) / ranks);
   const long long steps = flag(argc, argv, "--steps", 10), warmup = flag(argc, argv, "--warmup-steps", 60);
   const int iterations = static_cast<int>(flag(argc, argv, "--iterations", 50));
   const int threads = terrain::set_rank_threads(0, comm::RankGroup::world()).threads;
@@ -138,7 +142,7 @@ int main(int argc, char** argv) {
   // Alone, each rank is a terrain of one rank with one rank's share of the particles.
   MPI_Comm terrain_comm = MPI_COMM_WORLD;
   if (alone) MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &terrain_comm);
-  const terrain::TerrainConfig config = bed(alone ? rows_per_rank : rows_per_rank * ranks, iterations);
+  const terrain::TerrainConfig config = bed(alone ? rows_alone : rows, iterations);
   const long long built = static_cast<long long>(config.bodies.size() - config.bodies.planes.size());
   const long long total = alone ? built * ranks : built;
   {
