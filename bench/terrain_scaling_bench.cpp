@@ -24,14 +24,18 @@
 //           compute_ms_max=<c> compute_ms_mean=<c> compute_ms_min=<c> mpi_ms_min=<m> mpi_ms_max=<m>
 //           halo_ms_min=<e> solver_messages_ms_min=<x> reductions_ms_min=<r> reductions_ms_max=<r>
 //           exchanges_per_step=<k> bytes_per_step=<b> reductions_per_step=<r> neighbours=<k>
-//           ghosts_per_rank=<g> contacts=<c> stages_ms_mean=ghosts:<t>,proxies:<t>,...
+//           ghosts_per_rank=<g> contacts=<c> cpu_ms_mean=<u> cpu_compute_ms_mean=<u> cpu_compute_ms_max=<u>
+//           stages_ms_mean=ghosts:<t>,proxies:<t>,...
 // Times per step; max/mean/min over ranks. exchange: the ghost refresh (its own work included),
 // counts and warm-start messages; solver exchange: the per-iteration slot and velocity messages
 // and the solver's allreduces, waiting included (both as terrain_node's timing.csv has them).
 // mpi: the time inside neighbour exchanges and allreduces alone, waiting included; of it halo:
 // the ghost, count and warm-start messages, solver messages, reductions. compute = wall - mpi,
-// this rank's. Counts per step are the busiest rank's; stages: terrain_step_stages.h's, each
-// rank's own clock (messages inside), mean over ranks.
+// this rank's. cpu: the process's CPU time, and of it compute: less the CPU time spent polling
+// in the exchanges; unlike wall time it does not grow while another program holds the core,
+// which makes it the steadier measure of work on a busy machine. Counts per step are the
+// busiest rank's; stages: terrain_step_stages.h's, each rank's own clock (messages inside),
+// mean over ranks.
 
 #include <mpi.h>
 
@@ -40,6 +44,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -76,9 +81,15 @@ terrain::TerrainConfig bed(long long rows, int iterations) {
   return terrain::parse_terrain_config(text, "scaling bed");
 }
 
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 /// This rank's sums over the timed steps.
 struct RankTimes {
-  double wall = 0, halo = 0, solver = 0, reductions = 0, messages = 0;
+  double wall = 0, halo = 0, solver = 0, reductions = 0, messages = 0, cpu = 0, message_cpu = 0;
   double exchanges = 0, bytes = 0, reduction_count = 0, ghosts = 0, neighbours = 0;
   terrain::StageSeconds stages{};  // summed over the timed steps
 };
@@ -150,6 +161,7 @@ int main(int argc, char** argv) {
     for (long long k = 0; k < warmup; ++k) terrain.step();
     RankTimes mine;
     MPI_Barrier(MPI_COMM_WORLD);
+    const double cpu_start = process_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
     for (long long k = 0; k < steps; ++k) {
       terrain.step();
@@ -158,6 +170,7 @@ int main(int argc, char** argv) {
       mine.solver += x.solver_seconds;
       mine.reductions += x.reduction_seconds;
       mine.messages += x.message_seconds;
+      mine.message_cpu += x.message_cpu_seconds;
       mine.exchanges += double(x.exchanges);
       mine.bytes += double(x.bytes);
       mine.reduction_count += double(x.reductions);
@@ -165,6 +178,7 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < terrain::kTerrainStageCount; ++i) mine.stages[i] += terrain.stage_seconds()[i];
     }
     mine.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    mine.cpu = process_cpu_seconds() - cpu_start;
     mine.neighbours = double(terrain.decomposition().neighbours(terrain.rank(), terrain.ghost_width()).size());
     const double seconds = max_over_ranks(mine.wall);
     const std::vector<RankTimes> all = gather_to_first(mine, rank, ranks);
@@ -175,6 +189,7 @@ int main(int argc, char** argv) {
       auto mpi_of = [](const RankTimes& r) { return r.messages + r.reductions; };
       auto halo_messages_of = [](const RankTimes& r) { return r.messages - (r.solver - r.reductions); };
       auto compute_of = [&](const RankTimes& r) { return r.wall - mpi_of(r); };
+      auto cpu_compute_of = [](const RankTimes& r) { return r.cpu - r.message_cpu; };
       const double per_step = seconds / n;
       std::printf(
           "scaling mode=%s ranks=%d threads=%d particles=%lld particles_per_rank=%lld steps=%lld iterations=%d "
@@ -182,7 +197,8 @@ int main(int argc, char** argv) {
           "solver_exchange_ms_per_step=%.3f compute_ms_max=%.3f compute_ms_mean=%.3f compute_ms_min=%.3f "
           "mpi_ms_min=%.3f mpi_ms_max=%.3f halo_ms_min=%.3f solver_messages_ms_min=%.3f reductions_ms_min=%.4f "
           "reductions_ms_max=%.4f exchanges_per_step=%.1f bytes_per_step=%.0f reductions_per_step=%.1f "
-          "neighbours=%.0f ghosts_per_rank=%.0f contacts=%llu stages_ms_mean=%s\n",
+          "neighbours=%.0f ghosts_per_rank=%.0f contacts=%llu cpu_ms_mean=%.3f cpu_compute_ms_mean=%.3f "
+          "cpu_compute_ms_max=%.3f stages_ms_mean=%s\n",
           alone ? "alone" : "distributed", ranks, threads, total, total / ranks, steps, iterations, per_step,
           per_step / config.scene.step.step_size, ms * max_of(all, [](const RankTimes& r) { return r.halo; }),
           ms * max_of(all, [](const RankTimes& r) { return r.solver; }), ms * max_of(all, compute_of),
@@ -195,7 +211,9 @@ int main(int argc, char** argv) {
           max_of(all, [](const RankTimes& r) { return r.bytes; }) / n,
           max_of(all, [](const RankTimes& r) { return r.reduction_count; }) / n,
           max_of(all, [](const RankTimes& r) { return r.neighbours; }),
-          max_of(all, [](const RankTimes& r) { return r.ghosts; }), contacts, stage_list(all, n).c_str());
+          max_of(all, [](const RankTimes& r) { return r.ghosts; }), contacts,
+          ms * mean_of(all, [](const RankTimes& r) { return r.cpu; }), ms * mean_of(all, cpu_compute_of),
+          ms * max_of(all, cpu_compute_of), stage_list(all, n).c_str());
     }
   }
   if (alone) MPI_Comm_free(&terrain_comm);

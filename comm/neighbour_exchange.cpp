@@ -2,10 +2,20 @@
 
 #include <chrono>
 #include <climits>
+#include <ctime>
 #include <stdexcept>
 #include <string>
 
 namespace trackcosim::comm {
+namespace {
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+}  // namespace
 
 NeighbourExchange::NeighbourExchange(const RankGroup& group, std::vector<int> neighbours)
     : comm_(group.handle()), neighbours_(std::move(neighbours)) {
@@ -19,6 +29,7 @@ void NeighbourExchange::exchange_bytes(const std::vector<std::span<const std::by
     throw std::logic_error("neighbour exchange: " + std::to_string(out.size()) + " outgoing and " +
                            std::to_string(in.size()) + " incoming buffers for " + std::to_string(n) + " neighbours");
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
   requests_.assign(2 * n, MPI_REQUEST_NULL);
   for (std::size_t k = 0; k < n; ++k) {
     if (in[k].size() > INT_MAX || out[k].size() > INT_MAX)
@@ -33,6 +44,7 @@ void NeighbourExchange::exchange_bytes(const std::vector<std::span<const std::by
   if (n > 0) ++traffic_.exchanges;  // a rank without neighbours sends nothing
   for (const auto& o : out) traffic_.bytes += o.size();
   traffic_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  traffic_.cpu_seconds += thread_cpu_seconds() - cpu_start;
 }
 
 void NeighbourExchange::exchange_counts(const std::vector<std::uint64_t>& out, std::vector<std::uint64_t>& in) {

@@ -29,6 +29,8 @@ struct ExchangeTraffic {
   std::uint64_t exchanges = 0;  ///< exchange calls (one message to and one from each neighbour)
   std::uint64_t bytes = 0;      ///< bytes sent, size headers included
   double seconds = 0;           ///< wall time inside those calls, waiting for the neighbours included
+  double cpu_seconds = 0;       ///< this thread's CPU time inside them (polling): less than seconds
+                                ///< when the rank was off its core, as on a busy machine
 };
 
 class NeighbourExchange {

@@ -220,6 +220,7 @@ void DistributedTerrain::step() {
   exchange_stats_.exchanges = exchange_->traffic().exchanges;
   exchange_stats_.bytes = exchange_->traffic().bytes;
   exchange_stats_.message_seconds = exchange_->traffic().seconds;
+  exchange_stats_.message_cpu_seconds = exchange_->traffic().cpu_seconds;
 }
 
 void DistributedTerrain::timed_accumulate_loads() {

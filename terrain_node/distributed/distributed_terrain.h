@@ -75,6 +75,7 @@ struct ExchangeStats {
   std::size_t exchanges = 0;
   std::size_t bytes = 0;
   double message_seconds = 0;
+  double message_cpu_seconds = 0;  ///< CPU time of message_seconds (polling)
   std::size_t ghosts = 0;        ///< ghosts held in the last step
   std::size_t migrated_in = 0;   ///< bodies this rank started owning in the last step
 };
