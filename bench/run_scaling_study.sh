@@ -67,7 +67,10 @@ run() {
   local load line
   wait_quiet
   load=$(load1)
-  line=$(OMP_NUM_THREADS=$threads mpiexec -n "$n" --oversubscribe "$@" | grep -E '^(scaling|comm) ')
+  # mpiexec binds each rank to one core by default (2 ranks or fewer): a rank's threads need more.
+  local bind=()
+  if ((threads > 1)); then bind=(--bind-to none); fi
+  line=$(OMP_NUM_THREADS=$threads mpiexec -n "$n" --oversubscribe "${bind[@]}" "$@" | grep -E '^(scaling|comm) ')
   local after
   after=$(busy)
   while IFS= read -r l; do

@@ -14,7 +14,8 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 import scaling_model  # noqa: E402
 
 # The constants a synthetic table is made from (seconds, bytes).
-C0, C, KAPPA, C_G, C_B = 1e-3, 5e-6, 1.2, 2e-5, 2e-7
+C0, C, KAPPA, C_B = 1e-3, 5e-6, 1.2, 2e-7
+C_G = C  # the model's assumption: a ghost costs a particle's work
 IOTA, S, ALPHA, BETA, ALPHA_R = 0.02, 0.1, 1e-6, 5e9, 8e-7
 GHOSTS, EXCHANGES, BYTES, REDUCTIONS = 300.0, 110.0, 1.0e6, 2.0
 
@@ -117,6 +118,25 @@ class ScalingModelTest(unittest.TestCase):
         _, total, ranks, n, ghosts, neighbours = cases["1e9, grid 32x32"]
         self.assertEqual((total, ranks, neighbours), (1e9, 1024, 8))
         self.assertLess(ghosts / n, 0.02)
+
+    def test_cpu_times_give_sharing_and_splitting_when_there(self):
+        # CPU times that say sharing costs 10% and splitting 5%, where the wall times say 20%.
+        lines = []
+        for line in synthetic_lines():
+            if line.startswith("scaling "):
+                n = int(line.split("particles_per_rank=")[1].split()[0])
+                one = C * n
+                cpu = {"distributed ranks=1 ": one, "alone ": 1.1 * one, "distributed ranks=2 ": 1.1 * 1.05 * one}
+                for key, value in cpu.items():
+                    if key in line:
+                        line += " cpu_compute_ms_mean=%.17g" % (1e3 * value)
+            lines.append(line)
+        fit = fit_of(lines, self.tmp)
+        self.assertTrue(fit.by_cpu)
+        self.assertAlmostEqual(fit.kappa, 1.1, places=9)
+        for s in fit.split:
+            self.assertAlmostEqual(s["work"]["two"] / s["work"]["together"], 1.05, places=9)
+        self.assertFalse(fit_of(synthetic_lines(), self.tmp).by_cpu)
 
     def test_missing_series_are_named(self):
         lines = [l for l in synthetic_lines() if "mode=alone" not in l]
