@@ -24,10 +24,15 @@ thickness measured normal to the helicoid) at one uniform density giving --mass:
 tip and shaft by quadrature in (rho, z), the plate by quadrature in (rho, phi) with its
 thickness integrated exactly along z. The plate starts at the shaft's surface and above the tip,
 so the parts do not overlap. A whole number of turns keeps the centre of mass on the axis.
-A one-start helix is not symmetric about its axis: the inertia tensor has a small product Iyz,
-and the true principal axis 3 leans off the shaft by the angle printed. The anchor moves with
-the axial motion (along and about world z), which uses only the mass and Izz, so the file gives
-the tensor, its principal moments and axes as computed, with the spheres in the shaft's axes.
+A one-start helix is not symmetric about its axis: the inertia tensor has a product Iyz (about 8%
+of Ixx for the shipped anchor), and since Ixx and Izz are close, the true principal axis 3 leans
+about 18 degrees off the shaft. The terrain takes a spheres file's principal axes as the body's
+frame, and the axial motion (along and about world z, docs/terrain-config.md "bodies") turns the
+body about world z with the moment about its frame's axis 3. So by default the file's frame is
+the shaft's: "principal_axes" the identity, "principal_moments" the diagonal (Ixx, Iyy, Izz) of
+the tensor in the shaft's axes, and "inertia" the whole tensor. For the axial motion this is
+exact (it uses the mass and Izz only); a free anchor would miss the product Iyz: write the true
+principal frame with --principal-frame for that.
 
 Output (the format of tools/mesh_spheres, docs/meshes.md; SI units, spheres and tensor in the
 shaft's axes relative to the centre of mass, z = the shaft axis, the tip at the bottom):
@@ -60,6 +65,8 @@ def options(argv):
     p.add_argument("--grain-radius", type=float, default=0.025,
                    help="smallest grain radius [m]; it must not pass through the helix plate")
     p.add_argument("--mass", type=float, default=10.0, help="[kg] (paper: 10)")
+    p.add_argument("--principal-frame", action="store_true",
+                   help="write the tensor's own principal moments and axes (for a free anchor) instead of the shaft's axes")
     p.add_argument("-o", "--output", default="anchor_spheres.json")
     a = p.parse_args(argv)
     for name in ("radius", "pitch", "thickness", "shaft_radius", "shaft_length", "tip_radius",
@@ -179,17 +186,13 @@ def main(argv):
         "volume": mp["volume"],
         "centre_of_mass": com.tolist(),
         "inertia": mp["inertia"].tolist(),
-        "principal_moments": mp["moments"].tolist(),
-        "principal_axes": mp["axes"].T.tolist(),
+        "principal_moments": (mp["moments"] if a.principal_frame else np.diag(mp["inertia"])).tolist(),
+        "principal_axes": (mp["axes"].T if a.principal_frame else np.eye(3)).tolist(),
         "spheres": spheres,
         "options": {"radius": a.radius, "pitch": a.pitch, "turns": a.turns, "thickness": a.thickness,
                     "shaft_radius": a.shaft_radius, "shaft_length": a.shaft_length,
-                    "tip_radius": a.tip_radius, "spacing": a.spacing, "grain_radius": a.grain_radius},
-        "geometry": {"density": mp["density"], "helix_volume": mp["helix_volume"],
-                     "shaft_tip_volume": mp["shaft_tip_volume"],
-                     "tip_bottom_below_com": com[2] + a.tip_radius,
-                     "helix_bottom_below_com": com[2] - (helix_start(a) - a.thickness / 2),
-                     "principal_axis_3_lean_deg": lean},
+                    "tip_radius": a.tip_radius, "spacing": a.spacing, "grain_radius": a.grain_radius,
+                    "frame": "principal" if a.principal_frame else "shaft"},
     }
     with open(a.output, "w") as f:
         json.dump(out, f, indent=1)

@@ -4,8 +4,8 @@
 - A helix of vanishing pitch is a flat annulus: volume pi (R^2 - a^2) t and, per unit density,
   Izz = pi t (R^4 - a^4) / 2 (relative 1e-4).
 - Tip of the shaft's radius: the union is a cylinder and a hemisphere, pi a^2 L + 2/3 pi a^3 (1e-4).
-- The written anchor: mass as asked, centre of mass at the origin (1e-9 m), a symmetric inertia
-  tensor whose principal moments are its eigenvalues, and no gap a smallest grain could pass: every
+- The written anchor: mass as asked, centre of mass at the origin, a symmetric inertia tensor
+  whose diagonal are the moments about the shaft's axes (the file's frame), and no gap a smallest grain could pass: every
   point of the helix's mid-surface lies closer than plate sphere + grain radius to a plate sphere.
 - A spacing that would let the grain through and a fractional number of turns are refused.
 """
@@ -50,7 +50,9 @@ class AnchorSpheres(unittest.TestCase):
         self.assertEqual(doc["mass"], 10.0)
         I = np.array(doc["inertia"])
         self.assertTrue(np.allclose(I, I.T))
-        self.assertTrue(np.allclose(sorted(doc["principal_moments"]), np.linalg.eigvalsh(I)))
+        # the shaft's frame (the axial motion's): the moments are the tensor's diagonal
+        self.assertEqual(doc["principal_axes"], np.eye(3).tolist())
+        self.assertEqual(doc["principal_moments"], np.diag(I).tolist())
         o = doc["options"]
         com = doc["centre_of_mass"]
         spheres = np.array(doc["spheres"])
