@@ -46,7 +46,7 @@ ChunkSums gather_velocities(const BodyView& b, SlotView slots, const SlotLists& 
             p = p + s.linear;
             l = l + s.angular;
           }
-          const Vec3 dv = b.inv_mass[j] * p;
+          const Vec3 dv = b.apply_inv_mass(j, p);  // axial bodies: along e_z only
           const Vec3 dw = b.apply_inv_inertia(j, l);
           const Vec3 v = b.free_velocity.get(j) + dv, w = b.free_angular_velocity.get(j) + dw;
           b.velocity.set(j, v);

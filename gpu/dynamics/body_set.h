@@ -19,8 +19,15 @@ namespace trackcosim::gpu {
 
 /// How a body moves. Fixed and kinematic bodies have infinite mass for the solver; a kinematic
 /// body moves with the velocity its owner prescribes (future track-shoe proxies), a fixed one
-/// never moves (container walls).
-enum class Motion : std::uint8_t { Dynamic = 0, Fixed = 1, Kinematic = 2 };
+/// never moves (container walls). An axial body is dynamic, but only along and about the world
+/// z axis: its velocity stays (0, 0, vz) and its angular velocity (0, 0, wz) (an anchor pressed
+/// and screwed into the ground, NDIA 2012 sec. 5.3; the projection is in detail/device_bodies.h).
+/// The values are stored in checkpoints (docs/checkpoint-format.md): never renumber them.
+enum class Motion : std::uint8_t { Dynamic = 0, Fixed = 1, Kinematic = 2, Axial = 3 };
+
+/// Does the solver move the body (Dynamic or Axial)? Everything that asks "is it dynamic" for
+/// ownership, migration, energy or mass means this.
+constexpr bool is_dynamic(Motion m) { return m == Motion::Dynamic || m == Motion::Axial; }
 
 struct BodyDesc {
   GlobalId gid = 0;
@@ -28,8 +35,8 @@ struct BodyDesc {
   Quat orientation{1, 0, 0, 0};
   Vec3 velocity{0, 0, 0};
   Vec3 angular_velocity{0, 0, 0};  ///< world frame
-  real mass = 1;                   ///< > 0 for dynamic bodies, ignored otherwise
-  Vec3 inertia{1, 1, 1};           ///< principal moments in the body frame, > 0 (dynamic)
+  real mass = 1;                   ///< > 0 for dynamic (and axial) bodies, ignored otherwise
+  Vec3 inertia{1, 1, 1};           ///< principal moments in the body frame, > 0 (dynamic, axial)
   Motion motion = Motion::Dynamic;
   real friction = 0.5;             ///< Coulomb coefficient; a contact uses the smaller of its two
   Vec3 applied_force{0, 0, 0};     ///< world frame, constant until changed (gravity is separate)

@@ -24,12 +24,18 @@ Vec3View view3(const thrust::device_vector<real>& x, const thrust::device_vector
   return {const_cast<real*>(raw(x)), const_cast<real*>(raw(y)), const_cast<real*>(raw(z))};
 }
 
-/// trace(D_i^T M^-1 D_i) restricted to one body: 3/m + sum_e (r x e) . I^-1 (r x e).
+/// trace(D_i^T M^-1 D_i) restricted to one body: 3/m + sum_e (r x e) . I^-1 (r x e) (an axial
+/// body's M^-1 is projected: 1/m + sum_e (r x e)_z^2 / I_zz, detail/device_bodies.h).
 TRACKCOSIM_HD inline real side_trace(const BodyView& b, std::uint32_t j, Vec3 r, Vec3 n, Vec3 u, Vec3 w) {
   if (!b.dynamic(j)) return 0;
   const Vec3 cn = cross(r, n), cu = cross(r, u), cw = cross(r, w);
-  return 3 * b.inv_mass[j] + dot(cn, b.apply_inv_inertia(j, cn)) + dot(cu, b.apply_inv_inertia(j, cu)) +
+  return b.inv_mass_trace(j) + dot(cn, b.apply_inv_inertia(j, cn)) + dot(cu, b.apply_inv_inertia(j, cu)) +
          dot(cw, b.apply_inv_inertia(j, cw));
+}
+
+/// l . m^-1 l of a row's linear part (an axial body: its z part only, detail/device_bodies.h).
+TRACKCOSIM_HD inline real linear_inverse_mass(const BodyView& b, std::uint32_t j, Vec3 l) {
+  return b.axial(j) ? b.inv_mass[j] * l.z * l.z : b.inv_mass[j] * dot(l, l);
 }
 
 /// Which of last step's contacts each contact continues (the same key), for its warm start.
@@ -200,10 +206,10 @@ void prepare_rows(DeviceBodies& bodies, SolverWorkspace& ws) {
                      real k = 0;
                      const std::uint32_t A = rows.body_a[i], B = rows.body_b[i];
                      if (b.dynamic(A))
-                       k += b.inv_mass[A] * dot(rows.linear_a.get(i), rows.linear_a.get(i)) +
+                       k += linear_inverse_mass(b, A, rows.linear_a.get(i)) +
                             dot(rows.angular_a.get(i), b.apply_inv_inertia(A, rows.angular_a.get(i)));
                      if (b.dynamic(B))
-                       k += b.inv_mass[B] * dot(rows.linear_b.get(i), rows.linear_b.get(i)) +
+                       k += linear_inverse_mass(b, B, rows.linear_b.get(i)) +
                             dot(rows.angular_b.get(i), b.apply_inv_inertia(B, rows.angular_b.get(i)));
                      eta[i] = k > 0 ? 1 / k : 0;
                    });

@@ -1,5 +1,6 @@
 // Upload of a BodySet: inverse mass and inertia are stored (the solver multiplies by them every
 // iteration), and are zero for fixed and kinematic bodies, which the solver must not move.
+// Axial bodies keep their full mass and inertia; the projection is in detail/device_bodies.h.
 
 #include "gpu/dynamics/detail/device_bodies.h"
 
@@ -19,9 +20,12 @@ void DeviceBodies::upload(const BodySet& s) {
   detail::upload(orientation.z, s.qz);
   // A fixed body never moves, whatever velocity the description gave it.
   std::vector<real> vel[6] = {s.vx, s.vy, s.vz, s.wx, s.wy, s.wz};
+  // An axial body starts in its subspace: (0, 0, vz), (0, 0, wz) (detail/device_bodies.h).
   for (std::size_t i = 0; i < n; ++i)
     if (s.motion[i] == Motion::Fixed)
       for (auto& v : vel) v[i] = 0;
+    else if (s.motion[i] == Motion::Axial)
+      vel[0][i] = vel[1][i] = vel[3][i] = vel[4][i] = 0;
   velocity.assign(vel[0], vel[1], vel[2]);
   angular_velocity.assign(vel[3], vel[4], vel[5]);
   free_velocity.resize(n);
@@ -29,7 +33,7 @@ void DeviceBodies::upload(const BodySet& s) {
   std::vector<real> im(n), iix(n), iiy(n), iiz(n), m(n), ix(n), iy(n), iz(n);
   std::vector<std::uint8_t> kind(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const bool dynamic = s.motion[i] == Motion::Dynamic;
+    const bool dynamic = is_dynamic(s.motion[i]);
     kind[i] = static_cast<std::uint8_t>(s.motion[i]);
     m[i] = dynamic ? s.mass[i] : 0;
     ix[i] = dynamic ? s.ix[i] : 0;

@@ -37,6 +37,9 @@ void compute_free_velocities(DeviceBodies& bodies, real h, Vec3 gravity) {
                        v = v + h * (b.inv_mass[j] * force.get(j) + gravity);
                        const Vec3 gyroscopic = cross(w, b.apply_inertia(j, w));
                        w = w + h * b.apply_inv_inertia(j, torque.get(j) - gyroscopic);
+                       // Axial: vz + h (F_z / m + g_z) and wz + h tau_z / I_zz, the rest dropped.
+                       v = b.restrict_velocity(j, v);
+                       w = b.restrict_velocity(j, w);
                      }
                      b.free_velocity.set(j, v);
                      b.free_angular_velocity.set(j, w);

@@ -56,7 +56,7 @@ struct RigidBodySystem::Impl {
   void find_immovable() {
     std::vector<GlobalId> gids;
     for (std::size_t i = 0; i < description.size(); ++i)
-      if (description.motion[i] != Motion::Dynamic) gids.push_back(description.gid[i]);
+      if (!is_dynamic(description.motion[i])) gids.push_back(description.gid[i]);
     detail::upload(immovable_gids, gids);
   }
   void upload_rows();

@@ -9,6 +9,8 @@
 //   3. impulses gamma solve the cone complementarity problem with
 //      b_i = Phi_i / h (optionally clamped), warm-started from the last step;
 //   4. v = v_free + M^-1 D gamma; x += h v; q <- normalise(q + h/2 (0, w) q).
+// Axial bodies (Motion::Axial) have M^-1 projected onto translation along and rotation about
+// the world z axis (detail/device_bodies.h), in steps 2 and 4 alike.
 // Results are bitwise identical for any number of OpenMP threads.
 
 #include <cstdint>
@@ -90,7 +92,8 @@ class RigidBodySystem {
   BodyState body_state(std::uint32_t index) const;
   std::vector<BodyState> body_states() const;  ///< all bodies, in index (= gid) order
 
-  /// Dynamic: sets the state's velocity. Kinematic: the velocity it keeps until changed.
+  /// Dynamic: sets the state's velocity (axial: its z parts count from the next step on).
+  /// Kinematic: the velocity it keeps until changed.
   void set_velocity(std::uint32_t index, Vec3 velocity, Vec3 angular_velocity);
   void set_applied_force(std::uint32_t index, Vec3 force, Vec3 torque);
   /// Moves a kinematic body (a shoe proxy) to a pose; fixed bodies refuse (std::logic_error).

@@ -10,7 +10,8 @@
 // per contact in the body pass (gather_velocities in detail/body_reduction.h):
 //   two slot-list entries 2 x 4 B; two slots read 12 reals
 // per body in the body pass: list start 4 B, motion 1 B; v_free 6, inverse mass and inertia 4,
-//   velocity write 6 reals.
+//   velocity write 6 reals. (An axial body also reads its inertia and orientation, 7 reals, to
+//   project M^-1: a handful of bodies in a bed, not counted.)
 // APGD adds, per contact: y and gamma read and next written in the gradient step (+3 reals over
 // a Jacobi sweep); a second contact pass for the residual and the new y (indices, 12 reals of
 // geometry and scalars, 12 of velocities, 9 of impulses); per body the extrapolation of v(y)

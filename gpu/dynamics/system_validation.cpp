@@ -41,7 +41,9 @@ void validate_bodies(const BodySet& s) {
     if (std::abs(qn - 1) > 1e-6) fail_body(gid, "orientation must be a unit quaternion, |q| = " + number(qn));
     if (!(s.friction[i] >= 0) || !std::isfinite(s.friction[i]))
       fail_body(gid, "friction must be >= 0, got " + number(s.friction[i]));
-    if (s.motion[i] != Motion::Dynamic) continue;
+    if (static_cast<std::uint8_t>(s.motion[i]) > static_cast<std::uint8_t>(Motion::Axial))
+      fail_body(gid, "motion code " + std::to_string(unsigned(s.motion[i])) + " is none of 0 dynamic, 1 fixed, 2 kinematic, 3 axial");
+    if (!is_dynamic(s.motion[i])) continue;
     if (!(s.mass[i] > 0) || !std::isfinite(s.mass[i])) fail_body(gid, "mass must be > 0, got " + number(s.mass[i]));
     for (real moment : {s.ix[i], s.iy[i], s.iz[i]})
       if (!(moment > 0) || !std::isfinite(moment)) fail_body(gid, "inertia moments must be > 0, got " + number(moment));

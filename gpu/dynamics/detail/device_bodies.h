@@ -20,12 +20,34 @@ struct BodyView {
   Vec3View free_velocity, free_angular_velocity;  ///< v + h M^-1 f, the start of every solve
   const real* inv_mass;                           ///< 0 for fixed and kinematic bodies
   Vec3View inv_inertia;                           ///< body-frame principal, 0 when not dynamic
+  // (apply_inv_mass / apply_inv_inertia: the only way the solver applies M^-1, axial bodies included)
   const std::uint8_t* motion;
   const real* mass;
   Vec3View inertia;  ///< body-frame principal moments
 
-  /// I^-1 x in the world frame: R diag(inv_inertia) R^T x.
+  // Axial bodies (Motion::Axial) move in the subspace v = vz e_z, w = wz e_z of the world frame.
+  // With P = [e_z 0; 0 e_z] the generalised mass of that subspace is P^T M P = diag(m, I_zz),
+  //   I_zz = e_z^T I_world e_z = e_z^T R diag(I) R^T e_z,
+  // and an impulse (p, l) changes the velocity by P (P^T M P)^-1 P^T (p, l):
+  //   dv = (0, 0, p_z / m),   dw = (0, 0, l_z / I_zz).
+  // I_zz does not change while the body turns about e_z (R_z^T e_z = e_z), and the gyroscopic
+  // torque w x I w has no z part when w is along e_z, so the free velocity and every solver update
+  // stay in the subspace; the velocities are projected once more where they are formed (free
+  // velocities, upload) so that a state given with other components starts in it. The motion
+  // byte, already read by every body pass, tells which bodies: no per-body array more.
+  TRACKCOSIM_HD bool axial(std::size_t i) const { return motion[i] == static_cast<std::uint8_t>(Motion::Axial); }
+  /// The velocity's part the body may have: v itself, or (0, 0, v.z) for an axial body.
+  TRACKCOSIM_HD Vec3 restrict_velocity(std::size_t i, Vec3 v) const { return axial(i) ? Vec3{0, 0, v.z} : v; }
+  /// m^-1 p (projected for an axial body).
+  TRACKCOSIM_HD Vec3 apply_inv_mass(std::size_t i, Vec3 p) const {
+    return axial(i) ? Vec3{0, 0, inv_mass[i] * p.z} : inv_mass[i] * p;
+  }
+  /// The trace of m^-1 over a contact's three orthonormal directions: 3/m, or 1/m for an axial
+  /// body (n_z^2 + u_z^2 + w_z^2 = 1).
+  TRACKCOSIM_HD real inv_mass_trace(std::size_t i) const { return axial(i) ? inv_mass[i] : 3 * inv_mass[i]; }
+  /// I^-1 x in the world frame: R diag(inv_inertia) R^T x; (0, 0, x.z / I_zz) for an axial body.
   TRACKCOSIM_HD Vec3 apply_inv_inertia(std::size_t i, Vec3 x) const {
+    if (axial(i)) return Vec3{0, 0, x.z / apply_inertia(i, Vec3{0, 0, 1}).z};
     const Vec3 d = inv_inertia.get(i);
     if (d.x == d.y && d.y == d.z) return d.x * x;  // spheres: skip the two rotations
     const Quat q = orientation.get(i);
@@ -43,7 +65,10 @@ struct BodyView {
   /// Distributed solves: ghosts take their velocity from their owner, not from a local sum.
   const std::uint8_t* ghost = nullptr;
 
-  TRACKCOSIM_HD bool dynamic(std::size_t i) const { return motion[i] == static_cast<std::uint8_t>(Motion::Dynamic); }
+  /// Moved by the solver: Dynamic or Axial (gpu::is_dynamic).
+  TRACKCOSIM_HD bool dynamic(std::size_t i) const {
+    return motion[i] == static_cast<std::uint8_t>(Motion::Dynamic) || motion[i] == static_cast<std::uint8_t>(Motion::Axial);
+  }
   TRACKCOSIM_HD bool summed_here(std::size_t i) const { return dynamic(i) && (ghost == nullptr || ghost[i] == 0); }
 };
 

@@ -10,6 +10,7 @@ namespace trackcosim::gpu::detail {
 
 /// Dynamic bodies: v_free = v + h (F / m + g),  w_free = w + h I^-1 (tau - w x I w)
 /// (the gyroscopic term explicit). Kinematic bodies keep their prescribed velocity, fixed ones 0.
+/// Axial bodies: vz + h (F_z / m + g_z), wz + h tau_z / I_zz, nothing else (detail/device_bodies.h).
 void compute_free_velocities(DeviceBodies& bodies, real h, Vec3 gravity);
 
 /// x += h v;  q <- exp(h w / 2) q, normalised (exact rotation for the step's constant w).
