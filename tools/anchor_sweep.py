@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""The helical anchor's two parameter sweeps (Negrut et al., NDIA 2012, figs 18 and 19), one command.
+
+  tools/anchor_sweep.py [run] --scenario small --jobs 2        # settle the bed, run every case, plot
+  tools/anchor_sweep.py slurm --scenario full                  # the same as Slurm jobs
+  tools/anchor_sweep.py plot --out DIR                         # the figures from finished runs
+
+A scenario (configs/anchor/sweeps.json) names a bed config, a run config and the sweeps: the
+torques at a fixed pull-out force (fig. 18) and the pull-out forces at a fixed torque (fig. 19).
+Every case is the run config with its loads set (the press, from the second load on the torque
+T as -T about z, from the third the pull F along +z), the anchor placed with its tip `--clearance`
+above the settled bed's highest grain, and the anchor's gid as the probe. It runs
+`terrain_node --config DIR/<case>/config.json --from-checkpoint DIR/bed/checkpoint.bin`.
+
+Depth (the figures' y axis) is how far the anchor's tip is below the bed's initial surface, the
+settled bed's mean top (settle.json: floor_z + depth_mean); the tip is the lowest point of the
+anchor's spheres, which the axial motion keeps at a fixed offset below the centre of mass.
+
+Folder DIR (--out, default output/anchor_<scenario>): sweep.json (the plan), bed/ (the settled
+bed), <case>/ (config.json and the run's outputs), depth_torques.png and depth_pulls.png,
+depths.csv (per case: depth when the pull starts, at the end, the deepest, and the rise under
+the pull). `slurm` submits the bed as jobs/terrain_run.sbatch, the cases as one array job of
+jobs/anchor_sweep.sbatch after it, and the plot as a job after the array.
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from terrain_grow import strip_comments  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read_json(path):
+    with open(path) as f:
+        return json.loads(strip_comments(f.read()))
+
+
+def write_json(path, value):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        json.dump(value, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
+def in_root(path):
+    return path if os.path.isabs(path) else os.path.join(ROOT, path)
+
+
+# --- the plan -------------------------------------------------------------------------------------
+
+def make_plan(a):
+    sweeps = read_json(in_root(a.sweeps))
+    if a.scenario not in sweeps:
+        sys.exit(f"anchor_sweep: no scenario '{a.scenario}' in {a.sweeps} (there: "
+                 f"{', '.join(k for k in sweeps if not k.startswith('/'))})")
+    sc = sweeps[a.scenario]
+    cases = []
+    if a.sweep in ("both", "torques"):
+        cases += [{"name": f"torque_{t:g}", "sweep": "torques", "torque": t, "pull": sc["pull_for_torques"]}
+                  for t in sc["torques"]]
+    if a.sweep in ("both", "pulls"):
+        cases += [{"name": f"pull_{f:g}", "sweep": "pulls", "torque": sc["torque_for_pulls"], "pull": f}
+                  for f in sc["pulls"]]
+    return {"scenario": a.scenario, "bed": in_root(sc["bed"]), "run": in_root(sc["run"]), "cases": cases,
+            "settings": {"iterations": a.iterations, "end_time": a.end_time, "clearance": a.clearance,
+                         "snapshot_interval": a.snapshot_interval},
+            "terrain_node": os.path.abspath(a.terrain_node or os.path.join(a.build, "terrain_node", "terrain_node")),
+            "threads": a.threads, "jobs": a.jobs}
+
+
+def anchor_entry(config):
+    bodies = config.get("bodies", [])
+    if len(bodies) != 1 or len(bodies[0].get("loads", [])) != 3:
+        sys.exit("anchor_sweep: the run config needs one entry in `bodies` with three loads "
+                 "(press; press and torque; pull)")
+    return bodies[0]
+
+
+def spheres_of(entry, config_path):
+    shape = entry["shape"]
+    if "spheres" in shape:
+        return shape["spheres"], None
+    path = os.path.join(os.path.dirname(config_path), shape["spheres_file"])
+    return read_json(path)["spheres"], os.path.abspath(path)
+
+
+def bed_surface(bed_dir):
+    """(mean top, highest top, the bed's last gid) of a settled bed."""
+    settle = read_json(os.path.join(bed_dir, "settle.json"))
+    run = read_json(os.path.join(bed_dir, "run.json"))
+    last = max(r["first"] + r["count"] - 1 for r in run["gid_ranges"])
+    return settle["floor_z"] + settle["depth_mean"], settle["floor_z"] + settle["depth_max"], last
+
+
+def case_config(plan, case, bed_dir):
+    """The run config of one case, placed over the settled bed."""
+    config = read_json(plan["run"])
+    entry = anchor_entry(config)
+    spheres, spheres_file = spheres_of(entry, plan["run"])
+    if spheres_file:
+        entry["shape"]["spheres_file"] = spheres_file  # the case's config lives elsewhere
+    tip_below_com = -min(s[2] - s[3] for s in spheres)
+    mean_top, highest_top, last_gid = bed_surface(bed_dir)
+    s = plan["settings"]
+    entry["position"] = [entry["position"][0], entry["position"][1], highest_top + s["clearance"] + tip_below_com]
+    press = entry["loads"][0]["force"][2]
+    entry["loads"][1]["force"] = [0, 0, press]
+    entry["loads"][1]["torque"] = [0, 0, -case["torque"]]
+    entry["loads"][2]["force"] = [0, 0, case["pull"]]
+    entry["loads"][2]["torque"] = [0, 0, 0]
+    config["output"]["probes"] = [last_gid + 1]  # --from-checkpoint: the bodies follow the bed's last gid
+    if s["iterations"]:
+        config["solver"]["max_iterations"] = s["iterations"]
+    if s["end_time"]:
+        config["end_time"] = s["end_time"]
+    if s["snapshot_interval"] is not None:
+        config["output"]["snapshot_interval"] = s["snapshot_interval"]
+    meta = {"surface": mean_top, "highest_top": highest_top, "tip_below_com": tip_below_com,
+            "torque_from": entry["loads"][1]["from"], "pull_from": entry["loads"][2]["from"],
+            "gid": config["output"]["probes"][0]}
+    return config, meta
+
+
+# --- running --------------------------------------------------------------------------------------
+
+def terrain_node(plan):
+    return plan["terrain_node"]
+
+
+def threads(plan):
+    return os.environ.get("SLURM_CPUS_PER_TASK", str(plan["threads"]))
+
+
+def settle_bed(plan, out):
+    bed_dir = os.path.join(out, "bed")
+    if os.path.exists(os.path.join(bed_dir, "checkpoint.bin")) and os.path.exists(os.path.join(bed_dir, "settle.json")):
+        print(f"bed: {bed_dir}/checkpoint.bin (settled before)")
+        return bed_dir
+    os.makedirs(bed_dir, exist_ok=True)
+    # the bed settles alone: all the cases' threads
+    bed_threads = str(max(int(threads(plan)), plan["threads"] * plan["jobs"]))
+    cmd = [terrain_node(plan), "--config", plan["bed"], "--out", bed_dir, "--threads", bed_threads]
+    print("bed: " + " ".join(cmd), flush=True)
+    with open(os.path.join(bed_dir, "terrain_node.log"), "w") as log:
+        if subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT) != 0:
+            sys.exit(f"anchor_sweep: the bed did not settle; see {bed_dir}/terrain_node.log")
+    return bed_dir
+
+
+def run_case(plan, out, index):
+    case = plan["cases"][index]
+    bed_dir = os.path.join(out, "bed")
+    case_dir = os.path.join(out, case["name"])
+    config, meta = case_config(plan, case, bed_dir)
+    write_json(os.path.join(case_dir, "config.json"), config)
+    write_json(os.path.join(case_dir, "case.json"), dict(case, **meta))
+    cmd = [terrain_node(plan), "--config", os.path.join(case_dir, "config.json"), "--out", case_dir,
+           "--from-checkpoint", os.path.join(bed_dir, "checkpoint.bin"), "--threads", threads(plan)]
+    start = time.time()
+    with open(os.path.join(case_dir, "terrain_node.log"), "w") as log:
+        status = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT)
+    print(f"{case['name']}: torque {case['torque']:g} N m, pull {case['pull']:g} N: "
+          f"{'done' if status == 0 else f'FAILED (status {status}, {case_dir}/terrain_node.log)'} "
+          f"in {time.time() - start:.0f} s", flush=True)
+    return status
+
+
+def run_local(plan, out, jobs):
+    settle_bed(plan, out)
+    env_threads = {"OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "passive")}
+    os.environ.update(env_threads)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        statuses = list(pool.map(lambda i: run_case(plan, out, i), range(len(plan["cases"]))))
+    return 0 if all(s == 0 for s in statuses) else 1
+
+
+def submit(args):
+    out = subprocess.run(["sbatch", "--parsable"] + args, check=True, capture_output=True, text=True).stdout
+    return out.strip().split(";")[0]
+
+
+def run_slurm(plan, out, a):
+    build = os.path.dirname(os.path.dirname(plan["terrain_node"]))
+    env = f"ALL,TRACKCOSIM_ROOT={ROOT},SWEEP={os.path.abspath(out)}"
+    extra = a.sbatch_args.split() if a.sbatch_args else []
+    after = []
+    if not os.path.exists(os.path.join(out, "bed", "checkpoint.bin")):
+        bed = submit(extra + ["--job-name=trackcosim-anchor-bed", "-c", str(plan["threads"]),
+                              f"--output={out}/bed.out",
+                              f"--export=ALL,CONFIG={plan['bed']},OUT={os.path.abspath(out)}/bed,"
+                              f"TRACKCOSIM_ROOT={ROOT},TRACKCOSIM_BUILD={build}",
+                              "--ntasks=1", os.path.join(ROOT, "jobs", "terrain_run.sbatch")])
+        after = [f"--dependency=afterok:{bed}", "--kill-on-invalid-dep=yes"]
+        print(f"bed_job={bed}")
+    n = len(plan["cases"])
+    array = submit(extra + after + [f"--array=0-{n - 1}", "-c", str(plan["threads"]), f"--export={env}",
+                                    f"--output={out}/case-%a.out", os.path.join(ROOT, "jobs", "anchor_sweep.sbatch")])
+    plot = submit(extra + [f"--dependency=afterany:{array}", f"--export={env},PLOT=1", f"--output={out}/plot.out",
+                           os.path.join(ROOT, "jobs", "anchor_sweep.sbatch")])
+    print(f"array_job={array} ({n} cases) plot_job={plot} folder={out}")
+    return 0
+
+
+# --- the figures ----------------------------------------------------------------------------------
+
+def depth_series(case_dir):
+    meta = read_json(os.path.join(case_dir, "case.json"))
+    t, depth = [], []
+    with open(os.path.join(case_dir, "probes.csv")) as f:
+        for row in csv.DictReader(f):
+            if int(row["gid"]) != meta["gid"]:
+                continue
+            t.append(float(row["t"]))
+            depth.append(meta["surface"] - (float(row["z"]) - meta["tip_below_com"]))
+    return meta, t, depth
+
+
+def value_at(t, y, when):
+    best = min(range(len(t)), key=lambda i: abs(t[i] - when))
+    return y[best]
+
+
+def plot(plan, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows, figures = [], []
+    for sweep, label, title in (("torques", "torque {torque:g} N m", "pull-out force {pull:g} N"),
+                                ("pulls", "pull {pull:g} N", "torque {torque:g} N m")):
+        cases = [c for c in plan["cases"] if c["sweep"] == sweep]
+        done = [c for c in cases if os.path.exists(os.path.join(out, c["name"], "probes.csv"))]
+        if not done:
+            continue
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for c in done:
+            meta, t, depth = depth_series(os.path.join(out, c["name"]))
+            if not t:
+                continue
+            ax.plot(t, depth, label=label.format(**c))
+            pull_depth = value_at(t, depth, meta["pull_from"])
+            rows.append({"case": c["name"], "torque": c["torque"], "pull": c["pull"], "t_end": t[-1],
+                         "depth_at_torque": value_at(t, depth, meta["torque_from"]),
+                         "depth_at_pull": pull_depth, "depth_end": depth[-1], "depth_max": max(depth),
+                         "rise_under_pull": pull_depth - depth[-1] if t[-1] > meta["pull_from"] else float("nan")})
+        for when, what in ((meta["torque_from"], "torque on"), (meta["pull_from"], "pull on")):
+            ax.axvline(when, color="0.6", lw=0.8, ls="--")
+            ax.text(when, ax.get_ylim()[1], " " + what, va="top", fontsize=8, color="0.4")
+        ax.axhline(0, color="0.3", lw=0.6)
+        ax.set_xlabel("time [s]")
+        ax.set_ylabel("tip depth below the bed surface [m]")
+        ax.set_title(f"Anchor ({plan['scenario']}), {sweep} at a {title.format(**done[0])}")
+        ax.legend(loc="best", fontsize=8)
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        path = os.path.join(out, f"depth_{sweep}.png")
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        figures.append(path)
+    with open(os.path.join(out, "depths.csv"), "w", newline="") as f:
+        fields = ["case", "torque", "pull", "t_end", "depth_at_torque", "depth_at_pull", "depth_end", "depth_max",
+                  "rise_under_pull"]
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (f"{v:.4f}" if isinstance(v, float) and not math.isnan(v) else v) for k, v in r.items()})
+    for r in rows:
+        print(f"{r['case']:>12}: depth {r['depth_at_torque']:.3f} m when the torque starts, {r['depth_at_pull']:.3f} m "
+              f"when the pull starts, {r['depth_end']:.3f} m at t = {r['t_end']:.2f} s (deepest {r['depth_max']:.3f} m)")
+    for p in figures:
+        print(f"figure: {p}")
+    return 0
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("command", nargs="?", default="run", choices=["run", "slurm", "case", "plot"],
+                   help="run: everything here; slurm: submit; case: one case (array tasks); plot")
+    p.add_argument("index", nargs="?", type=int, help="case: the case's index in DIR/sweep.json")
+    p.add_argument("--scenario", default="small", help="a scenario of --sweeps")
+    p.add_argument("--sweeps", default="configs/anchor/sweeps.json")
+    p.add_argument("--sweep", default="both", choices=["both", "torques", "pulls"])
+    p.add_argument("--out", help="the sweep's folder (default output/anchor_<scenario>)")
+    p.add_argument("--build", default=os.path.join(ROOT, "build"), help="the build folder with terrain_node")
+    p.add_argument("--terrain-node", help="the terrain_node program (default: BUILD/terrain_node/terrain_node)")
+    p.add_argument("--jobs", type=int, default=2, help="cases at a time (run)")
+    p.add_argument("--threads", type=int, default=1, help="OpenMP threads per case")
+    p.add_argument("--iterations", type=int, default=0, help="solver.max_iterations (0: the run config's)")
+    p.add_argument("--end-time", type=float, default=0, help="end_time (0: the run config's)")
+    p.add_argument("--clearance", type=float, default=0.01, help="the tip's height over the highest grain [m]")
+    p.add_argument("--snapshot-interval", type=int, default=None, help="output.snapshot_interval (default: the config's)")
+    p.add_argument("--sbatch-args", default="", help="more sbatch options for every job (slurm), e.g. '-p batch -t 04:00:00'")
+    a = p.parse_args(argv)
+    out = a.out or os.path.join("output", f"anchor_{a.scenario}")
+    plan_file = os.path.join(out, "sweep.json")
+    if a.command in ("case", "plot"):
+        plan = read_json(plan_file)
+        if a.command == "plot":
+            return plot(plan, out)
+        if a.index is None or not 0 <= a.index < len(plan["cases"]):
+            sys.exit(f"anchor_sweep case: give an index 0..{len(plan['cases']) - 1}")
+        return run_case(plan, out, a.index)
+    plan = make_plan(a)
+    os.makedirs(out, exist_ok=True)
+    write_json(plan_file, plan)
+    if a.command == "slurm":
+        return run_slurm(plan, out, a)
+    status = run_local(plan, out, a.jobs)
+    plot(plan, out)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
