@@ -72,6 +72,7 @@ def make_plan(a):
                   for f in sc["pulls"]]
     return {"scenario": a.scenario, "bed": in_root(sc["bed"]), "run": in_root(sc["run"]), "cases": cases,
             "settings": {"iterations": a.iterations, "end_time": a.end_time, "clearance": a.clearance,
+                         "torque_from": a.torque_from, "pull_from": a.pull_from, "press": a.press,
                          "snapshot_interval": a.snapshot_interval},
             "terrain_node": os.path.abspath(a.terrain_node or os.path.join(a.build, "terrain_node", "terrain_node")),
             "threads": a.threads, "jobs": a.jobs}
@@ -112,6 +113,12 @@ def case_config(plan, case, bed_dir):
     mean_top, highest_top, last_gid = bed_surface(bed_dir)
     s = plan["settings"]
     entry["position"] = [entry["position"][0], entry["position"][1], highest_top + s["clearance"] + tip_below_com]
+    if s.get("press") is not None:
+        entry["loads"][0]["force"] = [0, 0, -s["press"]]
+    if s.get("torque_from"):
+        entry["loads"][1]["from"] = s["torque_from"]
+    if s.get("pull_from"):
+        entry["loads"][2]["from"] = s["pull_from"]
     press = entry["loads"][0]["force"][2]
     entry["loads"][1]["force"] = [0, 0, press]
     entry["loads"][1]["torque"] = [0, 0, -case["torque"]]
@@ -297,6 +304,9 @@ def main(argv):
     p.add_argument("--threads", type=int, default=1, help="OpenMP threads per case")
     p.add_argument("--iterations", type=int, default=0, help="solver.max_iterations (0: the run config's)")
     p.add_argument("--end-time", type=float, default=0, help="end_time (0: the run config's)")
+    p.add_argument("--press", type=float, default=None, help="the pressing force [N] (default: the run config's)")
+    p.add_argument("--torque-from", type=float, default=0, help="when the torque starts [s] (0: the run config's)")
+    p.add_argument("--pull-from", type=float, default=0, help="when the pull starts [s] (0: the run config's)")
     p.add_argument("--clearance", type=float, default=0.01, help="the tip's height over the highest grain [m]")
     p.add_argument("--snapshot-interval", type=int, default=None, help="output.snapshot_interval (default: the config's)")
     p.add_argument("--sbatch-args", default="", help="more sbatch options for every job (slurm), e.g. '-p batch -t 04:00:00'")
