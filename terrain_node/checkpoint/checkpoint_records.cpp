@@ -145,7 +145,7 @@ gpu::BodySet rebuild(const gpu::BodySet& raw, const std::string& where) {
   out.gid.reserve(n), out.motion.reserve(n), out.sphere_body.reserve(raw.sphere_body.size());
   out.sphere_shape.reserve(raw.sphere_body.size());
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (static_cast<std::uint8_t>(raw.motion[i]) > static_cast<std::uint8_t>(gpu::Motion::Kinematic))
+    if (static_cast<std::uint8_t>(raw.motion[i]) > static_cast<std::uint8_t>(gpu::Motion::Axial))
       inconsistent(where, "body gid " + std::to_string(raw.gid[i]) + " has motion code " + std::to_string(unsigned(raw.motion[i])));
     if (i > 0 && raw.gid[i] <= raw.gid[i - 1])
       inconsistent(where, "gid " + std::to_string(raw.gid[i]) + " of body " + std::to_string(i) + " does not increase");

@@ -40,7 +40,7 @@ CheckpointShare read_checkpoint_share(const comm::RankGroup& group, const std::f
   std::vector<GidRun> runs;
   for (std::size_t i = 0; i < block.bodies.body_count(); ++i) {
     const PackedBodyView b = packed_body(block.bodies, i);
-    const bool dynamic = b.motion == gpu::Motion::Dynamic;
+    const bool dynamic = gpu::is_dynamic(b.motion);
     if (b.motion != gpu::Motion::Kinematic) ++bed_bodies, bed_spheres += b.sphere_count;
     if (!runs.empty() && runs.back().dynamic == dynamic && runs.back().first + runs.back().count == b.gid)
       ++runs.back().count;
@@ -63,7 +63,7 @@ CheckpointShare read_checkpoint_share(const comm::RankGroup& group, const std::f
   share.blocks = gather_everywhere(group, mine);
 
   // Every rank holds the fixed and kinematic bodies: each block gives its own to all.
-  const auto is_dynamic = [](const PackedBodyView& b) { return b.motion == gpu::Motion::Dynamic; };
+  const auto is_dynamic = [](const PackedBodyView& b) { return gpu::is_dynamic(b.motion); };
   const PackedBodies fixed = select_packed(block.bodies, [&](const PackedBodyView& b) { return !is_dynamic(b); });
   PackedBodies held = select_packed(block.bodies, is_dynamic);
   block.bodies = {};

@@ -1,5 +1,6 @@
 #include "terrain_node/checkpoint/start_state.h"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string_view>
@@ -11,10 +12,11 @@
 namespace trackcosim::terrain {
 namespace {
 
-/// The keys of a config that make the bed or its clock: a --restart must not change them. The
+/// The keys of a config that make the bed or its clock: a --restart must not change them (a
+/// `bodies` entry's load schedule among them: it is part of the entry). The
 /// rest (end_time, solver, collision, output, settle, domain, cosim) says how the run goes on.
-constexpr std::array<std::string_view, 6> kBedKeys = {"container", "material", "particles",
-                                                      "obstacles", "gravity",  "step_size"};
+constexpr std::array<std::string_view, 7> kBedKeys = {"container", "material", "particles", "obstacles",
+                                                      "bodies",    "gravity",  "step_size"};
 
 /// The gid ranges of a saved bed: its runs of consecutive gids with the same motion. Dynamic
 /// runs are named as particles (is_particle), so the co-simulation's welcome counts them and the
@@ -104,12 +106,53 @@ void take_bed_from(StartState& s, const std::string& bed_file) {
   const gpu::BodySet& b = s.checkpoint->bodies;
   std::vector<std::uint32_t> fixed;
   for (std::uint32_t i = 0; i < b.size(); ++i)
-    if (b.motion[i] != gpu::Motion::Dynamic) fixed.push_back(i);
+    if (!gpu::is_dynamic(b.motion[i])) fixed.push_back(i);
   const SphereIndex spheres(b);
   s.config.bodies = gpu::BodySet{};
   for (const std::uint32_t i : fixed) copy_body(b, spheres, i, s.config.bodies);
   s.config.gid_ranges = checkpoint_gid_ranges(*s.checkpoint, bed_file);
   s.bed_checkpoint = bed_file;
+}
+
+/// --from-checkpoint: the config's `bodies` join the saved bed with the gids after its last one.
+/// Fixed ones are held by every rank (with the walls); moving ones start in the leader's share,
+/// which DistributedTerrain hands to their owners like every other body of the file.
+void add_config_bodies(StartState& s, const comm::RankGroup& group) {
+  const std::vector<SceneBody>& list = s.config.scene.bodies;
+  CheckpointShare& share = *s.checkpoint;
+  GlobalId next = share.runs.empty() ? 0 : share.runs.back().first + share.runs.back().count;
+  for (std::size_t i = 0; i < list.size(); ++i, ++next) {
+    const SceneBody& b = list[i];
+    s.config.body_gids.push_back(next);
+    s.config.gid_ranges.push_back({body_label(i, b), next, 1});
+    ++s.bodies;
+    s.spheres += b.shape.spheres.size();
+    if (!gpu::is_dynamic(b.motion)) add_scene_body(s.config.bodies, next, b);
+    if (!gpu::is_dynamic(b.motion) || group.rank() == 0) add_scene_body(share.bodies, next, b);
+  }
+}
+
+/// --restart of a run whose bed came from a checkpoint: its `bodies` were added after that bed,
+/// so they are the file's last gids (add_config_bodies); their ranges are named as the run that
+/// added them named them, not as the bed's.
+void find_config_bodies(StartState& s) {
+  const std::vector<SceneBody>& list = s.config.scene.bodies;
+  std::vector<GidRange>& ranges = s.config.gid_ranges;
+  std::uint64_t n = list.size();
+  const GlobalId end = body_count(ranges);
+  if (n > end) throw io::ConfigError("--restart: the config has " + std::to_string(n) + " bodies, the checkpoint only " +
+                                     std::to_string(end) + " gids");
+  for (std::uint64_t left = n; left > 0;) {
+    const std::uint64_t cut = std::min(left, ranges.back().count);
+    ranges.back().count -= cut;
+    left -= cut;
+    if (ranges.back().count == 0) ranges.pop_back();
+  }
+  s.config.body_gids.clear();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    s.config.body_gids.push_back(end - n + i);
+    ranges.push_back({body_label(i, list[i]), end - n + i, 1});
+  }
 }
 
 }  // namespace
@@ -131,8 +174,10 @@ StartState load_start_state(const comm::RankGroup& group, const std::filesystem:
     s.bodies = s.checkpoint->bed_bodies, s.spheres = s.checkpoint->bed_spheres;
     const nlohmann::json record = read_record(*s.checkpoint);
     check_restart(s, restart, record);
-    if (!record.is_null() && record.contains("bed_checkpoint"))
+    if (!record.is_null() && record.contains("bed_checkpoint")) {
       take_bed_from(s, record["bed_checkpoint"].get<std::string>());
+      find_config_bodies(s);
+    }
     return s;
   }
   // The config's generators do not run: the checkpoint is the bed.
@@ -143,6 +188,7 @@ StartState load_start_state(const comm::RankGroup& group, const std::filesystem:
   s.checkpoint->time = 0;
   s.bodies = s.checkpoint->bed_bodies, s.spheres = s.checkpoint->bed_spheres;
   take_bed_from(s, from_checkpoint.string());
+  add_config_bodies(s, group);
   return s;
 }
 

@@ -11,7 +11,8 @@
 //   --from-checkpoint FILE   START A NEW RUN on the bed FILE holds (e.g. a settled bed): its
 //                            bodies and warm start, but t = 0, step 0, fresh outputs and this
 //                            config's own end time, settle criterion, solver and outputs; the
-//                            config's container and particles are not built.
+//                            config's container and particles are not built, its `bodies` are
+//                            added to the bed with the gids after the file's last one.
 //
 // With a checkpoint, the config's bodies are replaced by the checkpoint's fixed bodies and its
 // gid ranges by the file's, so everything that reads them (the plan, the co-simulation's welcome,

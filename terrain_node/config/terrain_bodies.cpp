@@ -1,8 +1,8 @@
 // From a terrain description to bodies: the container walls, then every `particles` entry in file
-// order, then the obstacles, gids dense from 0 in that order. Each generated sphere is a body of
-// its own whose mass and inertia follow from its radius and the source's density. A source's gid
-// block is fixed by the counts alone, so a rank that builds only its region gives its particles
-// the gids one rank would.
+// order, then the obstacles, then the `bodies` entries, gids dense from 0 in that order. Each
+// generated sphere is a body of its own whose mass and inertia follow from its radius and the
+// source's density. A source's gid block is fixed by the counts alone, so a rank that builds only
+// its region gives its particles the gids one rank would.
 
 #include <algorithm>
 #include <numbers>
@@ -149,6 +149,7 @@ void add_fixed_body(gpu::BodySet& bodies, gpu::GlobalId gid, Vec3 position, real
   bodies.add_body(body);
 }
 
+
 }  // namespace
 
 SphereLattice LayersSource::lattice() const {
@@ -185,6 +186,9 @@ std::vector<GidRange> plan_gid_ranges(const TerrainScene& scene) {
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
     ranges.push_back(
         {"obstacles[" + std::to_string(i) + "] (" + scene.obstacles[i].kind_name() + ")", next++, 1});
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    ranges.push_back({body_label(i, scene.bodies[i]), next++, 1});
+  }
   return ranges;
 }
 
@@ -196,8 +200,18 @@ std::uint64_t body_count(const std::vector<GidRange>& ranges) {
   return n;
 }
 
+std::string body_label(std::size_t i, const SceneBody& b) {
+  return "bodies[" + std::to_string(i) + "] (" + (b.name.empty() ? "" : b.name + ", ") + motion_name(b.motion) + ")";
+}
+
+gpu::GlobalId body_gid(const TerrainScene& scene, std::size_t i) {
+  const std::vector<GidRange> ranges = plan_gid_ranges(scene);
+  return ranges[ranges.size() - scene.bodies.size() + i].first;
+}
+
 std::uint64_t sphere_count(const TerrainScene& scene) {
   std::uint64_t n = 0;
+  for (const SceneBody& b : scene.bodies) n += b.shape.spheres.size();
   for (const ParticleSource& source : scene.particles)
     if (const auto* c = std::get_if<CompoundListSource>(&source.generator))
       for (const CompoundBody& b : c->bodies) n += b.spheres.size();
@@ -265,6 +279,27 @@ domain::Aabb particle_bounds(const TerrainScene& scene) {
   return box;
 }
 
+// The load of t = 0 is applied here; a standalone run sets the later ones (standalone/body_loads.h).
+void add_scene_body(gpu::BodySet& bodies, gpu::GlobalId gid, const SceneBody& b) {
+  gpu::BodyDesc body;
+  body.gid = gid;
+  body.position = b.position;
+  body.orientation = b.body_orientation();
+  body.motion = b.motion;
+  body.friction = b.friction;
+  if (gpu::is_dynamic(b.motion)) {
+    body.velocity = b.velocity;
+    body.angular_velocity = b.angular_velocity;
+    body.mass = b.mass();
+    body.inertia = b.inertia();
+    const BodyLoad load = b.load_at(0);
+    body.applied_force = load.force;
+    body.applied_torque = load.torque;
+  }
+  const std::uint32_t index = bodies.add_body(body);
+  for (const CompoundBody::Member& m : b.shape.spheres) bodies.add_sphere(index, m.offset, m.radius);
+}
+
 gpu::BodySet build_terrain_bodies(const TerrainScene& scene, const domain::Aabb& region, std::uint64_t* built) {
   gpu::BodySet bodies;
   gpu::GlobalId gid = 0;
@@ -290,6 +325,12 @@ gpu::BodySet build_terrain_bodies(const TerrainScene& scene, const domain::Aabb&
     const auto index = std::uint32_t(bodies.size() - 1);
     for (const OrientedBox& b : o.boxes())
       bodies.add_box(index, b.center - o.position(), b.half_extents, b.orientation);
+  }
+  for (const SceneBody& b : scene.bodies) {
+    const gpu::GlobalId id = gid++;
+    // A moving body is built by the rank whose region holds its centre of mass, as a particle.
+    if (gpu::is_dynamic(b.motion) && !region.contains(b.position)) continue;
+    add_scene_body(bodies, id, b);
   }
   if (built != nullptr) *built = particles;
   return bodies;

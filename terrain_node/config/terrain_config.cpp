@@ -90,7 +90,7 @@ Material read_material(const io::JsonField& f, const Material& defaults) {
 
 TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name) {
   const io::JsonField root(document, source_name);
-  root.expect_object({"container", "material", "particles", "obstacles", "gravity", "step_size", "end_time",
+  root.expect_object({"container", "material", "particles", "obstacles", "bodies", "gravity", "step_size", "end_time",
                       "solver", "collision", "output", "settle", "domain", "cosim"});
   TerrainScene scene;
   if (const auto f = root.optional_member("material")) scene.material = read_material(*f, Material{});
@@ -101,6 +101,9 @@ TerrainScene read_terrain_scene(const nlohmann::json& document, const std::strin
         *f, {scene.material, scene.container, &scene.obstacles, std::filesystem::path(source_name).parent_path()});
     check_bed_mass(*f, scene);
   }
+  if (const auto f = root.optional_member("bodies"))
+    scene.bodies = read_bodies(
+        *f, {scene.material, scene.container, &scene.obstacles, std::filesystem::path(source_name).parent_path()});
   if (const auto f = root.optional_member("gravity")) scene.step.gravity = read_gravity(*f);
   if (const auto f = root.optional_member("step_size")) {
     scene.step.step_size = f->positive_number();
@@ -148,6 +151,7 @@ TerrainConfig parse_terrain_config(std::string_view text, const std::string& sou
   config.source = source_name;
   config.scene = read_terrain_scene(io::parse_json_document(text, source_name), source_name);
   config.gid_ranges = plan_gid_ranges(config.scene);
+  for (std::size_t i = 0; i < config.scene.bodies.size(); ++i) config.body_gids.push_back(body_gid(config.scene, i));
   config.bodies = build(config.scene, which, config.source);
   return config;
 }
@@ -157,6 +161,7 @@ TerrainConfig load_terrain_config(const std::filesystem::path& file, BuildBodies
   config.source = file.string();
   config.scene = read_terrain_scene(io::load_json_document(file), config.source);
   config.gid_ranges = plan_gid_ranges(config.scene);
+  for (std::size_t i = 0; i < config.scene.bodies.size(); ++i) config.body_gids.push_back(body_gid(config.scene, i));
   config.bodies = build(config.scene, which, config.source);
   return config;
 }

@@ -9,7 +9,7 @@
 // run, gids assigned). The description is what run.json records; the bodies are what the
 // RigidBodySystem steps. Global ids follow the description deterministically: container walls
 // first (floor, -x, +x, -y, +y, lid), then each `particles` entry in file order, then each
-// `obstacles` entry. Every generator can build just the particles of a region with the same
+// `obstacles` entry, then each `bodies` entry. Every generator can build just the particles of a region with the same
 // gids (build_terrain_bodies), so a distributed run never builds the whole scene on one rank.
 
 #include <cstdint>
@@ -101,6 +101,54 @@ struct CompoundBody {
 struct CompoundListSource {
   std::vector<CompoundBody> bodies;
 };
+
+/// One piece of a `bodies` entry's load schedule: from time `from` [s] on, until the next piece,
+/// this force [N] and torque [N m] (world frame, about the centre of mass) act on the body.
+struct BodyLoad {
+  real from = 0;
+  Vec3 force{0, 0, 0};
+  Vec3 torque{0, 0, 0};
+};
+
+/// The sphere set of a `bodies` entry, as the config gives it and as it was resolved at load.
+struct BodyShape {
+  enum class Source { Mesh, SpheresFile, Inline };
+  Source source = Source::Inline;
+  std::filesystem::path file;  ///< mesh or spheres file, as resolved against the config's folder
+  // Mesh only: density [kg/m^3] and the decomposition's options (io/sphere_decomposition.h).
+  real density = 0;
+  real f = 0.7, refined_f = 0, sharp_angle = 30, merge = 0;
+  int refine_levels = 2;
+  // Resolved: mass properties and spheres in the principal frame, relative to the centre of mass.
+  real mass = 0;
+  Vec3 inertia{0, 0, 0};          ///< principal moments
+  Quat principal{1, 0, 0, 0};     ///< rotates principal-frame vectors into the shape's own frame
+  std::vector<CompoundBody::Member> spheres;
+};
+
+/// One entry of `bodies` (docs/terrain-config.md): a rigid sphere set placed by hand, fixed,
+/// free or axial, with an optional load schedule. Gids after the obstacles, in list order.
+struct SceneBody {
+  std::string name;  ///< optional label
+  BodyShape shape;
+  real mass_override = 0;          ///< `mass`: > 0 replaces the shape's mass, inertia scaled with it
+  Vec3 position{0, 0, 0};          ///< centre of mass, world frame
+  Quat orientation{1, 0, 0, 0};    ///< rotates the shape's frame into the world
+  gpu::Motion motion = gpu::Motion::Dynamic;  ///< "free" = Dynamic, "fixed", "axial"
+  real friction = 0.5;
+  Vec3 velocity{0, 0, 0}, angular_velocity{0, 0, 0};
+  std::vector<BodyLoad> loads;     ///< sorted by `from`
+
+  real mass() const { return mass_override > 0 ? mass_override : shape.mass; }
+  Vec3 inertia() const { return (mass_override > 0 ? mass_override / shape.mass : real(1)) * shape.inertia; }
+  /// The body frame (principal axes) in the world: orientation after principal.
+  Quat body_orientation() const { return multiply(orientation, shape.principal); }
+  /// The load acting at time t (zero before the first piece).
+  BodyLoad load_at(real t) const;
+};
+
+/// `bodies[i].motion` as the config writes it: "free", "fixed" or "axial".
+const char* motion_name(gpu::Motion motion);
 
 /// A surface file as a config names it: a heightmap image, a CSV height grid or an OBJ mesh
 /// (terrain_node/generators/elevation_surface.h), loaded once at read time.
@@ -212,6 +260,7 @@ struct TerrainScene {
   Material material;
   std::vector<ParticleSource> particles;
   std::vector<Obstacle> obstacles;  ///< fixed bodies, gids after the particles
+  std::vector<SceneBody> bodies;    ///< hand-placed sphere sets, gids after the obstacles
   gpu::StepSettings step;
   real end_time = 0;
   OutputSettings output;
@@ -232,6 +281,9 @@ struct TerrainConfig {
   TerrainScene scene;
   gpu::BodySet bodies;  ///< all bodies, or only the fixed ones when loaded with BuildBodies::FixedOnly
   std::vector<GidRange> gid_ranges;  ///< in gid order
+  /// The gid of each scene.bodies entry: after the obstacles (body_gid), or after the bed of the
+  /// checkpoint a run starts from (start_state.h).
+  std::vector<gpu::GlobalId> body_gids;
 
   /// Steps to reach end_time: ceil(end_time / h), a whisker below so that 1.0 / 1e-3 is 1000.
   /// With a settle section, its time cap replaces end_time.
@@ -266,15 +318,22 @@ std::uint64_t sphere_count(const TerrainScene& scene);
 std::uint64_t body_count(const std::vector<GidRange>& ranges);
 /// The largest sphere radius any source can make (walls and obstacles have none).
 real largest_sphere_radius(const TerrainScene& scene);
-/// Does the gid belong to a `particles` entry (a dynamic body), not a wall or an obstacle?
+/// "bodies[1] (anchor, axial)": how the gid ranges name a `bodies` entry.
+std::string body_label(std::size_t i, const SceneBody& body);
+/// The gid of `bodies[i]`: after the walls, particles and obstacles.
+gpu::GlobalId body_gid(const TerrainScene& scene, std::size_t i);
+/// Does the gid belong to a `particles` entry (a dynamic body), not a wall, an obstacle or a body?
 bool is_particle(const std::vector<GidRange>& ranges, gpu::GlobalId gid);
 
 /// Runs the generators and fills a BodySet in gid order: every fixed body (container walls,
-/// obstacles) and the particles whose centre lies in `region` (half-open, Aabb::contains), each
+/// obstacles, fixed `bodies`) and the particles and moving `bodies` whose centre lies in `region` (half-open, Aabb::contains), each
 /// built only there: a rank passes its subdomain box and builds nothing of the others'. Gids do
 /// not depend on the region. `built`, when given, receives the number of particles built.
 gpu::BodySet build_terrain_bodies(const TerrainScene& scene, const domain::Aabb& region = whole_space(),
                                   std::uint64_t* built = nullptr);
+/// Appends one `bodies` entry to `bodies` as the body `gid` (its sphere set in the principal
+/// frame, the load of t = 0 applied).
+void add_scene_body(gpu::BodySet& bodies, gpu::GlobalId gid, const SceneBody& body);
 /// Bounds of every particle centre the sources can make (for a first split of space before any
 /// particle exists); an empty box when there are none.
 domain::Aabb particle_bounds(const TerrainScene& scene);

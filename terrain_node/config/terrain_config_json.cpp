@@ -132,6 +132,41 @@ Json obstacle_json(const Obstacle& o) {
   return out;
 }
 
+/// The shape as the config gave it (files as absolute paths), so that it loads again to the same
+/// spheres: a mesh is decomposed again, which is deterministic.
+Json shape_json(const BodyShape& shape) {
+  const std::string file =
+      shape.source == BodyShape::Source::Inline ? "" : std::filesystem::absolute(shape.file).lexically_normal().string();
+  if (shape.source == BodyShape::Source::Mesh)
+    return {{"mesh", file},           {"density", shape.density},         {"f", shape.f},
+            {"refined_f", shape.refined_f}, {"refine_levels", shape.refine_levels}, {"sharp_angle", shape.sharp_angle},
+            {"merge", shape.merge}};
+  if (shape.source == BodyShape::Source::SpheresFile) return {{"spheres_file", file}};
+  Json spheres = Json::array();
+  for (const CompoundBody::Member& m : shape.spheres) spheres.push_back({m.offset.x, m.offset.y, m.offset.z, m.radius});
+  return {{"spheres", std::move(spheres)}, {"mass", shape.mass}, {"inertia", vec(shape.inertia)}};
+}
+
+Json body_json(const SceneBody& b) {
+  Json out = Json::object();
+  if (!b.name.empty()) out["name"] = b.name;
+  out["shape"] = shape_json(b.shape);
+  if (b.mass_override > 0) out["mass"] = b.mass_override;
+  out["position"] = vec(b.position);
+  out["orientation"] = quat(b.orientation);
+  out["motion"] = motion_name(b.motion);
+  out["friction"] = b.friction;
+  if (b.motion != gpu::Motion::Fixed) {
+    out["velocity"] = vec(b.velocity);
+    out["angular_velocity"] = vec(b.angular_velocity);
+    Json loads = Json::array();
+    for (const BodyLoad& l : b.loads)
+      loads.push_back({{"from", l.from}, {"force", vec(l.force)}, {"torque", vec(l.torque)}});
+    out["loads"] = std::move(loads);
+  }
+  return out;
+}
+
 Json particle_json(const ParticleSource& source) {
   Json out = {{"kind", source_kind(source)}};
   std::visit([&](const auto& g) { write_generator(out, g); }, source.generator);
@@ -187,6 +222,13 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
   Json obstacles = Json::array();
   for (const Obstacle& o : scene.obstacles) obstacles.push_back(obstacle_json(o));
   out["obstacles"] = std::move(obstacles);
+  // Only when given: a checkpoint written before `bodies` existed records none, and a --restart
+  // compares this key with its record (start_state.cpp).
+  if (!scene.bodies.empty()) {
+    Json bodies = Json::array();
+    for (const SceneBody& b : scene.bodies) bodies.push_back(body_json(b));
+    out["bodies"] = std::move(bodies);
+  }
   out["gravity"] = vec(scene.step.gravity);
   out["step_size"] = scene.step.step_size;
   out["end_time"] = scene.end_time;

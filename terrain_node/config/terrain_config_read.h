@@ -55,6 +55,9 @@ struct ParticleContext {
 /// the boxes of lattice and layered sources must not overlap each other or an obstacle.
 std::vector<ParticleSource> read_particles(const io::JsonField& list, const ParticleContext& context);
 std::vector<Obstacle> read_obstacles(const io::JsonField& list, const Material& material);
+/// `bodies` (terrain_config_bodies.cpp): meshes and sphere files are read, checked and
+/// decomposed here, relative to `context.folder`; each centre of mass must lie in the container.
+std::vector<SceneBody> read_bodies(const io::JsonField& list, const ParticleContext& context);
 
 /// The boxes filled by the sources read so far.
 struct FilledBox {

@@ -144,6 +144,12 @@ class DistributedTerrain {
   void set_compliant_bodies(std::vector<gpu::CompliantBody> bodies);
   /// Moves a kinematic body every rank holds; every rank must call it with the same values.
   void set_kinematic_state(const gpu::BodyState& state);
+  /// The applied force and torque (world frame, about the centre of mass) of a dynamic body from
+  /// the next step on, until changed; no messages: every rank calls it with the same values and
+  /// the rank that owns the body (and any that holds it as a ghost) sets it. The values travel
+  /// with the body when it changes rank. Throws std::invalid_argument for a gid that is no
+  /// dynamic body of the terrain (checked on the ranks that hold it).
+  void set_applied_load(gpu::GlobalId gid, Vec3 force, Vec3 torque);
   /// Accumulates, from now on, the contact impulse and angular impulse (about the body's
   /// position at each step's start) the terrain gives each of these bodies.
   void watch_loads(std::vector<gpu::GlobalId> gids);
@@ -155,8 +161,9 @@ class DistributedTerrain {
   std::vector<gpu::BodyState> gather_states() const;
   /// Collective: the states of the given gids on the leader, in the order given.
   std::vector<gpu::BodyState> gather_states(const std::vector<gpu::GlobalId>& gids) const;
-  /// The spheres of the dynamic bodies this rank owns, in the world frame (no messages); every
-  /// dynamic sphere of the terrain is in exactly one rank's list (distributed_terrain_sampling.cpp).
+  /// The spheres of the particles this rank owns (dynamic bodies of the config's `particles` or
+  /// a checkpoint's bed, not its `bodies`), in the world frame (no messages); every such sphere
+  /// is in exactly one rank's list (distributed_terrain_sampling.cpp).
   std::vector<WorldSphere> owned_spheres() const;
   /// This rank's piece of a snapshot (no messages): the dynamic bodies it owns, and with a moving
   /// patch the fixed particles whose position it owns and the particles in its store. Every

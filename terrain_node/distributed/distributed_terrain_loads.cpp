@@ -53,6 +53,19 @@ void DistributedTerrain::set_kinematic_state(const gpu::BodyState& state) {
   proxy_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+void DistributedTerrain::set_applied_load(gpu::GlobalId gid, Vec3 force, Vec3 torque) {
+  gpu::BodySet& s = held_->set;
+  const std::uint32_t i = index_of(s.gid, gid);
+  if (i >= s.size() || s.gid[i] != gid) return;  // another rank's body
+  if (!dynamic(s, i)) throw std::invalid_argument("gid " + std::to_string(gid) + " is not a dynamic body of the terrain");
+  if (s.fx[i] == force.x && s.fy[i] == force.y && s.fz[i] == force.z && s.tx[i] == torque.x && s.ty[i] == torque.y &&
+      s.tz[i] == torque.z)
+    return;  // most steps: the schedule's piece goes on
+  system_->set_applied_force(i, force, torque);
+  s.fx[i] = force.x, s.fy[i] = force.y, s.fz[i] = force.z;
+  s.tx[i] = torque.x, s.ty[i] = torque.y, s.tz[i] = torque.z;
+}
+
 void DistributedTerrain::watch_loads(std::vector<gpu::GlobalId> gids) {
   std::sort(gids.begin(), gids.end());
   watched_ = std::move(gids);

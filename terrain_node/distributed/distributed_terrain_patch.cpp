@@ -47,6 +47,10 @@ PatchCounts DistributedTerrain::apply_patch(const PatchBox& box, bool move_cuts)
       h.everywhere.push_back(i);
       continue;
     }
+    if (!particle) {  // a config's dynamic `bodies` entry (an anchor): always simulated, as it is
+      h.active.append(cur, spheres, i);
+      continue;
+    }
     const Vec3 p = position(cur, i);
     const PatchRole role = box.role_of(p);
     if (holder == kOwnedHere) {

@@ -15,7 +15,8 @@ std::vector<WorldSphere> DistributedTerrain::owned_spheres() const {
   std::vector<WorldSphere> out;
   for (std::size_t k = 0; k < s.sphere_radius.size(); ++k) {
     const std::uint32_t b = s.sphere_body[k];
-    if (!dynamic(s, b) || held_->local.holder[b] != kOwnedHere) continue;
+    // The bed's grains only: a config's `bodies` (a tool, an anchor) are not part of its surface.
+    if (!dynamic(s, b) || held_->local.holder[b] != kOwnedHere || !config_particle(s.gid[b])) continue;
     const Quat q{s.qw[b], s.qx[b], s.qy[b], s.qz[b]};
     const Vec3 offset = rotate(q, Vec3{s.sphere_ox[k], s.sphere_oy[k], s.sphere_oz[k]});
     out.push_back({position(s, b) + offset, s.sphere_radius[k]});

@@ -35,7 +35,8 @@ struct DistributedTerrain::Handover {
 
 inline Vec3 position(const gpu::BodySet& s, std::size_t i) { return {s.px[i], s.py[i], s.pz[i]}; }
 inline real axis_value(Vec3 p, int a) { return a == 0 ? p.x : a == 1 ? p.y : p.z; }
-inline bool dynamic(const gpu::BodySet& s, std::size_t i) { return s.motion[i] == gpu::Motion::Dynamic; }
+/// Moved by the solver (Dynamic or Axial): owned by one rank, migrates, a ghost elsewhere.
+inline bool dynamic(const gpu::BodySet& s, std::size_t i) { return gpu::is_dynamic(s.motion[i]); }
 /// Collective: cuts along one axis from every rank's owned positions, over their global range
 /// (at least `width` long): at the particle-count quantiles when `balance`, else uniform. When
 /// no rank owns a body: `when_empty` if given (a moving patch keeps its cuts), else cuts of [0, width].

@@ -19,6 +19,7 @@
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/distributed/rank_threads.h"
+#include "terrain_node/standalone/body_loads.h"
 #include "terrain_node/standalone/run_folder.h"
 #include "terrain_node/standalone/settle_criterion.h"
 #include "terrain_node/standalone/settle_statistics.h"
@@ -145,6 +146,7 @@ void run_settle_command(const SettleOptions& options) {
   StopReason reason = criterion.at_last_step();
   bool global = false;  // whether `stats` holds the global numbers of the last step
   StepWatch watch(roles.role_rank, options.peer_timeout);
+  const BodyLoadSchedule loads(config);  // the `bodies` entries' forces and torques
   // A checkpoint may take minutes: unwatched, until every rank has written its part.
   auto checkpoint = [&] {
     const StepWatch::Unwatched unwatched(watch);
@@ -166,6 +168,7 @@ void run_settle_command(const SettleOptions& options) {
       return;
     }
     const Clock::time_point step_start = Clock::now();
+    loads.apply(terrain, config.scene.step.step_size);
     terrain.step();
     const double step_seconds = seconds_since(step_start);
     const std::uint64_t done = terrain.step_count();
