@@ -313,5 +313,43 @@ TEST_F(TerrainBodies, AStandaloneRunFollowsTheLoadSchedule) {
   }
 }
 
+// --from-checkpoint: the config's bodies join the saved bed with the gids after its last one.
+// A bed of two spheres (gids 5, 6 after the walls) is saved after 5 steps; a new run on it adds
+// an axial body, which takes gid 7 and follows its schedule: 1 N up on 1 kg without gravity,
+// vz = n h after n steps (exact to rounding, 1e-12).
+TEST_F(TerrainBodies, AFromCheckpointRunAddsTheBodiesAfterTheBed) {
+  const std::string container = R"("container": {"min": [0, 0, 0], "max": [1, 1, 1]}, "gravity": [0, 0, 0],
+      "particles": [{"kind": "spheres", "spheres": [{"position": [0.2, 0.2, 0.1], "radius": 0.05},
+                                                    {"position": [0.7, 0.2, 0.1], "radius": 0.05}]}],)";
+  write("bed.json", "{" + container + R"("end_time": 0.005, "output": {"checkpoint_interval": 5, "progress_interval": 0}})");
+  write("tool.json", "{" + container + R"("end_time": 0.01,
+      "output": {"probes": [7], "probe_interval": 10, "progress_interval": 0},
+      "bodies": [{"name": "tool", "motion": "axial", "position": [0.5, 0.5, 0.5],
+                  "shape": {"spheres": [[0, 0, 0, 0.05]], "mass": 1, "inertia": [0.01, 0.01, 0.01]},
+                  "loads": [{"from": 0, "force": [0, 0, 1]}]}]})");
+  SettleOptions bed;
+  bed.config = root_ / "bed.json";
+  bed.out_dir = root_ / "bed";
+  bed.threads = 1;
+  SettleOptions tool = bed;
+  tool.config = root_ / "tool.json";
+  tool.out_dir = root_ / "tool";
+  tool.from_checkpoint = root_ / "bed" / "checkpoint.bin";
+  std::ostringstream captured;
+  auto* old = std::cout.rdbuf(captured.rdbuf());
+  run_settle_command(bed);
+  run_settle_command(tool);
+  std::cout.rdbuf(old);
+  const std::vector<std::string> lines = test::read_lines(root_ / "tool" / "probes.csv");
+  ASSERT_GE(lines.size(), 2u);
+  const std::vector<double> v = csv_numbers(lines.back());  // t,gid,x,y,z,qw,qx,qy,qz,vx,vy,vz,...
+  EXPECT_EQ(v[1], 7);
+  EXPECT_EQ(v[2], 0.5);
+  EXPECT_NEAR(v[11], std::lround(v[0] / 1e-3) * 1e-3, 1e-12);
+  EXPECT_GT(v[0], 0.0);
+  const std::string run = test::read_file(root_ / "tool" / "run.json");
+  EXPECT_NE(run.find("bodies[0] (tool, axial)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace trackcosim::terrain
