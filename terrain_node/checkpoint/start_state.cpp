@@ -45,6 +45,7 @@ struct Difference {
 };
 
 std::optional<Difference> first_difference(const nlohmann::json* a, const nlohmann::json* b, const std::string& path) {
+  if (a == nullptr && b == nullptr) return std::nullopt;  // absent on both sides (`bodies` of most runs)
   if (a != nullptr && b != nullptr && *a == *b) return std::nullopt;
   if (a == nullptr || b == nullptr || a->type() != b->type()) return Difference{path, a, b};
   if (a->is_object()) {
