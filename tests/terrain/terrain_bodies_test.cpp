@@ -316,17 +316,21 @@ TEST_F(TerrainBodies, AStandaloneRunFollowsTheLoadSchedule) {
 // --from-checkpoint: the config's bodies join the saved bed with the gids after its last one.
 // A bed of two spheres (gids 5, 6 after the walls) is saved after 5 steps; a new run on it adds
 // an axial body, which takes gid 7 and follows its schedule: 1 N up on 1 kg without gravity,
-// vz = n h after n steps (exact to rounding, 1e-12).
+// vz = n h after n steps (exact to rounding, 1e-12); a --restart of that run goes on to 20 steps.
 TEST_F(TerrainBodies, AFromCheckpointRunAddsTheBodiesAfterTheBed) {
   const std::string container = R"("container": {"min": [0, 0, 0], "max": [1, 1, 1]}, "gravity": [0, 0, 0],
       "particles": [{"kind": "spheres", "spheres": [{"position": [0.2, 0.2, 0.1], "radius": 0.05},
                                                     {"position": [0.7, 0.2, 0.1], "radius": 0.05}]}],)";
   write("bed.json", "{" + container + R"("end_time": 0.005, "output": {"checkpoint_interval": 5, "progress_interval": 0}})");
-  write("tool.json", "{" + container + R"("end_time": 0.01,
-      "output": {"probes": [7], "probe_interval": 10, "progress_interval": 0},
+  const std::string tool_text = "{" + container + R"("end_time": 0.01,
+      "output": {"probes": [7], "probe_interval": 10, "progress_interval": 0, "checkpoint_interval": 10},
       "bodies": [{"name": "tool", "motion": "axial", "position": [0.5, 0.5, 0.5],
                   "shape": {"spheres": [[0, 0, 0, 0.05]], "mass": 1, "inertia": [0.01, 0.01, 0.01]},
-                  "loads": [{"from": 0, "force": [0, 0, 1]}]}]})");
+                  "loads": [{"from": 0, "force": [0, 0, 1]}]}]})";
+  write("tool.json", tool_text);
+  std::string longer = tool_text;
+  longer.replace(longer.find("\"end_time\": 0.01"), 16, "\"end_time\": 0.02");
+  write("tool_longer.json", longer);
   SettleOptions bed;
   bed.config = root_ / "bed.json";
   bed.out_dir = root_ / "bed";
@@ -339,7 +343,18 @@ TEST_F(TerrainBodies, AFromCheckpointRunAddsTheBodiesAfterTheBed) {
   auto* old = std::cout.rdbuf(captured.rdbuf());
   run_settle_command(bed);
   run_settle_command(tool);
+  // A --restart of that run finds the body as the checkpoint's last gid, and its schedule goes on.
+  SettleOptions restart = tool;
+  restart.config = root_ / "tool_longer.json";
+  restart.out_dir = root_ / "restarted";
+  restart.from_checkpoint.clear();
+  restart.restart = root_ / "tool" / "checkpoint.bin";
+  run_settle_command(restart);
   std::cout.rdbuf(old);
+  const std::vector<double> last = csv_numbers(test::read_lines(root_ / "restarted" / "probes.csv").back());
+  EXPECT_EQ(last[1], 7);
+  EXPECT_NEAR(last[0], 0.02, 1e-12);
+  EXPECT_NEAR(last[11], 0.02, 1e-12);
   const std::vector<std::string> lines = test::read_lines(root_ / "tool" / "probes.csv");
   ASSERT_GE(lines.size(), 2u);
   const std::vector<double> v = csv_numbers(lines.back());  // t,gid,x,y,z,qw,qx,qy,qz,vx,vy,vz,...
