@@ -279,7 +279,8 @@ def plot(plan, out):
         w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
         for r in rows:
-            w.writerow({k: (f"{v:.4f}" if isinstance(v, float) and not math.isnan(v) else v) for k, v in r.items()})
+            w.writerow({k: (v if isinstance(v, str) else "" if math.isnan(v) else f"{v:.4f}" if k.startswith(("depth", "rise"))
+                            else f"{v:g}") for k, v in r.items()})
     for r in rows:
         print(f"{r['case']:>12}: depth {r['depth_at_torque']:.3f} m when the torque starts, {r['depth_at_pull']:.3f} m "
               f"when the pull starts, {r['depth_end']:.3f} m at t = {r['t_end']:.2f} s (deepest {r['depth_max']:.3f} m)")
