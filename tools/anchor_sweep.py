@@ -237,42 +237,20 @@ def value_at(t, y, when):
 
 
 def plot(plan, out):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows, figures = [], []
-    for sweep, label, title in (("torques", "torque {torque:g} N m", "pull-out force {pull:g} N"),
-                                ("pulls", "pull {pull:g} N", "torque {torque:g} N m")):
-        cases = [c for c in plan["cases"] if c["sweep"] == sweep]
-        done = [c for c in cases if os.path.exists(os.path.join(out, c["name"], "probes.csv"))]
-        if not done:
+    """depths.csv, then the figures (when matplotlib is there: the table alone otherwise)."""
+    series, rows = {}, []
+    for c in plan["cases"]:
+        if not os.path.exists(os.path.join(out, c["name"], "probes.csv")):
             continue
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        for c in done:
-            meta, t, depth = depth_series(os.path.join(out, c["name"]))
-            if not t:
-                continue
-            ax.plot(t, depth, label=label.format(**c))
-            pull_depth = value_at(t, depth, meta["pull_from"])
-            rows.append({"case": c["name"], "torque": c["torque"], "pull": c["pull"], "t_end": t[-1],
-                         "depth_at_torque": value_at(t, depth, meta["torque_from"]),
-                         "depth_at_pull": pull_depth, "depth_end": depth[-1], "depth_max": max(depth),
-                         "rise_under_pull": pull_depth - depth[-1] if t[-1] > meta["pull_from"] else float("nan")})
-        for when, what in ((meta["torque_from"], "torque on"), (meta["pull_from"], "pull on")):
-            ax.axvline(when, color="0.6", lw=0.8, ls="--")
-            ax.text(when, ax.get_ylim()[1], " " + what, va="top", fontsize=8, color="0.4")
-        ax.axhline(0, color="0.3", lw=0.6)
-        ax.set_xlabel("time [s]")
-        ax.set_ylabel("tip depth below the bed surface [m]")
-        ax.set_title(f"Anchor ({plan['scenario']}), {sweep} at a {title.format(**done[0])}")
-        ax.legend(loc="best", fontsize=8)
-        ax.grid(alpha=0.3)
-        fig.tight_layout()
-        path = os.path.join(out, f"depth_{sweep}.png")
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        figures.append(path)
+        meta, t, depth = depth_series(os.path.join(out, c["name"]))
+        if not t:
+            continue
+        series[c["name"]] = (c, meta, t, depth)
+        pull_depth = value_at(t, depth, meta["pull_from"])
+        rows.append({"case": c["name"], "torque": c["torque"], "pull": c["pull"], "t_end": t[-1],
+                     "depth_at_torque": value_at(t, depth, meta["torque_from"]),
+                     "depth_at_pull": pull_depth, "depth_end": depth[-1], "depth_max": max(depth),
+                     "rise_under_pull": pull_depth - depth[-1] if t[-1] > meta["pull_from"] else float("nan")})
     with open(os.path.join(out, "depths.csv"), "w", newline="") as f:
         fields = ["case", "torque", "pull", "t_end", "depth_at_torque", "depth_at_pull", "depth_end", "depth_max",
                   "rise_under_pull"]
@@ -284,8 +262,37 @@ def plot(plan, out):
     for r in rows:
         print(f"{r['case']:>12}: depth {r['depth_at_torque']:.3f} m when the torque starts, {r['depth_at_pull']:.3f} m "
               f"when the pull starts, {r['depth_end']:.3f} m at t = {r['t_end']:.2f} s (deepest {r['depth_max']:.3f} m)")
-    for p in figures:
-        print(f"figure: {p}")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("no figures: this python3 lacks matplotlib (tools/install_deps.sh); depths.csv written")
+        return 0
+    for sweep, label, title in (("torques", "torque {torque:g} N m", "pull-out force {pull:g} N"),
+                                ("pulls", "pull {pull:g} N", "torque {torque:g} N m")):
+        done = [series[c["name"]] for c in plan["cases"] if c["sweep"] == sweep and c["name"] in series]
+        if not done:
+            continue
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for c, meta, t, depth in done:
+            ax.plot(t, depth, label=label.format(**c))
+        meta = done[0][1]
+        for when, what in ((meta["torque_from"], "torque on"), (meta["pull_from"], "pull on")):
+            if when <= max(max(s[2]) for s in done):
+                ax.axvline(when, color="0.6", lw=0.8, ls="--")
+                ax.text(when, ax.get_ylim()[1], " " + what, va="top", fontsize=8, color="0.4")
+        ax.axhline(0, color="0.3", lw=0.6)
+        ax.set_xlabel("time [s]")
+        ax.set_ylabel("tip depth below the bed surface [m]")
+        ax.set_title(f"Anchor ({plan['scenario']}), {sweep} at a {title.format(**done[0][0])}")
+        ax.legend(loc="best", fontsize=8)
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        path = os.path.join(out, f"depth_{sweep}.png")
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        print(f"figure: {path}")
     return 0
 
 
