@@ -37,7 +37,7 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(TrackTemplate, ShippedConfigsLoad) {
-  for (const char* name : {"excavator_thesis", "ndia_light_robot", "m113"}) {
+  for (const char* name : {"excavator_thesis", "ndia_light_robot", "m113", "m113_grousers"}) {
     const RunConfig c = load_run_config(test::shipped_config(name));
     EXPECT_EQ(c.vehicle.name, name);
     EXPECT_GT(c.vehicle.total_mass(), c.vehicle.chassis.mass);

@@ -39,6 +39,18 @@ void add_sphere_hull(Surface& s, const std::vector<LocalSphere>& spheres) {
   if (!spheres.empty()) add_box(s, 0.5 * (lo + hi), hi - lo);
 }
 
+/// A mesh pad's surface, one polygon per triangle; mirrored in y for the right track, as its
+/// spheres are (track/tracked_vehicle.cpp), with the corners reversed so the faces stay outward.
+void add_mesh(Surface& s, const io::TriangleMesh& mesh, Side side) {
+  const auto first = static_cast<std::uint32_t>(s.points.size());
+  const bool mirror = side == Side::kRight;
+  for (const Vec3& v : mesh.vertices) s.points.push_back(mirror ? Vec3{v.x, -v.y, v.z} : v);
+  for (const auto& t : mesh.triangles) {
+    if (mirror) add_cell(s, {first + t[0], first + t[2], first + t[1]}, io::vtk::kPolygon);
+    else add_cell(s, {first + t[0], first + t[1], first + t[2]}, io::vtk::kPolygon);
+  }
+}
+
 }  // namespace
 
 void add_box(Surface& s, Vec3 center, Vec3 size) {
@@ -85,6 +97,7 @@ Surface body_surface(const DrawnBody& body, const VehicleTemplate& model, const 
     case BodyKind::kRoller: add_wheel(s, t.rollers.wheel); break;
     case BodyKind::kShoe:
       if (t.shoes.pad) add_box(s, {0, 0, 0}, {t.shoes.pad->length, t.shoes.pad->width, t.shoes.pad->thickness});
+      else if (t.shoes.pad_mesh) add_mesh(s, *t.shoes.pad_mesh, body.side);
       else add_sphere_hull(s, shoe_spheres);
       break;
   }

@@ -2,7 +2,8 @@
 // The surfaces the VTK series draws, as polygons in a body's own frame (origin at its reference
 // point): the chassis box, the wheels' cylinders and the shoes' pads. They follow the contact
 // geometry the model uses (track/tracked_vehicle.cpp), not a CAD model: a double wheel is the
-// two cylinders a guide horn runs between, a pad the box its spheres fill.
+// two cylinders a guide horn runs between, a pad the box its spheres fill (or, for a pad given
+// as a mesh, that mesh).
 
 #include <cstdint>
 #include <vector>

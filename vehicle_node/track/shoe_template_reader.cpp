@@ -1,6 +1,7 @@
 #include "vehicle_node/track/shoe_template_reader.h"
 
 #include "io/number_text.h"
+#include "vehicle_node/track/shoe_mesh_pad.h"
 
 namespace trackcosim::vehicle {
 namespace {
@@ -20,6 +21,27 @@ std::uint32_t read_count(const JsonField& object, std::string_view key, std::uin
   return static_cast<std::uint32_t>(n);
 }
 
+/// A box pad: a grid of spheres filling a thin box centred on the pin plane. Returns the pin
+/// offset it implies (half its thickness).
+double read_box_pad(const JsonField& pad, ShoeTemplate& s) {
+  pad.expect_object({"length", "width", "thickness", "spheres_along", "spheres_across", "terrain_spheres_along",
+                     "terrain_spheres_across"});
+  const double length = pad.member("length").positive_number();
+  const double width = pad.member("width").positive_number();
+  const JsonField thickness_field = pad.member("thickness");
+  const double thickness = thickness_field.positive_number();
+  if (thickness > length || thickness > width)
+    thickness_field.fail("must not exceed the pad's length and width (the spheres' diameter is the thickness)");
+  const std::uint32_t along = read_count(pad, "spheres_along", 2), across = read_count(pad, "spheres_across", 3);
+  const auto sp = pad_spheres(length, width, thickness, along, across);
+  s.spheres.insert(s.spheres.end(), sp.begin(), sp.end());
+  const auto tp = pad_spheres(length, width, thickness, read_count(pad, "terrain_spheres_along", along),
+                              read_count(pad, "terrain_spheres_across", across));
+  s.terrain_spheres.insert(s.terrain_spheres.end(), tp.begin(), tp.end());
+  s.pad = ShoeTemplate::Pad{length, width, thickness};
+  return 0.5 * thickness;
+}
+
 }  // namespace
 
 std::vector<LocalSphere> pad_spheres(double length, double width, double thickness, std::uint32_t along,
@@ -32,7 +54,7 @@ std::vector<LocalSphere> pad_spheres(double length, double width, double thickne
   return out;
 }
 
-ShoeTemplate read_shoe_template(const JsonField& shoes) {
+ShoeTemplate read_shoe_template(const JsonField& shoes, const std::filesystem::path& config_folder) {
   shoes.expect_object({"count", "pitch", "mass", "inertia", "pad", "spheres", "pin_offset"});
   ShoeTemplate s;
   const JsonField count = shoes.member("count");
@@ -40,29 +62,19 @@ ShoeTemplate read_shoe_template(const JsonField& shoes) {
   if (n < 4 || n > 100000) count.fail("must be between 4 and 100000, got " + std::to_string(n));
   s.count = static_cast<std::uint32_t>(n);
   s.pitch = shoes.member("pitch").positive_number();
-  s.mass = shoes.member("mass").positive_number();
-  const JsonField inertia = shoes.member("inertia");
-  s.inertia = inertia.vec3();
-  if (!(s.inertia.x > 0 && s.inertia.y > 0 && s.inertia.z > 0)) inertia.fail("must all be > 0");
 
   std::optional<double> pad_offset;
+  std::optional<MeshPad> mesh_pad;
   if (const auto pad = shoes.optional_member("pad")) {
-    pad->expect_object({"length", "width", "thickness", "spheres_along", "spheres_across", "terrain_spheres_along",
-                        "terrain_spheres_across"});
-    const double length = pad->member("length").positive_number();
-    const double width = pad->member("width").positive_number();
-    const JsonField thickness_field = pad->member("thickness");
-    const double thickness = thickness_field.positive_number();
-    if (thickness > length || thickness > width)
-      thickness_field.fail("must not exceed the pad's length and width (the spheres' diameter is the thickness)");
-    const std::uint32_t along = read_count(*pad, "spheres_along", 2), across = read_count(*pad, "spheres_across", 3);
-    const auto sp = pad_spheres(length, width, thickness, along, across);
-    s.spheres.insert(s.spheres.end(), sp.begin(), sp.end());
-    const auto tp = pad_spheres(length, width, thickness, read_count(*pad, "terrain_spheres_along", along),
-                                read_count(*pad, "terrain_spheres_across", across));
-    s.terrain_spheres.insert(s.terrain_spheres.end(), tp.begin(), tp.end());
-    pad_offset = 0.5 * thickness;
-    s.pad = ShoeTemplate::Pad{length, width, thickness};
+    if (pad->json().is_object() && pad->json().contains("mesh")) {
+      mesh_pad = read_mesh_pad(*pad, config_folder);
+      s.spheres = mesh_pad->spheres;
+      s.terrain_spheres = mesh_pad->spheres;
+      s.pad_mesh = mesh_pad->mesh;
+      pad_offset = mesh_pad->top;
+    } else {
+      pad_offset = read_box_pad(*pad, s);
+    }
   }
   if (const auto list = shoes.optional_member("spheres")) {
     for (const JsonField& item : list->elements()) {
@@ -73,10 +85,29 @@ ShoeTemplate read_shoe_template(const JsonField& shoes) {
   }
   if (s.spheres.empty()) shoes.fail("needs contact geometry: a \"pad\", a list of \"spheres\", or both");
 
+  // A mesh pad with a density gives the mass and inertia; else the template's values stand.
+  if (mesh_pad && mesh_pad->mass) {
+    for (const char* key : {"mass", "inertia"})
+      if (const auto given = shoes.optional_member(key))
+        given->fail("must not be given with pad.density: the mesh gives the shoe's mass and inertia (leave out "
+                    "the density to give them here)");
+    s.mass = *mesh_pad->mass;
+    s.inertia = *mesh_pad->inertia;
+  } else {
+    s.mass = shoes.member("mass").positive_number();
+    const JsonField inertia = shoes.member("inertia");
+    s.inertia = inertia.vec3();
+    if (!(s.inertia.x > 0 && s.inertia.y > 0 && s.inertia.z > 0)) inertia.fail("must all be > 0");
+  }
+
   if (const auto offset = shoes.optional_member("pin_offset")) {
     s.pin_offset = offset->non_negative_number();
-  } else if (pad_offset) {
+  } else if (pad_offset && *pad_offset >= 0) {
     s.pin_offset = *pad_offset;
+  } else if (pad_offset) {
+    shoes.member("pad").member("mesh").fail("the mesh lies below the pin axis (its highest point is at z = " +
+                                            io::number_to_string(*pad_offset) +
+                                            " m in the shoe frame): give \"pin_offset\"");
   } else {
     shoes.fail("needs \"pin_offset\" (distance from the pin axis to the face that rolls on the wheels) when "
                "there is no \"pad\"");

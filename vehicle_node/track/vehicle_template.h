@@ -6,11 +6,13 @@
 // units are listed in docs/vehicle.md; vehicle_template_loader.cpp is the reference for that page.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gpu/math/vec3.h"
+#include "io/mesh_file.h"
 #include "vehicle_node/mbd/mbd_types.h"
 
 namespace trackcosim::vehicle {
@@ -102,7 +104,10 @@ struct ShoeTemplate {
   double pitch = 0.0;                ///< pin-to-pin distance, m
   double mass = 0.0;                 ///< kg
   Vec3 inertia{0.0, 0.0, 0.0};       ///< principal moments, kg m^2
-  std::optional<Pad> pad;            ///< none: the shoe is spheres only
+  std::optional<Pad> pad;            ///< none: the shoe is spheres only, or a mesh pad
+  /// A pad given as a mesh (shoe_mesh_pad.h): its surface in the shoe frame, for drawing; its
+  /// spheres are in `spheres` and `terrain_spheres`. Null for a box pad or no pad.
+  std::shared_ptr<const io::TriangleMesh> pad_mesh;
   std::vector<LocalSphere> spheres;  ///< contact geometry in the shoe frame
   /// The geometry a granular terrain gets (co-simulation): the pad covered more densely, so that
   /// grains neither pass between its spheres nor its spheres between grains; = spheres unless

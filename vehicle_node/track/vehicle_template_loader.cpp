@@ -1,6 +1,7 @@
 #include "vehicle_node/track/vehicle_template_loader.h"
 
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 
 #include "io/number_text.h"
@@ -153,7 +154,7 @@ void check_teeth_fit_pitch(const JsonField& sprocket, const TrackTemplate& t) {
                                   number_to_string(std::round((needed - have) * 1e5) / 1e5) + " m)");
 }
 
-TrackTemplate read_track(const JsonField& object) {
+TrackTemplate read_track(const JsonField& object, const std::filesystem::path& config_folder) {
   object.expect_object({"offset", "sprocket", "idler", "road_wheels", "rollers", "shoes"});
   TrackTemplate t;
   t.offset = object.member("offset").positive_number();
@@ -161,7 +162,7 @@ TrackTemplate read_track(const JsonField& object) {
   t.idler = read_idler(object.member("idler"), t.sprocket.position);
   t.road_wheels = read_road_wheels(object.member("road_wheels"));
   if (const auto rollers = object.optional_member("rollers")) t.rollers = read_rollers(*rollers);
-  t.shoes = read_shoe_template(object.member("shoes"));
+  t.shoes = read_shoe_template(object.member("shoes"), config_folder);
   check_teeth_fit_pitch(object.member("sprocket"), t);
   return t;
 }
@@ -193,7 +194,8 @@ VehicleTemplate read_vehicle_template(const JsonField& root, const std::string& 
   if (v.name.empty()) root.member("name").fail("must not be empty");
   v.chassis = read_chassis(root.member("chassis"));
   const JsonField track = root.member("track");
-  v.track = read_track(track);
+  // Files the config names (a shoe pad's mesh) are relative to the config's own folder.
+  v.track = read_track(track, std::filesystem::path(source_name).parent_path());
   if (const auto c = root.optional_member("contact")) v.contact = read_contact(*c);
   if (const auto g = root.optional_member("gravity")) v.gravity = g->vec3();
 

@@ -1,0 +1,98 @@
+#include "vehicle_node/track/shoe_mesh_pad.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "io/config_error.h"
+#include "io/mesh_check.h"
+#include "io/number_text.h"
+
+namespace trackcosim::vehicle {
+namespace {
+
+using io::JsonField;
+using io::number_to_string;
+
+/// A centre ratio d/r in [0, 1), as the decomposition needs it.
+double read_ratio(const JsonField& pad, std::string_view key, double fallback) {
+  const auto field = pad.optional_member(key);
+  if (!field) return fallback;
+  const double f = field->number();
+  if (!(f >= 0 && f < 1)) field->fail("must be in [0, 1), got " + number_to_string(f));
+  return f;
+}
+
+io::DecompositionOptions read_options(const JsonField& pad) {
+  io::DecompositionOptions o;
+  o.f = read_ratio(pad, "f", o.f);
+  o.refined_f = read_ratio(pad, "refined_f", o.refined_f);
+  if (const auto levels = pad.optional_member("refine_levels")) {
+    const std::uint64_t n = levels->unsigned_integer();
+    if (n > 8) levels->fail("must be 0 to 8, got " + std::to_string(n));
+    o.refine_levels = static_cast<int>(n);
+  }
+  if (const auto angle = pad.optional_member("sharp_angle")) {
+    o.sharp_angle_deg = angle->number();
+    if (!(o.sharp_angle_deg > 0 && o.sharp_angle_deg < 180))
+      angle->fail("must be in (0, 180) degrees, got " + number_to_string(o.sharp_angle_deg));
+  }
+  if (const auto merge = pad.optional_member("merge")) o.merge_tolerance = merge->non_negative_number();
+  return o;
+}
+
+/// The mesh's inertia about the shoe frame's origin, where the engine puts the shoe's mass:
+/// I_o = I_c + m (|c|^2 1 - c c^T). The engine takes principal moments in the body axes, so the
+/// products of inertia must be negligible (a shoe symmetric about x = 0 and y = 0 has none).
+Vec3 inertia_about_origin(const io::MassProperties& p, const JsonField& density) {
+  const Vec3 c = p.centre_of_mass;
+  const double cc[3] = {c.x, c.y, c.z};
+  double I[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) I[i][j] = p.inertia[i][j] + p.mass * ((i == j ? dot(c, c) : 0.0) - cc[i] * cc[j]);
+  const double largest = std::max({I[0][0], I[1][1], I[2][2]});
+  const double product = std::max({std::abs(I[0][1]), std::abs(I[0][2]), std::abs(I[1][2])});
+  if (product > 0.01 * largest)
+    density.fail("the mesh's inertia about the shoe frame's origin has products of inertia up to " +
+                 number_to_string(product) + " kg m^2 against moments up to " + number_to_string(largest) +
+                 ": the shoe's principal axes are not the shoe frame's; give the shoe's \"mass\" and \"inertia\" "
+                 "instead of a density");
+  return {I[0][0], I[1][1], I[2][2]};
+}
+
+}  // namespace
+
+MeshPad read_mesh_pad(const JsonField& pad, const std::filesystem::path& config_folder) {
+  pad.expect_object({"mesh", "f", "refined_f", "refine_levels", "sharp_angle", "merge", "density"});
+  MeshPad out;
+  const JsonField mesh_field = pad.member("mesh");
+  const std::string name = mesh_field.string();
+  if (name.empty()) mesh_field.fail("must name an .obj or .stl file");
+  out.file = config_folder / name;
+  out.options = read_options(pad);
+
+  io::TriangleMesh mesh;
+  io::Decomposition d;
+  try {
+    mesh = io::read_mesh_file(out.file);
+    io::check_mesh(mesh, out.file.string());
+    io::orient_outward(mesh);
+    d = io::decompose_into_spheres(mesh, {0, 0, 0}, out.options);
+  } catch (const io::ConfigError& e) {
+    mesh_field.fail(e.what());
+  }
+  for (const io::Sphere& s : d.spheres) out.spheres.push_back({s.centre, s.radius});
+  out.top = -std::numeric_limits<double>::infinity();
+  for (const Vec3& v : mesh.vertices) out.top = std::max(out.top, double(v.z));
+
+  if (const auto density = pad.optional_member("density")) {
+    const io::MassProperties p = io::mass_properties(mesh, density->positive_number());
+    out.mass = p.mass;
+    out.inertia = inertia_about_origin(p, *density);
+    out.centre_of_mass = p.centre_of_mass;
+  }
+  out.mesh = std::make_shared<const io::TriangleMesh>(std::move(mesh));
+  return out;
+}
+
+}  // namespace trackcosim::vehicle
