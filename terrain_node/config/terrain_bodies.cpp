@@ -5,11 +5,14 @@
 // its region gives its particles the gids one rank would.
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <numbers>
 #include <string>
 #include <type_traits>
 
 #include "terrain_node/config/terrain_config.h"
+#include "terrain_node/generators/counter_random.h"
 #include "terrain_node/generators/sphere_lattice.h"
 
 namespace trackcosim::terrain {
@@ -45,6 +48,7 @@ std::uint64_t body_count(const ParticleSource& source) {
         else if constexpr (std::is_same_v<T, LayersSource>) return lattice_size(g.lattice());
         else if constexpr (std::is_same_v<T, SphereListSource>) return g.spheres.size();
         else if constexpr (std::is_same_v<T, CompoundListSource>) return g.bodies.size();
+        else if constexpr (std::is_same_v<T, RocksSource>) return g.count();
         else return g.plan->count();
       },
       source.generator);
@@ -98,6 +102,47 @@ void add_compound(gpu::BodySet& bodies, gpu::GlobalId gid, const CompoundBody& c
   for (const CompoundBody::Member& m : c.spheres) bodies.add_sphere(index, m.offset, m.radius);
 }
 
+/// A uniformly random rotation from three uniform numbers (Shoemake 1992, "Uniform random rotations").
+Quat random_rotation(double u1, double u2, double u3) {
+  constexpr double kTwoPi = 2 * std::numbers::pi;
+  const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
+  return {real(b * std::cos(kTwoPi * u3)), real(a * std::sin(kTwoPi * u2)), real(a * std::cos(kTwoPi * u2)),
+          real(b * std::sin(kTwoPi * u3))};
+}
+
+/// The rocks whose centre of mass lies in `region`: cell n (x fastest, then y, then z) gets gid
+/// first + n, its place and turn drawn from (seed, n, 0..5) alone.
+std::uint64_t add_rocks(gpu::BodySet& bodies, const RocksSource& g, gpu::GlobalId first, const domain::Aabb& region,
+                        const Material& material) {
+  const std::array<std::uint64_t, 3> cells = g.cells();
+  const double d = g.cell(), room = d / 2 - g.reach();
+  const double lo[3] = {g.min.x + 0.5 * (g.max.x - g.min.x - double(cells[0]) * d) + 0.5 * d,
+                        g.min.y + 0.5 * (g.max.y - g.min.y - double(cells[1]) * d) + 0.5 * d,
+                        g.min.z + 0.5 * (g.max.z - g.min.z - double(cells[2]) * d) + 0.5 * d};
+  std::uint64_t built = 0, n = 0;
+  for (std::uint64_t k = 0; k < cells[2]; ++k)
+    for (std::uint64_t j = 0; j < cells[1]; ++j)
+      for (std::uint64_t i = 0; i < cells[0]; ++i, ++n) {
+        auto jitter = [&](int axis) { return room * (2 * counter_unit(g.seed, n, std::uint64_t(axis)) - 1); };
+        const Vec3 p{real(lo[0] + double(i) * d + jitter(0)), real(lo[1] + double(j) * d + jitter(1)),
+                     real(lo[2] + double(k) * d + jitter(2))};
+        if (!region.contains(p)) continue;
+        const Quat turn = random_rotation(counter_unit(g.seed, n, 3), counter_unit(g.seed, n, 4),
+                                          counter_unit(g.seed, n, 5));
+        gpu::BodyDesc body;
+        body.gid = first + n;
+        body.position = p;
+        body.orientation = multiply(turn, g.shape.principal);
+        body.mass = g.mass();
+        body.inertia = g.inertia();
+        body.friction = material.friction;
+        const std::uint32_t index = bodies.add_body(body);
+        for (const CompoundBody::Member& m : g.shape.spheres) bodies.add_sphere(index, m.offset, m.radius);
+        ++built;
+      }
+  return built;
+}
+
 /// The particles of one source inside `region`, gids from `first`; returns how many were built.
 std::uint64_t add_source(gpu::BodySet& bodies, const ParticleSource& source, gpu::GlobalId first,
                          const domain::Aabb& region) {
@@ -131,6 +176,8 @@ std::uint64_t add_source(gpu::BodySet& bodies, const ParticleSource& source, gpu
             }
             ++next;
           }
+        } else if constexpr (std::is_same_v<T, RocksSource>) {
+          built = add_rocks(bodies, g, first, region, material);
         } else {
           built = g.plan->generate(first, region, spheres);
         }
@@ -152,6 +199,29 @@ void add_fixed_body(gpu::BodySet& bodies, gpu::GlobalId gid, Vec3 position, real
 
 }  // namespace
 
+real RocksSource::reach() const {
+  double r = 0;
+  for (const CompoundBody::Member& m : shape.spheres)
+    r = std::max(r, std::sqrt(double(dot(m.offset, m.offset))) + double(m.radius));
+  return real(r);
+}
+
+std::array<std::uint64_t, 3> RocksSource::cells() const {
+  const double d = cell();
+  const double extent[3] = {max.x - min.x, max.y - min.y, max.z - min.z};
+  std::array<std::uint64_t, 3> n{};
+  for (int a = 0; a < 3; ++a) {
+    const double fit = d > 0 ? std::floor(extent[a] / d + 1e-9) : 0;
+    n[a] = fit > 0 ? static_cast<std::uint64_t>(fit) : 0;
+  }
+  return n;
+}
+
+std::uint64_t RocksSource::count() const {
+  const std::array<std::uint64_t, 3> n = cells();
+  return n[0] * n[1] * n[2];
+}
+
 SphereLattice LayersSource::lattice() const {
   SphereLattice l;
   l.min = {x_min, y_min, bottom};
@@ -168,7 +238,7 @@ SphereLattice LayersSource::lattice() const {
 const char* source_kind(const ParticleSource& source) {
   if (const auto* surface = std::get_if<SurfaceSource>(&source.generator))
     return surface->input.format == "heightmap" ? "heightmap" : "elevation_grid";
-  constexpr const char* names[] = {"lattice", "layers", "spheres", "compounds", "", "random_fill"};
+  constexpr const char* names[] = {"lattice", "layers", "spheres", "compounds", "", "random_fill", "rocks"};
   return names[source.generator.index()];
 }
 
@@ -215,6 +285,8 @@ std::uint64_t sphere_count(const TerrainScene& scene) {
   for (const ParticleSource& source : scene.particles)
     if (const auto* c = std::get_if<CompoundListSource>(&source.generator))
       for (const CompoundBody& b : c->bodies) n += b.spheres.size();
+    else if (const auto* rocks = std::get_if<RocksSource>(&source.generator))
+      n += rocks->count() * rocks->shape.spheres.size();
     else
       n += body_count(source);
   return n;
@@ -235,6 +307,8 @@ real largest_sphere_radius(const TerrainScene& scene) {
               for (const CompoundBody::Member& m : b.spheres) r = std::max(r, m.radius);
           } else if constexpr (std::is_same_v<T, SurfaceSource>) {
             for (const Stratum& s : g.fill.strata) r = std::max(r, s.radius.largest());
+          } else if constexpr (std::is_same_v<T, RocksSource>) {
+            for (const CompoundBody::Member& m : g.shape.spheres) r = std::max(r, m.radius);
           } else {
             r = std::max(r, g.fill.radius.largest());
           }
@@ -271,6 +345,8 @@ domain::Aabb particle_bounds(const TerrainScene& scene) {
           } else if constexpr (std::is_same_v<T, SurfaceSource>) {
             const Rectangle& a = g.fill.area;
             add({a.x_min, a.y_min, g.fill.bottom}, {a.x_max, a.y_max, std::max(g.fill.bottom, g.fill.surface->highest())});
+          } else if constexpr (std::is_same_v<T, RocksSource>) {
+            add(g.min, g.max);
           } else {
             add(g.fill.min, g.fill.max);
           }

@@ -12,6 +12,7 @@
 // `obstacles` entry, then each `bodies` entry. Every generator can build just the particles of a region with the same
 // gids (build_terrain_bodies), so a distributed run never builds the whole scene on one rank.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -177,15 +178,36 @@ struct RandomFillSource {
   std::shared_ptr<const RandomFillPlan> plan;
 };
 
+/// `rocks`: copies of one sphere-set shape (a `bodies` shape: mesh, sphere file or inline)
+/// scattered over a box, one per cell of a cubic grid of edge 2 R (1 + gap), R the shape's reach
+/// (the farthest point of its spheres from its centre of mass), each at a random place in its cell
+/// that keeps it inside the cell and turned to a uniformly random orientation; so no two overlap.
+/// Counter-based draws per cell (counter_random.h): any rank builds any cell's rock.
+struct RocksSource {
+  BodyShape shape;
+  real mass_override = 0;  ///< `mass`: > 0 replaces the shape's, moments scaled with it
+  Vec3 min{0, 0, 0}, max{0, 0, 0};
+  real gap = 0.1;
+  std::uint64_t seed = 0;
+
+  real reach() const;
+  real cell() const { return 2 * reach() * (1 + gap); }
+  std::array<std::uint64_t, 3> cells() const;
+  std::uint64_t count() const;
+  real mass() const { return mass_override > 0 ? mass_override : shape.mass; }
+  Vec3 inertia() const { return (mass_override > 0 ? mass_override / shape.mass : real(1)) * shape.inertia; }
+};
+
 /// One entry of `particles`, with the material its bodies get (the entry's own or the default).
 struct ParticleSource {
-  std::variant<LatticeSource, LayersSource, SphereListSource, CompoundListSource, SurfaceSource, RandomFillSource>
+  std::variant<LatticeSource, LayersSource, SphereListSource, CompoundListSource, SurfaceSource, RandomFillSource,
+               RocksSource>
       generator;
   Material material;
 };
 
 /// The `kind` key of a source: "lattice", "layers", "spheres", "compounds", "heightmap",
-/// "elevation_grid" or "random_fill".
+/// "elevation_grid", "random_fill" or "rocks".
 const char* source_kind(const ParticleSource& source);
 
 struct OutputSettings {

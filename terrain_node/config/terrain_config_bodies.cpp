@@ -192,7 +192,7 @@ void read_inline_shape(const io::JsonField& f, BodyShape& shape) {
   shape.spheres = read_sphere_list(f.member("spheres"), shape.principal);
 }
 
-BodyShape read_shape(const io::JsonField& f, const ParticleContext& context) {
+BodyShape read_shape_entry(const io::JsonField& f, const ParticleContext& context) {
   if (!f.json().is_object()) f.expect_object({});
   const int given = int(f.json().contains("mesh")) + int(f.json().contains("spheres_file")) +
                     int(f.json().contains("spheres"));
@@ -229,7 +229,7 @@ SceneBody read_body(const io::JsonField& f, const ParticleContext& context) {
                    "angular_velocity", "loads"});
   SceneBody b;
   if (const auto v = f.optional_member("name")) b.name = v->string();
-  b.shape = read_shape(f.member("shape"), context);
+  b.shape = read_shape_entry(f.member("shape"), context);
   if (const auto v = f.optional_member("mass")) b.mass_override = number_in_range(*v, kMinBodyMass, kMaxBedMass, "kg");
   const io::JsonField position = f.member("position");
   b.position = position.vec3();
@@ -261,6 +261,32 @@ SceneBody read_body(const io::JsonField& f, const ParticleContext& context) {
 }
 
 }  // namespace
+
+BodyShape read_body_shape(const io::JsonField& field, const ParticleContext& context) {
+  return read_shape_entry(field, context);
+}
+
+RocksSource read_rocks(const io::JsonField& f, const ParticleContext& context, std::vector<FilledBox>& boxes) {
+  f.expect_object({"kind", "material", "shape", "mass", "min", "max", "gap", "seed"});
+  RocksSource r;
+  r.shape = read_shape_entry(f.member("shape"), context);
+  if (const auto v = f.optional_member("mass")) r.mass_override = number_in_range(*v, kMinBodyMass, kMaxBedMass, "kg");
+  r.min = f.member("min").vec3();
+  const io::JsonField max_field = f.member("max");
+  r.max = max_field.vec3();
+  for (int a = 0; a < 3; ++a)
+    if (!(axis(r.max, a) > axis(r.min, a)))
+      max_field.fail(std::string("must be > min along ") + "xyz"[a] + ", got " + io::number_to_string(axis(r.max, a)) +
+                     " <= " + io::number_to_string(axis(r.min, a)));
+  if (const auto v = f.optional_member("gap")) r.gap = v->non_negative_number();
+  if (const auto v = f.optional_member("seed")) r.seed = v->unsigned_integer();
+  check_inside(max_field, "the box", r.min, r.max, context.container);
+  check_disjoint(f, r.min, r.max, boxes);
+  if (r.count() == 0)
+    max_field.fail("the box holds no cell of edge " + io::number_to_string(r.cell()) +
+                   " m (2 x the shape's reach " + io::number_to_string(r.reach()) + " m x (1 + gap)) along some axis");
+  return r;
+}
 
 std::vector<SceneBody> read_bodies(const io::JsonField& list, const ParticleContext& context) {
   std::vector<SceneBody> out;

@@ -167,6 +167,15 @@ Json body_json(const SceneBody& b) {
   return out;
 }
 
+void write_generator(Json& out, const RocksSource& g) {
+  out["shape"] = shape_json(g.shape);
+  if (g.mass_override > 0) out["mass"] = g.mass_override;
+  out["min"] = vec(g.min);
+  out["max"] = vec(g.max);
+  out["gap"] = g.gap;
+  out["seed"] = g.seed;
+}
+
 Json particle_json(const ParticleSource& source) {
   Json out = {{"kind", source_kind(source)}};
   std::visit([&](const auto& g) { write_generator(out, g); }, source.generator);

@@ -182,6 +182,8 @@ void check_bed_mass(const io::JsonField& list, const TerrainScene& scene) {
     const ParticleSource& source = scene.particles[i];
     if (const auto* compounds = std::get_if<CompoundListSource>(&source.generator)) {
       for (const CompoundBody& b : compounds->bodies) mass += b.mass;
+    } else if (const auto* rocks = std::get_if<RocksSource>(&source.generator)) {
+      mass += double(rocks->count()) * rocks->mass();
     } else {
       TerrainScene alone;  // the largest radius of this source only
       alone.particles = {source};
@@ -204,13 +206,14 @@ std::vector<ParticleSource> read_particles(const io::JsonField& list, const Part
   for (const io::JsonField& entry : list.elements()) {
     if (!entry.json().is_object()) entry.expect_object({});  // says "expected an object"
     const std::string kind = entry.member("kind").one_of(
-        {"lattice", "layers", "spheres", "compounds", "heightmap", "elevation_grid", "random_fill"});
+        {"lattice", "layers", "spheres", "compounds", "heightmap", "elevation_grid", "random_fill", "rocks"});
     ParticleSource source;
     if (kind == "lattice") source.generator = read_lattice(entry, context, boxes);
     else if (kind == "layers") source.generator = read_layers(entry, context, boxes);
     else if (kind == "spheres") source.generator = read_spheres(entry, context);
     else if (kind == "compounds") source.generator = read_compounds(entry, context.container);
     else if (kind == "random_fill") source.generator = read_random_fill(entry, context, boxes);
+    else if (kind == "rocks") source.generator = read_rocks(entry, context, boxes);
     else source.generator = read_surface_source(entry, kind, context, boxes);
     source.material = context.material;
     if (const auto m = entry.optional_member("material")) source.material = read_material(*m, context.material);

@@ -58,12 +58,16 @@ std::vector<Obstacle> read_obstacles(const io::JsonField& list, const Material& 
 /// `bodies` (terrain_config_bodies.cpp): meshes and sphere files are read, checked and
 /// decomposed here, relative to `context.folder`; each centre of mass must lie in the container.
 std::vector<SceneBody> read_bodies(const io::JsonField& list, const ParticleContext& context);
+/// A `bodies` entry's `shape` (also the `rocks` source's).
+BodyShape read_body_shape(const io::JsonField& field, const ParticleContext& context);
 
 /// The boxes filled by the sources read so far.
 struct FilledBox {
   std::string path;
   Vec3 lo, hi;
 };
+/// `"kind": "rocks"` (terrain_config_bodies.cpp).
+RocksSource read_rocks(const io::JsonField& entry, const ParticleContext& context, std::vector<FilledBox>& boxes);
 /// Fails on `field` when [lo, hi] leaves the container; the lid counts only when the top is closed.
 void check_inside(const io::JsonField& field, std::string_view what, Vec3 lo, Vec3 hi,
                   const std::optional<Container>& container);

@@ -366,5 +366,54 @@ TEST_F(TerrainBodies, AFromCheckpointRunAddsTheBodiesAfterTheBed) {
   EXPECT_NE(run.find("bodies[0] (tool, axial)"), std::string::npos);
 }
 
+// "kind": "rocks" scatters copies of one shape: one per cell of edge 2 R (1 + gap) (R = 0.05 m,
+// the shape's reach: 0.03 + 0.02), so a 0.4 x 0.4 x 0.11 m box at gap 0.1 holds 3 x 3 x 1 rocks;
+// each turned at random and moved within its cell, so no sphere of one rock reaches into
+// another's (distance >= r1 + r2 for every pair). Two regions built apart give the whole
+// build's bodies bit for bit (distributed generation), and run.json's config rebuilds them.
+TEST_F(TerrainBodies, RocksAreScatteredWithoutOverlapAndTheSameInAnyRegion) {
+  const std::string text = R"({"container": {"min": [0, 0, 0], "max": [1, 1, 1]}, "end_time": 0.01,
+      "particles": [{"kind": "rocks", "min": [0.1, 0.1, 0.1], "max": [0.5, 0.5, 0.21], "seed": 4,
+                     "shape": {"spheres": [[0.03, 0, 0, 0.02], [-0.03, 0, 0, 0.02]], "mass": 0.1,
+                               "inertia": [1e-5, 5e-5, 5e-5]}}]})";
+  const TerrainConfig c = parse(text);
+  ASSERT_EQ(c.gid_ranges.size(), 6u);
+  EXPECT_EQ(c.gid_ranges[5].what, "particles[0] (rocks)");
+  EXPECT_EQ(c.gid_ranges[5].count, 9u);
+  const gpu::BodySet& b = c.bodies;
+  ASSERT_EQ(b.size(), 14u);
+  EXPECT_EQ(sphere_count(c.scene), 18u);
+  std::vector<Vec3> centre;
+  std::vector<std::uint32_t> owner;
+  for (std::size_t k = 0; k < b.sphere_radius.size(); ++k) {
+    const std::uint32_t i = b.sphere_body[k];
+    const Quat q{b.qw[i], b.qx[i], b.qy[i], b.qz[i]};
+    EXPECT_NEAR(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z, 1, 1e-12);
+    centre.push_back(Vec3{b.px[i], b.py[i], b.pz[i]} + rotate(q, {b.sphere_ox[k], b.sphere_oy[k], b.sphere_oz[k]}));
+    owner.push_back(i);
+    EXPECT_EQ(b.motion[i], gpu::Motion::Dynamic);
+  }
+  for (std::size_t k = 0; k < centre.size(); ++k)
+    for (std::size_t l = k + 1; l < centre.size(); ++l) {
+      if (owner[k] != owner[l]) EXPECT_GE(length(centre[k] - centre[l]), 0.04) << k << " " << l;
+    }
+  // Not all alike: the turns differ.
+  EXPECT_NE(b.qw[5], b.qw[6]);
+  // Built in two halves of space, the same bodies.
+  const domain::Aabb low{{-10, -10, -10}, {0.3, 10, 10}}, high{{0.3, -10, -10}, {10, 10, 10}};
+  const gpu::BodySet a = build_terrain_bodies(c.scene, low), z = build_terrain_bodies(c.scene, high);
+  EXPECT_EQ(a.size() + z.size(), 9u + 2 * 5u);  // the walls in both
+  for (const gpu::BodySet* part : {&a, &z})
+    for (std::size_t i = 0; i < part->size(); ++i) {
+      const std::size_t whole = part->gid[i];
+      EXPECT_EQ(part->px[i], b.px[whole]);
+      EXPECT_EQ(part->qx[i], b.qx[whole]);
+    }
+  const TerrainConfig again = parse_terrain_config(resolved_config_json(c.scene).dump(), "/elsewhere/run.json");
+  EXPECT_EQ(again.bodies.px, b.px);
+  EXPECT_EQ(again.bodies.qz, b.qz);
+  EXPECT_EQ(again.bodies.sphere_ox, b.sphere_ox);
+}
+
 }  // namespace
 }  // namespace trackcosim::terrain

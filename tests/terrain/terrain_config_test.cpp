@@ -311,7 +311,7 @@ TEST(TerrainConfigErrors, WrongTypesAndMissingKeys) {
             "terrain.json: solver.method: expected one of \"jacobi\", \"apgd\", got \"gauss\"");
   EXPECT_EQ(config_error(R"({"end_time": 1, "particles": [{"kind": "cubes"}]})"),
             "terrain.json: particles[0].kind: expected one of \"lattice\", \"layers\", \"spheres\", \"compounds\", "
-            "\"heightmap\", \"elevation_grid\", \"random_fill\", got \"cubes\"");
+            "\"heightmap\", \"elevation_grid\", \"random_fill\", \"rocks\", got \"cubes\"");
   EXPECT_EQ(config_error(R"({"end_time": 1, "particles": [{"spheres": []}]})"),
             "terrain.json: particles[0].kind: required key is missing");
   EXPECT_EQ(config_error(R"({"end_time": 1, "gravity": [0, -9.81]})"),
