@@ -147,9 +147,11 @@ void run_settle_command(const SettleOptions& options) {
   bool global = false;  // whether `stats` holds the global numbers of the last step
   StepWatch watch(roles.role_rank, options.peer_timeout);
   const BodyLoadSchedule loads(config);  // the `bodies` entries' forces and torques
-  // A checkpoint may take minutes: unwatched, until every rank has written its part.
+  // A checkpoint may take minutes: watched with its own allowance (step_watch.h), until every
+  // rank has written its part.
+  const std::uint64_t bodies = terrain.dynamic_totals().bodies;
   auto checkpoint = [&] {
-    const StepWatch::Unwatched unwatched(watch);
+    const StepWatch::Checkpointing checkpointing(watch, bodies);
     write_checkpoint_file(terrain, folder.folder(), record);
     terrain.group().barrier();
   };

@@ -1,6 +1,7 @@
 #include "terrain_node/standalone/step_watch.h"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 namespace trackcosim::terrain {
@@ -8,6 +9,15 @@ namespace {
 
 /// How many of its slowest step so far a rank waits before it gives up on its peers.
 constexpr double kSlowestSteps = 10;
+/// A checkpoint record is at most this many bytes per body (docs/checkpoint-format.md: a body,
+/// its spheres and its share of warm-start entries), written at no less than this pace (a
+/// loaded parallel file system): the first checkpoint's allowance, before any was timed.
+constexpr double kCheckpointBytesPerBody = 1024;
+constexpr double kSlowCheckpointBytesPerSecond = 10e6;
+
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 }  // namespace
 
@@ -32,6 +42,22 @@ void StepWatch::beat_after_step() {
 
 void StepWatch::ending() {
   dog_.beat("the last step", comm::Watchdog::kNoNumber, (kSlowestSteps - 1) * timeout_);
+}
+
+double StepWatch::checkpoint_allowance(std::uint64_t bodies) const {
+  return std::max({kSlowestSteps * slowest_, kSlowestSteps * slowest_checkpoint_,
+                   static_cast<double>(bodies) * kCheckpointBytesPerBody / kSlowCheckpointBytesPerSecond});
+}
+
+StepWatch::Checkpointing::Checkpointing(StepWatch& watch, std::uint64_t bodies) : watch_(watch), start_(seconds_now()) {
+  // Named after the last step done: the message says since when nothing has progressed.
+  const bool started = watch_.step_ != comm::Watchdog::kNoNumber;
+  watch_.dog_.beat(started ? "terrain step" : "the run's start", watch_.step_, watch_.checkpoint_allowance(bodies));
+}
+
+StepWatch::Checkpointing::~Checkpointing() {
+  watch_.slowest_checkpoint_ = std::max(watch_.slowest_checkpoint_, seconds_now() - start_);
+  watch_.beat_after_step();
 }
 
 }  // namespace trackcosim::terrain

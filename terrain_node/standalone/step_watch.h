@@ -7,10 +7,11 @@
 // or for 10 times its slowest step so far where that is longer (a step of a large bed may take
 // long; its outputs, snapshots and statistics, must fit in that too). The first step may take 10
 // times the timeout: the run's start (first touch of memory, a restart's redistribution).
-// Checkpoints are written unwatched: they may take minutes.
+// A checkpoint is watched too (a peer lost while every rank waits in the collective write would
+// otherwise hang the job): it may take 10 times the slowest step or checkpoint so far, or the time
+// its file takes at a slow file system's pace (kSlowCheckpointBytesPerSecond), whichever is longest.
 
 #include <cstdint>
-#include <optional>
 
 #include "comm/watchdog.h"
 
@@ -28,21 +29,22 @@ class StepWatch {
   /// a first step.
   void ending();
 
-  /// No limit while it lives (a checkpoint); then the next step is due as after the last one.
-  class Unwatched {
+  /// While it lives, a checkpoint of `bodies` bodies is being written: the limit grows by the
+  /// checkpoint's allowance; then the next step is due as after the last one.
+  class Checkpointing {
    public:
-    explicit Unwatched(StepWatch& watch) : watch_(watch) { pause_.emplace(watch.dog_); }
-    ~Unwatched() {
-      pause_.reset();
-      watch_.beat_after_step();
-    }
-    Unwatched(const Unwatched&) = delete;
-    Unwatched& operator=(const Unwatched&) = delete;
+    Checkpointing(StepWatch& watch, std::uint64_t bodies);
+    ~Checkpointing();
+    Checkpointing(const Checkpointing&) = delete;
+    Checkpointing& operator=(const Checkpointing&) = delete;
 
    private:
     StepWatch& watch_;
-    std::optional<comm::Watchdog::Unwatched> pause_;
+    double start_;
   };
+
+  /// The extra seconds a checkpoint of `bodies` bodies may take beyond the timeout.
+  double checkpoint_allowance(std::uint64_t bodies) const;
 
  private:
   void beat_after_step();
@@ -50,6 +52,7 @@ class StepWatch {
   comm::Watchdog dog_;
   double timeout_;
   double slowest_ = 0;
+  double slowest_checkpoint_ = 0;
   std::uint64_t step_ = comm::Watchdog::kNoNumber;
 };
 
