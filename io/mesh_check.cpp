@@ -82,4 +82,11 @@ void check_mesh(const TriangleMesh& mesh, const std::string& name) {
     refuse(name, "encloses no volume: the closed surface is flat (faces back to back)");
 }
 
+TriangleMesh read_solid_mesh(const std::filesystem::path& file) {
+  TriangleMesh mesh = read_mesh_file(file);
+  check_mesh(mesh, file.string());
+  orient_outward(mesh);
+  return mesh;
+}
+
 }  // namespace trackcosim::io

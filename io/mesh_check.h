@@ -5,6 +5,7 @@
 // oriented surface without zero-area faces. A mesh that fails is refused, never repaired: a
 // repaired CAD export would silently have another mass than the part.
 
+#include <filesystem>
 #include <string>
 
 #include "io/mesh_file.h"
@@ -21,5 +22,9 @@ namespace trackcosim::io {
 ///   no enclosed volume (below 1e-12 of the largest side cubed: faces back to back).
 /// A vertex where two otherwise separate sheets touch (a "bow tie") is not detected.
 void check_mesh(const TriangleMesh& mesh, const std::string& name);
+
+/// The mesh of a part as every user of one needs it: read (read_mesh_file), refused unless it
+/// bounds a solid (check_mesh, named by its path), and turned outward (orient_outward).
+TriangleMesh read_solid_mesh(const std::filesystem::path& file);
 
 }  // namespace trackcosim::io

@@ -130,9 +130,7 @@ void read_mesh_shape(const io::JsonField& f, const ParticleContext& context, Bod
   io::MassProperties mass;
   io::Decomposition spheres;
   try {
-    mesh = io::read_mesh_file(shape.file);
-    io::check_mesh(mesh, shape.file.string());
-    io::orient_outward(mesh);
+    mesh = io::read_solid_mesh(shape.file);
     mass = io::mass_properties(mesh, shape.density);
     io::DecompositionOptions options;
     options.f = shape.f;

@@ -20,10 +20,8 @@ namespace {
 /// The shipped shoe with grousers decomposed as a template decomposes it (shoe frame, origin at
 /// the pins' midpoint), with the given options.
 std::vector<ShoeGeometry::Sphere> mesh_shoe_spheres(const io::DecompositionOptions& o) {
-  io::TriangleMesh mesh =
-      io::read_mesh_file(std::string(TRACKCOSIM_SOURCE_DIR) + "/configs/vehicles/meshes/shoe_grousers.obj");
-  io::check_mesh(mesh, "shoe_grousers.obj");
-  io::orient_outward(mesh);
+  const io::TriangleMesh mesh =
+      io::read_solid_mesh(std::string(TRACKCOSIM_SOURCE_DIR) + "/configs/vehicles/meshes/shoe_grousers.obj");
   std::vector<ShoeGeometry::Sphere> out;
   for (const io::Sphere& s : io::decompose_into_spheres(mesh, {0, 0, 0}, o).spheres) out.push_back({s.centre, s.radius});
   return out;

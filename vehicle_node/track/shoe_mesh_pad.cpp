@@ -74,9 +74,7 @@ MeshPad read_mesh_pad(const JsonField& pad, const std::filesystem::path& config_
   io::TriangleMesh mesh;
   io::Decomposition d;
   try {
-    mesh = io::read_mesh_file(out.file);
-    io::check_mesh(mesh, out.file.string());
-    io::orient_outward(mesh);
+    mesh = io::read_solid_mesh(out.file);
     d = io::decompose_into_spheres(mesh, {0, 0, 0}, out.options);
   } catch (const io::ConfigError& e) {
     mesh_field.fail(e.what());
