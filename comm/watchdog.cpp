@@ -52,7 +52,6 @@ void Watchdog::watch() {
     if (now - last_look > 1000) due_ms_.fetch_add(now - last_look, std::memory_order_acq_rel);
     last_look = now;
     const std::uint64_t number = number_.load(std::memory_order_relaxed);
-    if (number == kUnwatched) continue;
     if (now < due_ms_.load(std::memory_order_acquire)) continue;
     const long long silent = now - last_beat_ms_.load(std::memory_order_relaxed);
     // stderr is unbuffered; the process ends here, without unwinding the main thread's stack

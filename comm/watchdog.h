@@ -7,8 +7,8 @@
 // exits with kExitPeerLost; mpirun (and srun --kill-on-bad-exit=1) then end every other rank.
 //
 // The main thread calls beat() at each unit of progress (a terrain step, a received command).
-// Work that may rightly take longer than the limit (writing a large checkpoint) is wrapped in
-// an Unwatched scope.
+// Work that may rightly take longer than the limit (writing a large checkpoint) is announced by
+// a beat with its allowance (`longer_by`): nothing is left unwatched.
 
 #include <atomic>
 #include <condition_variable>
@@ -36,24 +36,8 @@ class Watchdog {
   /// deadlines of the peer in a row).
   void beat(const char* done, std::uint64_t number, double longer_by = 0);
 
-  /// No limit while it lives: beat() is called when it ends.
-  class Unwatched {
-   public:
-    explicit Unwatched(Watchdog& dog) : dog_(dog) { dog_.beat("unwatched work", kUnwatched); }
-    ~Unwatched() { dog_.beat("unwatched work", kNoNumber); }
-    Unwatched(const Unwatched&) = delete;
-    Unwatched& operator=(const Unwatched&) = delete;
-
-   private:
-    Watchdog& dog_;
-  };
-
- private:
-  static constexpr std::uint64_t kUnwatched = ~std::uint64_t{0};
-
- public:
   /// For beat(): the thing done has no number.
-  static constexpr std::uint64_t kNoNumber = kUnwatched - 1;
+  static constexpr std::uint64_t kNoNumber = ~std::uint64_t{0};
 
  private:
   void watch();

@@ -16,6 +16,7 @@
 #include "io/csv_stream.h"
 #include "io/number_text.h"
 #include "cosim/shoe_exchange.h"
+#include "terrain_node/checkpoint/checkpoint_allowance.h"
 #include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/shoe_proxies.h"
 
@@ -156,13 +157,19 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   CouplingSummary summary;
   summary.shoes = shoes;
   summary.coupling_steps = hello.start_step;
-  // Written by every rank (collective), the same mark on the leader, who writes the file.
+  // The slowest terrain step of this coupling so far (its first not counted: it pays for the
+  // start) and the bodies a checkpoint writes: the checkpoint's allowance.
+  double slowest_step = 0;
+  const std::uint64_t checkpoint_bodies = can_checkpoint ? terrain.dynamic_totals().bodies : 0;
+  // Written by every rank (collective), the same mark on the leader, who writes the file. A large
+  // bed's checkpoint may take minutes, but a peer lost inside the collective write must still end
+  // the job: it is watched, with its allowance beyond the limit.
   auto checkpoint = [&](std::uint64_t step, double vehicle_time) {
-    // A large bed's checkpoint may take minutes; losing it to the watchdog would lose the run.
-    std::optional<comm::Watchdog::Unwatched> unwatched;
-    if (watchdog != nullptr) unwatched.emplace(*watchdog);
+    if (watchdog != nullptr)
+      watchdog->beat("terrain step", terrain.step_count(), checkpoint_allowance(slowest_step, 0, checkpoint_bodies));
     write_coupling_checkpoint(terrain, {step, vehicle_time, coupling_step, shoes, first_proxy}, control.checkpoint,
                               control.record);
+    beat("the checkpoint of coupling step", step);
   };
   bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way
   const Clock::time_point start = Clock::now();
@@ -217,7 +224,9 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
         summary.snapshot_seconds += since(write);
         t0 += Clock::now() - write;
       }
+      const Clock::time_point step_start = Clock::now();
       terrain.step();
+      if (summary.coupling_steps > hello.start_step || s > 0) slowest_step = std::max(slowest_step, since(step_start));
       beat("terrain step", terrain.step_count());
       if (leader) coupler->keep_alive();
       for (std::size_t k = 0; k < stages.size(); ++k) stages[k] += terrain.stage_seconds()[k];

@@ -4,16 +4,13 @@
 #include <chrono>
 #include <string>
 
+#include "terrain_node/checkpoint/checkpoint_allowance.h"
+
 namespace trackcosim::terrain {
 namespace {
 
 /// How many of its slowest step so far a rank waits before it gives up on its peers.
 constexpr double kSlowestSteps = 10;
-/// A checkpoint record is at most this many bytes per body (docs/checkpoint-format.md: a body,
-/// its spheres and its share of warm-start entries), written at no less than this pace (a
-/// loaded parallel file system): the first checkpoint's allowance, before any was timed.
-constexpr double kCheckpointBytesPerBody = 1024;
-constexpr double kSlowCheckpointBytesPerSecond = 10e6;
 
 double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -45,8 +42,7 @@ void StepWatch::ending() {
 }
 
 double StepWatch::checkpoint_allowance(std::uint64_t bodies) const {
-  return std::max({kSlowestSteps * slowest_, kSlowestSteps * slowest_checkpoint_,
-                   static_cast<double>(bodies) * kCheckpointBytesPerBody / kSlowCheckpointBytesPerSecond});
+  return terrain::checkpoint_allowance(slowest_, slowest_checkpoint_, bodies);
 }
 
 StepWatch::Checkpointing::Checkpointing(StepWatch& watch, std::uint64_t bodies) : watch_(watch), start_(seconds_now()) {

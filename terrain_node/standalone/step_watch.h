@@ -8,8 +8,7 @@
 // long; its outputs, snapshots and statistics, must fit in that too). The first step may take 10
 // times the timeout: the run's start (first touch of memory, a restart's redistribution).
 // A checkpoint is watched too (a peer lost while every rank waits in the collective write would
-// otherwise hang the job): it may take 10 times the slowest step or checkpoint so far, or the time
-// its file takes at a slow file system's pace (kSlowCheckpointBytesPerSecond), whichever is longest.
+// otherwise hang the job) with its allowance beyond the timeout (checkpoint/checkpoint_allowance.h).
 
 #include <cstdint>
 

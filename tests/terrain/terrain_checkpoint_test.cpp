@@ -23,6 +23,7 @@
 #include <tuple>
 
 #include "io/checkpoint_file.h"
+#include "terrain_node/checkpoint/checkpoint_allowance.h"
 #include "terrain_node/checkpoint/checkpoint_records.h"
 #include "terrain_node/checkpoint/checkpoint_slices.h"
 
@@ -664,6 +665,17 @@ TEST(TerrainCheckpoint, MillionSingleSphereBodiesRoundTrip) {
   EXPECT_TRUE(same_bits(r.bodies.pz, c.bodies.pz));
   EXPECT_TRUE(same_bits(r.bodies.vx, c.bodies.vx));
   EXPECT_TRUE(same_bits(r.bodies.sphere_body, c.bodies.sphere_body));
+}
+
+// A checkpoint is watched with an allowance (checkpoint_allowance.h): before anything was timed,
+// the file's size at a slow file system's pace (1 KiB per body at 10 MB/s); then 10 times the
+// slowest step or checkpoint, whichever is the longest of the three.
+TEST(CheckpointAllowance, GrowsWithTheBedAndTheSlowestStepOrCheckpoint) {
+  EXPECT_DOUBLE_EQ(checkpoint_allowance(0, 0, 1'000'000), 102.4);  // 10^6 bodies: 1.024 GB at 10 MB/s
+  EXPECT_DOUBLE_EQ(checkpoint_allowance(0, 0, 0), 0);
+  EXPECT_DOUBLE_EQ(checkpoint_allowance(2.5, 0, 1000), 25);     // a slow step outweighs a small bed
+  EXPECT_DOUBLE_EQ(checkpoint_allowance(2.5, 30, 1000), 300);   // and a slow checkpoint both
+  EXPECT_DOUBLE_EQ(checkpoint_allowance(0.01, 0.02, 1'000'000), 102.4);
 }
 
 }  // namespace
