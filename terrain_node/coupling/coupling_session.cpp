@@ -19,6 +19,7 @@
 #include "terrain_node/checkpoint/checkpoint_allowance.h"
 #include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/shoe_proxies.h"
+#include "terrain_node/distributed/body_loads.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -153,6 +154,8 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     const std::uint64_t coupling_start = terrain.step_count() - hello.start_step * substeps;
     snapshots.emplace(terrain, control.snapshot_folder, interval, h, coupling_start);
   }
+  // The config's `bodies` follow their load schedules on the coupling's clock (body_loads.h).
+  const BodyLoadSchedule body_loads(config);
   std::vector<Vec3> shoe_positions(shoes);
   CouplingSummary summary;
   summary.shoes = shoes;
@@ -224,6 +227,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
         summary.snapshot_seconds += since(write);
         t0 += Clock::now() - write;
       }
+      if (!body_loads.empty()) body_loads.apply(terrain, command.time + static_cast<double>(s) * h, h);
       const Clock::time_point step_start = Clock::now();
       terrain.step();
       if (summary.coupling_steps > hello.start_step || s > 0) slowest_step = std::max(slowest_step, since(step_start));

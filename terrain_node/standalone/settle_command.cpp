@@ -19,7 +19,7 @@
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/distributed/rank_threads.h"
-#include "terrain_node/standalone/body_loads.h"
+#include "terrain_node/distributed/body_loads.h"
 #include "terrain_node/standalone/run_folder.h"
 #include "terrain_node/standalone/settle_criterion.h"
 #include "terrain_node/standalone/settle_statistics.h"
@@ -170,7 +170,7 @@ void run_settle_command(const SettleOptions& options) {
       return;
     }
     const Clock::time_point step_start = Clock::now();
-    loads.apply(terrain, config.scene.step.step_size);
+    loads.apply(terrain, terrain.time(), config.scene.step.step_size);
     terrain.step();
     const double step_seconds = seconds_since(step_start);
     const std::uint64_t done = terrain.step_count();

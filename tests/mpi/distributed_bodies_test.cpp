@@ -12,7 +12,7 @@
 
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
-#include "terrain_node/standalone/body_loads.h"
+#include "terrain_node/distributed/body_loads.h"
 #include "tests/support/mpi_world.h"
 #include "tests/support/state_compare.h"
 
@@ -53,7 +53,7 @@ std::vector<gpu::BodyState> run(const TerrainConfig& config, MPI_Comm comm, cons
   DistributedTerrain terrain(config, comm, layout);
   const BodyLoadSchedule loads(config);
   for (std::uint64_t k = 0; k < config.step_count(); ++k) {
-    loads.apply(terrain, config.scene.step.step_size);
+    loads.apply(terrain, terrain.time(), config.scene.step.step_size);
     terrain.step();
   }
   return terrain.gather_states();

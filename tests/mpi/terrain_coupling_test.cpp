@@ -47,11 +47,10 @@ cosim::VehicleHello plate() {
   return h;
 }
 
-/// Runs the coupled terrain on `comm` (rank 0 of it also hosts the vehicle thread); returns the
-/// force on the plate at every coupling step (on rank 0).
-std::vector<cosim::ShoeForce> coupled_run(MPI_Comm comm, double* weight) {
-  const terrain::TerrainConfig config = terrain::parse_terrain_config(kBed, "plate bed");
-  DistributedTerrain terrain(config, comm, "slab:x");
+/// Couples `terrain` for `steps` coupling steps with the plate held still as the vehicle, in a
+/// thread on the leader; returns the force on the plate at every coupling step (on the leader).
+std::vector<cosim::ShoeForce> couple_still_plate(DistributedTerrain& terrain, const TerrainConfig& config,
+                                                 int steps) {
   std::vector<cosim::ShoeForce> forces;
   std::string vehicle_error;
   if (!terrain.leader()) {
@@ -62,10 +61,11 @@ std::vector<cosim::ShoeForce> coupled_run(MPI_Comm comm, double* weight) {
   std::thread vehicle([&, port = listener.port()] {
     try {
       cosim::VehicleCoupler v = cosim::VehicleCoupler::connect_tcp("127.0.0.1", port, 30);
-      const cosim::VehicleHello h = plate();
+      cosim::VehicleHello h = plate();
+      h.end_time = steps * h.coupling_step;
       v.handshake(h);
-      for (int k = 0; k < kCouplingSteps; ++k) {
-        v.send_states(2e-3 * k, h.initial);
+      for (int k = 0; k < steps; ++k) {
+        v.send_states(h.coupling_step * k, h.initial);
         forces.push_back(v.receive_forces()[0]);
       }
       v.finish();
@@ -77,7 +77,16 @@ std::vector<cosim::ShoeForce> coupled_run(MPI_Comm comm, double* weight) {
   const CouplingSummary s = run_coupling(terrain, config, &coupler);
   vehicle.join();
   EXPECT_EQ(vehicle_error, "");
-  EXPECT_EQ(s.coupling_steps, static_cast<std::uint64_t>(kCouplingSteps));
+  EXPECT_EQ(s.coupling_steps, static_cast<std::uint64_t>(steps));
+  return forces;
+}
+
+/// Runs the coupled bed on `comm` (rank 0 of it also hosts the vehicle thread); returns the
+/// force on the plate at every coupling step (on rank 0).
+std::vector<cosim::ShoeForce> coupled_run(MPI_Comm comm, double* weight) {
+  const terrain::TerrainConfig config = terrain::parse_terrain_config(kBed, "plate bed");
+  DistributedTerrain terrain(config, comm, "slab:x");
+  std::vector<cosim::ShoeForce> forces = couple_still_plate(terrain, config, kCouplingSteps);
   real mass = 0;
   for (std::size_t i = 0; i < config.bodies.size(); ++i)
     if (config.bodies.motion[i] == gpu::Motion::Dynamic) mass += config.bodies.mass[i];
@@ -110,6 +119,39 @@ TEST(TerrainCoupling, APlateCarriesTheBedsWeightAndForcesDoNotDependOnTheRankCou
   EXPECT_NEAR(fx, 0, 0.05 * weight);
   EXPECT_NEAR(fy, 0, 0.05 * weight);
   EXPECT_EQ(alone[0].force[2], 0.0);  // nothing touches the plate before the bed lands
+}
+
+// A config body's load schedule runs on the coupling's clock (terrain_node/distributed/
+// body_loads.h), not the terrain's: a puck floating without gravity, pushed with 4 N from
+// t = 0.1 s, on a terrain that stepped 0.05 s on its own before the coupling (as a settle phase
+// does). After 0.2 s of coupling it has been pushed for exactly 0.1 s (100 steps of 1 ms): 0.2 m/s.
+// On the terrain's clock it would have been pushed 0.15 s; with the load of t = 0 kept, never.
+constexpr const char* kPuck = R"({
+  "container": {"min": [0, 0, -1], "max": [1, 1, 1]},
+  "bodies": [{"name": "puck", "position": [0.5, 0.5, 0.5],
+              "shape": {"spheres": [[0, 0, 0, 0.05]], "mass": 2, "inertia": [0.002, 0.002, 0.002]},
+              "loads": [{"from": 0, "force": [0, 0, 0]}, {"from": 0.1, "force": [4, 0, 0]}]}],
+  "gravity": [0, 0, 0],
+  "step_size": 1e-3, "end_time": 1,
+  "solver": {"method": "jacobi", "max_iterations": 10},
+  "cosim": {"coupling_step": 2e-3, "shoe_stiffness": 1e5, "shoe_damping": 50},
+  "output": {"progress_interval": 0}
+})";
+
+TEST(TerrainCoupling, ABodysLoadScheduleFollowsTheCouplingClock) {
+  const TerrainConfig config = parse_terrain_config(kPuck, "puck");
+  ASSERT_EQ(config.body_gids.size(), 1u);
+  DistributedTerrain terrain(config, MPI_COMM_WORLD, "slab:x");
+  for (int k = 0; k < 50; ++k) terrain.step();  // the terrain's own 0.05 s before the coupling
+  couple_still_plate(terrain, config, 100);
+  const std::vector<gpu::BodyState> states = terrain.gather_states({config.body_gids[0]});
+  if (world_rank() != 0) return;
+  ASSERT_EQ(states.size(), 1u);
+  const gpu::BodyState* puck = &states[0];
+  EXPECT_NEAR(puck->velocity.x, 0.2, 1e-9);
+  // Semi-implicit Euler: x gains v_n h after the n-th pushed step, sum over n of 2e-3 n * 1e-3.
+  EXPECT_NEAR(puck->position.x, 0.5 + 2e-6 * 5050, 1e-9);
+  EXPECT_EQ(puck->velocity.y, 0.0);
 }
 
 }  // namespace

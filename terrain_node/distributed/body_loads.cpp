@@ -1,4 +1,4 @@
-#include "terrain_node/standalone/body_loads.h"
+#include "terrain_node/distributed/body_loads.h"
 
 namespace trackcosim::terrain {
 
@@ -8,8 +8,8 @@ BodyLoadSchedule::BodyLoadSchedule(const TerrainConfig& config) {
     if (!bodies[i].loads.empty()) bodies_.push_back({config.body_gids.at(i), &bodies[i]});
 }
 
-void BodyLoadSchedule::apply(DistributedTerrain& terrain, real step_size) const {
-  const real middle = terrain.time() + step_size / 2;
+void BodyLoadSchedule::apply(DistributedTerrain& terrain, double step_start, real step_size) const {
+  const auto middle = static_cast<real>(step_start + step_size / 2);
   for (const Loaded& b : bodies_) {
     const BodyLoad load = b.body->load_at(middle);
     terrain.set_applied_load(b.gid, load.force, load.torque);
