@@ -111,8 +111,9 @@ void check_options(const DecompositionOptions& o) {
   if (!(o.sharp_angle_deg > 0 && o.sharp_angle_deg < 180))
     throw ConfigError("sphere decomposition: sharp angle must be in (0, 180) degrees, got " +
                       number_to_string(o.sharp_angle_deg));
-  if (o.refine_levels < 0 || o.refine_levels > 8)
-    throw ConfigError("sphere decomposition: refinement levels must be 0 to 8, got " + number_to_string(o.refine_levels));
+  if (o.refine_levels < 0 || o.refine_levels > kMaxRefineLevels)
+    throw ConfigError("sphere decomposition: refinement levels must be 0 to " + number_to_string(kMaxRefineLevels) +
+                      ", got " + number_to_string(o.refine_levels));
   if (!(o.merge_tolerance >= 0))
     throw ConfigError("sphere decomposition: merge tolerance must be >= 0, got " + number_to_string(o.merge_tolerance));
 }

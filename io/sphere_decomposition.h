@@ -33,6 +33,9 @@ struct Sphere {
   real radius;
 };
 
+/// Each level splits a face at a sharp edge in four: 8 levels make 65,536 pieces of one face.
+inline constexpr int kMaxRefineLevels = 8;
+
 struct DecompositionOptions {
   double f = 0.7;                // centre ratio d/r of the spheres on original faces, in [0, 1)
   double refined_f = 0.0;        // centre ratio of the refined pieces at sharp edges, in [0, 1)

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <string>
 
+#include "io/decomposition_options_json.h"
 #include "io/mesh_check.h"
 #include "io/mesh_file.h"
 #include "io/mesh_mass.h"
@@ -101,30 +102,18 @@ std::vector<CompoundBody::Member> read_sphere_list(const io::JsonField& list, Qu
   return out;
 }
 
-/// A number in [lo, hi) or [lo, hi] for the decomposition's options, named by its key.
-real option_in(const io::JsonField& field, real lo, real hi, bool hi_open) {
-  const real v = field.number();
-  if (!(v >= lo && (hi_open ? v < hi : v <= hi)))
-    field.fail("must be in [" + io::number_to_string(lo) + ", " + io::number_to_string(hi) + (hi_open ? ")" : "]") +
-               ", got " + io::number_to_string(v));
-  return v;
-}
-
 void read_mesh_shape(const io::JsonField& f, const ParticleContext& context, BodyShape& shape) {
   f.expect_object({"mesh", "density", "f", "refined_f", "refine_levels", "sharp_angle", "merge"});
   shape.source = BodyShape::Source::Mesh;
   const io::JsonField mesh_field = f.member("mesh");
   shape.file = context.folder / mesh_field.string();
   shape.density = number_in_range(f.member("density"), kMinDensity, kMaxDensity, "kg/m^3");
-  if (const auto v = f.optional_member("f")) shape.f = option_in(*v, 0, 1, true);
-  if (const auto v = f.optional_member("refined_f")) shape.refined_f = option_in(*v, 0, 1, true);
-  if (const auto v = f.optional_member("sharp_angle")) shape.sharp_angle = option_in(*v, 0, 180, false);
-  if (const auto v = f.optional_member("merge")) shape.merge = option_in(*v, 0, 1, false);
-  if (const auto v = f.optional_member("refine_levels")) {
-    const std::uint64_t n = v->unsigned_integer();
-    if (n > 6) v->fail("must be in [0, 6] (each level splits a sharp face in four), got " + std::to_string(n));
-    shape.refine_levels = int(n);
-  }
+  const io::DecompositionOptions options = io::read_decomposition_options(f);
+  shape.f = options.f;
+  shape.refined_f = options.refined_f;
+  shape.sharp_angle = options.sharp_angle_deg;
+  shape.merge = options.merge_tolerance;
+  shape.refine_levels = options.refine_levels;
   // The io/ messages name the file and what is wrong; the key path says which entry.
   io::TriangleMesh mesh;
   io::MassProperties mass;
@@ -132,12 +121,6 @@ void read_mesh_shape(const io::JsonField& f, const ParticleContext& context, Bod
   try {
     mesh = io::read_solid_mesh(shape.file);
     mass = io::mass_properties(mesh, shape.density);
-    io::DecompositionOptions options;
-    options.f = shape.f;
-    options.refined_f = shape.refined_f;
-    options.sharp_angle_deg = shape.sharp_angle;
-    options.refine_levels = shape.refine_levels;
-    options.merge_tolerance = shape.merge;
     spheres = io::decompose_into_spheres(mesh, mass.centre_of_mass, options);
   } catch (const io::ConfigError& e) {
     mesh_field.fail(e.what());

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "io/config_error.h"
+#include "io/decomposition_options_json.h"
 #include "io/mesh_check.h"
 #include "io/number_text.h"
 
@@ -13,33 +14,6 @@ namespace {
 
 using io::JsonField;
 using io::number_to_string;
-
-/// A centre ratio d/r in [0, 1), as the decomposition needs it.
-double read_ratio(const JsonField& pad, std::string_view key, double fallback) {
-  const auto field = pad.optional_member(key);
-  if (!field) return fallback;
-  const double f = field->number();
-  if (!(f >= 0 && f < 1)) field->fail("must be in [0, 1), got " + number_to_string(f));
-  return f;
-}
-
-io::DecompositionOptions read_options(const JsonField& pad) {
-  io::DecompositionOptions o;
-  o.f = read_ratio(pad, "f", o.f);
-  o.refined_f = read_ratio(pad, "refined_f", o.refined_f);
-  if (const auto levels = pad.optional_member("refine_levels")) {
-    const std::uint64_t n = levels->unsigned_integer();
-    if (n > 8) levels->fail("must be 0 to 8, got " + std::to_string(n));
-    o.refine_levels = static_cast<int>(n);
-  }
-  if (const auto angle = pad.optional_member("sharp_angle")) {
-    o.sharp_angle_deg = angle->number();
-    if (!(o.sharp_angle_deg > 0 && o.sharp_angle_deg < 180))
-      angle->fail("must be in (0, 180) degrees, got " + number_to_string(o.sharp_angle_deg));
-  }
-  if (const auto merge = pad.optional_member("merge")) o.merge_tolerance = merge->non_negative_number();
-  return o;
-}
 
 /// The mesh's inertia about the shoe frame's origin, where the engine puts the shoe's mass:
 /// I_o = I_c + m (|c|^2 1 - c c^T). The engine takes principal moments in the body axes, so the
@@ -69,7 +43,7 @@ MeshPad read_mesh_pad(const JsonField& pad, const std::filesystem::path& config_
   const std::string name = mesh_field.string();
   if (name.empty()) mesh_field.fail("must name an .obj or .stl file");
   out.file = config_folder / name;
-  out.options = read_options(pad);
+  out.options = io::read_decomposition_options(pad);
 
   io::TriangleMesh mesh;
   io::Decomposition d;
