@@ -70,9 +70,14 @@ def make_plan(a):
     if a.sweep in ("both", "pulls"):
         cases += [{"name": f"pull_{f:g}", "sweep": "pulls", "torque": sc["torque_for_pulls"], "pull": f}
                   for f in sc["pulls"]]
+    # A scenario may set the grains' density, the press and the times instead of its configs'
+    # (docs/anchor.md, "A bed of gravel"); the command line's options win over the scenario's.
+    press = a.press if a.press is not None else sc.get("press")
     return {"scenario": a.scenario, "bed": in_root(sc["bed"]), "run": in_root(sc["run"]), "cases": cases,
-            "settings": {"iterations": a.iterations, "end_time": a.end_time, "clearance": a.clearance,
-                         "torque_from": a.torque_from, "pull_from": a.pull_from, "press": a.press,
+            "grain_density": sc.get("grain_density"),
+            "settings": {"iterations": a.iterations, "end_time": a.end_time or sc.get("end_time", 0),
+                         "clearance": a.clearance, "torque_from": a.torque_from or sc.get("torque_from", 0),
+                         "pull_from": a.pull_from or sc.get("pull_from", 0), "press": press,
                          "snapshot_interval": a.snapshot_interval},
             "terrain_node": os.path.abspath(a.terrain_node or os.path.join(a.build, "terrain_node", "terrain_node")),
             "threads": a.threads, "jobs": a.jobs}
@@ -124,6 +129,8 @@ def case_config(plan, case, bed_dir):
     entry["loads"][1]["torque"] = [0, 0, -case["torque"]]
     entry["loads"][2]["force"] = [0, 0, case["pull"]]
     entry["loads"][2]["torque"] = [0, 0, 0]
+    if plan.get("grain_density"):
+        config["material"]["density"] = plan["grain_density"]  # the bed's, for the record
     config["output"]["probes"] = [last_gid + 1]  # --from-checkpoint: the bodies follow the bed's last gid
     if s["iterations"]:
         config["solver"]["max_iterations"] = s["iterations"]
@@ -147,6 +154,18 @@ def threads(plan):
     return os.environ.get("SLURM_CPUS_PER_TASK", str(plan["threads"]))
 
 
+def bed_config(plan, bed_dir):
+    """The config the bed settles from: the scenario's, or a copy in bed_dir with its grains'
+    density replaced when the scenario gives one."""
+    if not plan.get("grain_density"):
+        return plan["bed"]
+    config = read_json(plan["bed"])
+    config["material"]["density"] = plan["grain_density"]
+    path = os.path.join(bed_dir, "bed_config.json")
+    write_json(path, config)
+    return path
+
+
 def settle_bed(plan, out):
     bed_dir = os.path.join(out, "bed")
     if os.path.exists(os.path.join(bed_dir, "checkpoint.bin")) and os.path.exists(os.path.join(bed_dir, "settle.json")):
@@ -155,7 +174,7 @@ def settle_bed(plan, out):
     os.makedirs(bed_dir, exist_ok=True)
     # the bed settles alone: all the cases' threads
     bed_threads = str(max(int(threads(plan)), plan["threads"] * plan["jobs"]))
-    cmd = [terrain_node(plan), "--config", plan["bed"], "--out", bed_dir, "--threads", bed_threads]
+    cmd = [terrain_node(plan), "--config", bed_config(plan, bed_dir), "--out", bed_dir, "--threads", bed_threads]
     print("bed: " + " ".join(cmd), flush=True)
     with open(os.path.join(bed_dir, "terrain_node.log"), "w") as log:
         if subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT) != 0:
@@ -203,7 +222,8 @@ def run_slurm(plan, out, a):
     if not os.path.exists(os.path.join(out, "bed", "checkpoint.bin")):
         bed = submit(extra + ["--job-name=trackcosim-anchor-bed", "-c", str(plan["threads"]),
                               f"--output={out}/bed.out",
-                              f"--export=ALL,CONFIG={plan['bed']},OUT={os.path.abspath(out)}/bed,"
+                              f"--export=ALL,CONFIG={bed_config(plan, os.path.join(out, 'bed'))},"
+                              f"OUT={os.path.abspath(out)}/bed,"
                               f"TRACKCOSIM_ROOT={ROOT},TRACKCOSIM_BUILD={build}",
                               "--ntasks=1", os.path.join(ROOT, "jobs", "terrain_run.sbatch")])
         after = [f"--dependency=afterok:{bed}", "--kill-on-invalid-dep=yes"]
