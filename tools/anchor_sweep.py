@@ -161,7 +161,7 @@ def bed_config(plan, bed_dir):
         return plan["bed"]
     config = read_json(plan["bed"])
     config["material"]["density"] = plan["grain_density"]
-    path = os.path.join(bed_dir, "bed_config.json")
+    path = os.path.abspath(os.path.join(bed_dir, "bed_config.json"))  # a Slurm job runs from the source tree
     write_json(path, config)
     return path
 

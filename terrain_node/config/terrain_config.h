@@ -28,6 +28,7 @@
 #include "gpu/dynamics/body_set.h"
 #include "gpu/dynamics/step_settings.h"
 #include "io/config_error.h"
+#include "io/sphere_decomposition.h"
 #include "terrain_node/config/sphere_lattice_json.h"
 #include "terrain_node/generators/obstacles.h"
 #include "terrain_node/generators/random_fill.h"
@@ -116,10 +117,9 @@ struct BodyShape {
   enum class Source { Mesh, SpheresFile, Inline };
   Source source = Source::Inline;
   std::filesystem::path file;  ///< mesh or spheres file, as resolved against the config's folder
-  // Mesh only: density [kg/m^3] and the decomposition's options (io/sphere_decomposition.h).
+  // Mesh only: density [kg/m^3] and the decomposition's options.
   real density = 0;
-  real f = 0.7, refined_f = 0, sharp_angle = 30, merge = 0;
-  int refine_levels = 2;
+  io::DecompositionOptions decomposition;
   // Resolved: mass properties and spheres in the principal frame, relative to the centre of mass.
   real mass = 0;
   Vec3 inertia{0, 0, 0};          ///< principal moments

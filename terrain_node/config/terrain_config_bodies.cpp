@@ -108,12 +108,7 @@ void read_mesh_shape(const io::JsonField& f, const ParticleContext& context, Bod
   const io::JsonField mesh_field = f.member("mesh");
   shape.file = context.folder / mesh_field.string();
   shape.density = number_in_range(f.member("density"), kMinDensity, kMaxDensity, "kg/m^3");
-  const io::DecompositionOptions options = io::read_decomposition_options(f);
-  shape.f = options.f;
-  shape.refined_f = options.refined_f;
-  shape.sharp_angle = options.sharp_angle_deg;
-  shape.merge = options.merge_tolerance;
-  shape.refine_levels = options.refine_levels;
+  shape.decomposition = io::read_decomposition_options(f);
   // The io/ messages name the file and what is wrong; the key path says which entry.
   io::TriangleMesh mesh;
   io::MassProperties mass;
@@ -121,7 +116,7 @@ void read_mesh_shape(const io::JsonField& f, const ParticleContext& context, Bod
   try {
     mesh = io::read_solid_mesh(shape.file);
     mass = io::mass_properties(mesh, shape.density);
-    spheres = io::decompose_into_spheres(mesh, mass.centre_of_mass, options);
+    spheres = io::decompose_into_spheres(mesh, mass.centre_of_mass, shape.decomposition);
   } catch (const io::ConfigError& e) {
     mesh_field.fail(e.what());
   }

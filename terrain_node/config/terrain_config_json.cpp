@@ -137,10 +137,12 @@ Json obstacle_json(const Obstacle& o) {
 Json shape_json(const BodyShape& shape) {
   const std::string file =
       shape.source == BodyShape::Source::Inline ? "" : std::filesystem::absolute(shape.file).lexically_normal().string();
-  if (shape.source == BodyShape::Source::Mesh)
-    return {{"mesh", file},           {"density", shape.density},         {"f", shape.f},
-            {"refined_f", shape.refined_f}, {"refine_levels", shape.refine_levels}, {"sharp_angle", shape.sharp_angle},
-            {"merge", shape.merge}};
+  if (shape.source == BodyShape::Source::Mesh) {
+    const io::DecompositionOptions& o = shape.decomposition;
+    return {{"mesh", file},           {"density", shape.density},         {"f", o.f},
+            {"refined_f", o.refined_f}, {"refine_levels", o.refine_levels}, {"sharp_angle", o.sharp_angle_deg},
+            {"merge", o.merge_tolerance}};
+  }
   if (shape.source == BodyShape::Source::SpheresFile) return {{"spheres_file", file}};
   Json spheres = Json::array();
   for (const CompoundBody::Member& m : shape.spheres) spheres.push_back({m.offset.x, m.offset.y, m.offset.z, m.radius});

@@ -41,14 +41,11 @@ void StepWatch::ending() {
   dog_.beat("the last step", comm::Watchdog::kNoNumber, (kSlowestSteps - 1) * timeout_);
 }
 
-double StepWatch::checkpoint_allowance(std::uint64_t bodies) const {
-  return terrain::checkpoint_allowance(slowest_, slowest_checkpoint_, bodies);
-}
-
 StepWatch::Checkpointing::Checkpointing(StepWatch& watch, std::uint64_t bodies) : watch_(watch), start_(seconds_now()) {
   // Named after the last step done: the message says since when nothing has progressed.
   const bool started = watch_.step_ != comm::Watchdog::kNoNumber;
-  watch_.dog_.beat(started ? "terrain step" : "the run's start", watch_.step_, watch_.checkpoint_allowance(bodies));
+  watch_.dog_.beat(started ? "terrain step" : "the run's start", watch_.step_,
+                   checkpoint_allowance(watch_.slowest_, watch_.slowest_checkpoint_, bodies));
 }
 
 StepWatch::Checkpointing::~Checkpointing() {

@@ -42,9 +42,6 @@ class StepWatch {
     double start_;
   };
 
-  /// The extra seconds a checkpoint of `bodies` bodies may take beyond the timeout.
-  double checkpoint_allowance(std::uint64_t bodies) const;
-
  private:
   void beat_after_step();
 
