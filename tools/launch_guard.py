@@ -60,8 +60,10 @@ def descendants(pid):
 
 
 def end_process_tree(pid):
-    """SIGKILL to pid and every process below it (srun forks a helper that keeps the pipe open)."""
-    for process in descendants(pid) + [pid]:
+    """SIGKILL to pid and every process below it (srun forks a helper that keeps the pipe open).
+    The launcher goes first: ended after its children, it could see them die and exit on its own
+    (a shell returns 137), so the caller would not know whether the launcher was ended or failed."""
+    for process in [pid] + descendants(pid):
         try:
             os.kill(process, signal.SIGKILL)
         except OSError:

@@ -22,8 +22,9 @@ def run_guarded(script, grace):
     process = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     guard = LostPeerGuard(process, grace=grace, name="srun")
     start = time.time()
-    for line in process.stdout:
-        guard.saw(line)
+    with process.stdout:
+        for line in process.stdout:
+            guard.saw(line)
     guard.cancel()
     return process.wait(), guard.ended_hung_launcher, time.time() - start
 
