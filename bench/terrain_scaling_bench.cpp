@@ -25,7 +25,7 @@
 //           halo_ms_min=<e> solver_messages_ms_min=<x> reductions_ms_min=<r> reductions_ms_max=<r>
 //           exchanges_per_step=<k> bytes_per_step=<b> reductions_per_step=<r> neighbours=<k>
 //           ghosts_per_rank=<g> contacts=<c> cpu_ms_mean=<u> cpu_compute_ms_mean=<u> cpu_compute_ms_max=<u>
-//           stages_ms_mean=ghosts:<t>,proxies:<t>,...
+//           device_bytes_per_step=<d> stages_ms_mean=ghosts:<t>,proxies:<t>,...
 // Times per step; max/mean/min over ranks. exchange: the ghost refresh (its own work included),
 // counts and warm-start messages; solver exchange: the per-iteration slot and velocity messages
 // and the solver's allreduces, waiting included (both as terrain_node's timing.csv has them).
@@ -35,7 +35,8 @@
 // in the exchanges; unlike wall time it does not grow while another program holds the core,
 // which makes it the steadier measure of work on a busy machine. Counts per step are the
 // busiest rank's; stages: terrain_step_stages.h's, each rank's own clock (messages inside),
-// mean over ranks.
+// mean over ranks. device bytes: what the busiest rank copied between host and device memory
+// (gpu::transfer_bytes, counted in the CPU build too; docs/ccp.md, "On a GPU").
 
 #include <mpi.h>
 
@@ -50,6 +51,7 @@
 #include <vector>
 
 #include "bench/bench_mpi.h"
+#include "gpu/memory/transfer_count.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/distributed/rank_threads.h"
@@ -90,7 +92,7 @@ double process_cpu_seconds() {
 /// This rank's sums over the timed steps.
 struct RankTimes {
   double wall = 0, halo = 0, solver = 0, reductions = 0, messages = 0, cpu = 0, message_cpu = 0;
-  double exchanges = 0, bytes = 0, reduction_count = 0, ghosts = 0, neighbours = 0;
+  double exchanges = 0, bytes = 0, reduction_count = 0, ghosts = 0, neighbours = 0, device_bytes = 0;
   terrain::StageSeconds stages{};  // summed over the timed steps
 };
 constexpr int kRankFields = sizeof(RankTimes) / sizeof(double);  // sent as doubles
@@ -163,6 +165,7 @@ int main(int argc, char** argv) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double cpu_start = process_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
+    const gpu::TransferBytes device_start = gpu::transfer_bytes();
     for (long long k = 0; k < steps; ++k) {
       terrain.step();
       const terrain::ExchangeStats& x = terrain.exchange_stats();
@@ -178,6 +181,7 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < terrain::kTerrainStageCount; ++i) mine.stages[i] += terrain.stage_seconds()[i];
     }
     mine.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    mine.device_bytes = double((gpu::transfer_bytes() - device_start).total());
     mine.cpu = process_cpu_seconds() - cpu_start;
     mine.neighbours = double(terrain.decomposition().neighbours(terrain.rank(), terrain.ghost_width()).size());
     const double seconds = max_over_ranks(mine.wall);
@@ -198,7 +202,7 @@ int main(int argc, char** argv) {
           "mpi_ms_min=%.3f mpi_ms_max=%.3f halo_ms_min=%.3f solver_messages_ms_min=%.3f reductions_ms_min=%.4f "
           "reductions_ms_max=%.4f exchanges_per_step=%.1f bytes_per_step=%.0f reductions_per_step=%.1f "
           "neighbours=%.0f ghosts_per_rank=%.0f contacts=%llu cpu_ms_mean=%.3f cpu_compute_ms_mean=%.3f "
-          "cpu_compute_ms_max=%.3f stages_ms_mean=%s\n",
+          "cpu_compute_ms_max=%.3f device_bytes_per_step=%.0f stages_ms_mean=%s\n",
           alone ? "alone" : "distributed", ranks, threads, total, total / ranks, steps, iterations, per_step,
           per_step / config.scene.step.step_size, ms * max_of(all, [](const RankTimes& r) { return r.halo; }),
           ms * max_of(all, [](const RankTimes& r) { return r.solver; }), ms * max_of(all, compute_of),
@@ -213,7 +217,8 @@ int main(int argc, char** argv) {
           max_of(all, [](const RankTimes& r) { return r.neighbours; }),
           max_of(all, [](const RankTimes& r) { return r.ghosts; }), contacts,
           ms * mean_of(all, [](const RankTimes& r) { return r.cpu; }), ms * mean_of(all, cpu_compute_of),
-          ms * max_of(all, cpu_compute_of), stage_list(all, n).c_str());
+          ms * max_of(all, cpu_compute_of), max_of(all, [](const RankTimes& r) { return r.device_bytes; }) / n,
+          stage_list(all, n).c_str());
     }
   }
   if (alone) MPI_Comm_free(&terrain_comm);

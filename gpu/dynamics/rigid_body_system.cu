@@ -15,52 +15,13 @@
 #include <thrust/reduce.h>
 
 #include "gpu/collision/detail/stage_clock.h"
-#include "gpu/dynamics/detail/contact_preparation.h"
-#include "gpu/dynamics/detail/contact_selection.h"
 #include "gpu/dynamics/detail/integrator.h"
+#include "gpu/dynamics/detail/system_impl.h"
 #include "gpu/dynamics/detail/system_validation.h"
-#include "gpu/dynamics/detail/world_shapes.h"
 #include "gpu/memory/execution.h"
 #include "gpu/memory/host_copy.h"
 
-
 namespace trackcosim::gpu {
-
-struct RigidBodySystem::Impl {
-  explicit Impl(const BodySet& set, const StepSettings& settings)
-      : description(set), shapes(set), detector(settings.collision), motion(set.motion) {
-    find_immovable();
-    bodies.upload(set);
-  }
-
-  BodySet description;  ///< shapes and mass properties as given; states are read back on demand
-  detail::DeviceBodies bodies;
-  detail::WorldShapes shapes;
-  CollisionDetector detector;
-  std::vector<Motion> motion;
-  thrust::device_vector<GlobalId> immovable_gids;  ///< fixed and kinematic bodies, sorted (usually a few walls)
-  detail::ContactSelection contacts;  ///< this step's contacts the solver acts on (device memory)
-  ContactList host_contacts;  ///< their host copy, made only when detect_contacts() is asked
-  std::vector<BilateralRow> rows;
-  detail::SolverWorkspace ws;
-  detail::ContactUpload upload;
-  detail::WarmStartStore warm;
-  detail::DeviceCompliance compliant;
-
-  /// Collision on the bodies' shapes where they are, then the contacts the solver can act on.
-  void find_contacts() {
-    detector.detect_on_device(shapes.update(bodies));
-    contacts.take(detector.device_contacts());
-    contacts.drop_immovable_pairs(immovable_gids, compliant.gid);
-  }
-  void find_immovable() {
-    std::vector<GlobalId> gids;
-    for (std::size_t i = 0; i < description.size(); ++i)
-      if (!is_dynamic(description.motion[i])) gids.push_back(description.gid[i]);
-    detail::upload(immovable_gids, gids);
-  }
-  void upload_rows();
-};
 
 namespace {
 
@@ -140,7 +101,7 @@ const ContactList& RigidBodySystem::detect_contacts() {
   PhaseClock clock(stats_.phase_seconds);
   clock.run(StepPhase::Collision, [&] {
     m.find_contacts();
-    m.host_contacts = m.contacts.contacts().download();
+    host_contacts();
   });
   return m.host_contacts;
 }
@@ -148,6 +109,7 @@ const ContactList& RigidBodySystem::detect_contacts() {
 void RigidBodySystem::keep_contacts(const std::vector<std::uint8_t>& keep) {
   Impl& m = *impl_;
   m.contacts.keep(keep);  // checks the flag count
+  if (!m.host_contacts_current) return;
   std::vector<std::size_t> kept;
   kept.reserve(keep.size());
   for (std::size_t i = 0; i < keep.size(); ++i)

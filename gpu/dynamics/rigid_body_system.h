@@ -56,7 +56,7 @@ class RigidBodySystem {
   RigidBodySystem(const RigidBodySystem&) = delete;
   RigidBodySystem& operator=(const RigidBodySystem&) = delete;
 
-  /// One step: detect_contacts() then finish_step().
+  /// One step: collision detection then finish_step(), the contacts staying on the device.
   void step();
 
   /// The step in two halves, for a driver that splits the solve over ranks (solver_exchange.h):
@@ -66,6 +66,23 @@ class RigidBodySystem {
   const ContactList& detect_contacts();
   void keep_contacts(const std::vector<std::uint8_t>& keep);
   void finish_step(const SolvePartition* partition = nullptr, SolverExchange* exchange = nullptr);
+
+  /// The last detection's contacts (kept ones, after keep_contacts) on the host: copied when
+  /// first asked after a detection (about 100 B per contact), never by a step itself.
+  const ContactList& host_contacts();
+  /// The last detection's contacts with an end at one of `gids` (sorted), found on the device so
+  /// that only they cross to the host; `indices` receives their places in the step's list (what
+  /// warm_start(contacts) takes).
+  ContactList contacts_touching(const std::vector<GlobalId>& gids, std::vector<std::uint32_t>& indices) const;
+  /// The positions of some bodies, by index: three copies of their size, not of every body.
+  std::vector<Vec3> positions(const std::vector<std::uint32_t>& indices) const;
+  /// The dynamic body with the largest |v|^2 (the lowest index among equals), found on the device;
+  /// index == body_count() when there is no dynamic body.
+  struct FastestBody {
+    real speed_squared = 0;
+    std::uint32_t index = 0;
+  };
+  FastestBody fastest_dynamic_body() const;
 
   /// The bodies as they are now (states, forces, shapes): what replace_bodies takes back.
   BodySet bodies() const;

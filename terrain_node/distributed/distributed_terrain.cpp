@@ -51,9 +51,35 @@ std::size_t DistributedTerrain::owned_count() const {
   return static_cast<std::size_t>(std::count(held_->local.holder.begin(), held_->local.holder.end(), kOwnedHere));
 }
 
+const gpu::BodySet& DistributedTerrain::held_bodies() const {
+  if (held_->stale) {
+    held_->set = system_->bodies();
+    held_->stale = false;
+  }
+  return held_->set;
+}
+
+void DistributedTerrain::reload_held_bodies() {
+  held_->set = system_->bodies();
+  held_->stale = false;
+}
+
+const gpu::ContactList& DistributedTerrain::held_contacts() const { return system_->host_contacts(); }
+
+void DistributedTerrain::check_displacement() const {
+  const gpu::RigidBodySystem::FastestBody fastest = system_->fastest_dynamic_body();
+  if (fastest.index == system_->body_count()) return;
+  const real moved = std::sqrt(fastest.speed_squared) * system_->settings().step_size;
+  if (!(moved > max_displacement_)) return;
+  const gpu::BodyState b = system_->body_state(fastest.index);
+  throw std::runtime_error("body gid " + std::to_string(b.gid) + " at (" + std::to_string(b.position.x) + ", " +
+                           std::to_string(b.position.y) + ", " + std::to_string(b.position.z) + ") moved " +
+                           std::to_string(moved) + " m in one step, more than domain.max_displacement = " +
+                           std::to_string(max_displacement_) + " m: raise domain.max_displacement or lower step_size");
+}
+
 void DistributedTerrain::classify_and_refresh_ghosts() {
-  const gpu::BodySet& cur = held_->set;
-  const real h = system_->settings().step_size;
+  const gpu::BodySet& cur = held_bodies();
   std::vector<std::uint32_t> owned, kept;
   std::vector<Vec3> owned_position;
   std::size_t migrated_in = 0;
@@ -62,14 +88,6 @@ void DistributedTerrain::classify_and_refresh_ghosts() {
       kept.push_back(i);
       continue;
     }
-    const Vec3 v{cur.vx[i], cur.vy[i], cur.vz[i]};
-    const real moved = std::sqrt(dot(v, v)) * h;
-    if (moved > max_displacement_)
-      throw std::runtime_error("body gid " + std::to_string(cur.gid[i]) + " at (" + std::to_string(cur.px[i]) + ", " +
-                               std::to_string(cur.py[i]) + ", " + std::to_string(cur.pz[i]) + ") moved " +
-                               std::to_string(moved) + " m in one step, more than domain.max_displacement = " +
-                               std::to_string(max_displacement_) +
-                               " m: raise domain.max_displacement or lower step_size");
     if (decomposition_.owner_of(position(cur, i)) != rank_) continue;
     owned.push_back(i);
     kept.push_back(i);
@@ -137,10 +155,13 @@ void DistributedTerrain::classify_and_refresh_ghosts() {
   // nobody joined or left, the system already holds this step's set (most steps of a settled
   // bed; always on one rank).
   const bool unchanged = local.gid == held_->local.gid && local.holder == held_->local.holder;
-  if (!unchanged) system_->replace_bodies(merge_bodies(cur, kept, sources));
   exchange_stats_.ghosts = ghost_holder.size();
   exchange_stats_.migrated_in = migrated_in;
   held_->local = std::move(local);
+  if (unchanged) return;
+  gpu::BodySet merged = merge_bodies(cur, kept, sources);
+  system_->replace_bodies(merged);
+  held_->set = std::move(merged);  // what the system now holds, states and all
 }
 
 namespace {
@@ -165,21 +186,26 @@ void DistributedTerrain::step() {
   if (rebalance_interval_ > 0 && step_count() > 0 && step_count() % rebalance_interval_ == 0) rebalance();
   exchange_->reset_traffic();
   const Clock::time_point refresh = Clock::now();
-  classify_and_refresh_ghosts();
+  check_displacement();
+  if (ranks_ > 1) classify_and_refresh_ghosts();  // one rank owns everything, always
   double exchange_seconds = since(refresh);
+  record_watched_positions();
   at(stage_seconds_, TerrainStage::Ghosts) = since(ghosts);
 
-  const gpu::ContactList& contacts = system_->detect_contacts();
-  held_->contacts = &contacts;
-  if (ranks_ == 1) {  // nothing to split: the plain step (the same bits, without the bookkeeping)
-    system_->finish_step();
-    held_->solve_here.assign(contacts.size(), 1);
+  if (ranks_ == 1) {
+    // Nothing to split: the plain step, whose contacts and bodies stay on the device (the same
+    // bits as the split step, without its bookkeeping).
+    system_->step();
+    held_->stepped = true;
+    held_->stale = true;
+    held_->solve_here.assign(system_->last_stats().contacts, 1);
     add_system_phases(stage_seconds_, system_->last_stats());
     timed_accumulate_loads();
-    held_->set = system_->bodies();
     exchange_stats_.seconds = exchange_seconds;
     return;
   }
+  const gpu::ContactList& contacts = system_->detect_contacts();
+  held_->stepped = true;
   const Clock::time_point ownership = Clock::now();
   PartitionPlan plan = plan_partition(contacts, held_->local, decomposition_, rank_, neighbours_, held_->ghost_sends);
   system_->keep_contacts(plan.keep);
@@ -215,7 +241,7 @@ void DistributedTerrain::step() {
   const double forwarded = since(warm_start);
   exchange_seconds += forwarded;
   at(stage_seconds_, TerrainStage::Integrate) += forwarded;
-  held_->set = system_->bodies();
+  held_->stale = true;
   exchange_stats_.seconds = exchange_seconds;
   exchange_stats_.exchanges = exchange_->traffic().exchanges;
   exchange_stats_.bytes = exchange_->traffic().bytes;
@@ -231,7 +257,7 @@ void DistributedTerrain::timed_accumulate_loads() {
 
 void DistributedTerrain::forward_warm_start(const std::vector<std::uint8_t>& solve_here) {
   if (neighbours_.empty()) return;
-  const gpu::ContactList& c = *held_->contacts;
+  const gpu::ContactList& c = held_contacts();
   const domain::Aabb box = decomposition_.box(rank_);
   std::vector<std::vector<std::uint32_t>> chosen(neighbours_.size());
   std::vector<std::uint32_t> all;
@@ -266,7 +292,7 @@ gpu::StepStats DistributedTerrain::global_stats() const {
   const std::vector<std::uint8_t>& solve_here = held_->solve_here;
   gpu::StepStats stats = system_->last_stats();
   comm::ExactSum energy;
-  const gpu::BodySet& s = held_->set;
+  const gpu::BodySet& s = held_bodies();
   for (std::size_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOwnedHere) energy.add(kinetic_energy(s, i));
   stats.kinetic_energy = energy.total(group_);
@@ -276,7 +302,7 @@ gpu::StepStats DistributedTerrain::global_stats() const {
 }
 
 std::vector<gpu::BodyState> DistributedTerrain::gather_states() const {
-  const gpu::BodySet& s = held_->set;
+  const gpu::BodySet& s = held_bodies();
   std::vector<gpu::BodyState> mine;
   for (std::size_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOwnedHere) mine.push_back(state_of(s, i));
@@ -290,7 +316,7 @@ std::vector<gpu::BodyState> DistributedTerrain::gather_states() const {
 }
 
 std::vector<gpu::BodyState> DistributedTerrain::gather_states(const std::vector<gpu::GlobalId>& gids) const {
-  const gpu::BodySet& s = held_->set;
+  const gpu::BodySet& s = held_bodies();
   std::vector<gpu::BodyState> mine;
   for (const gpu::GlobalId gid : gids) {
     const std::uint32_t i = index_of(s.gid, gid);
@@ -311,24 +337,25 @@ std::vector<gpu::BodyState> DistributedTerrain::gather_states(const std::vector<
 std::vector<gpu::WarmStartImpulse> DistributedTerrain::solved_impulses(std::vector<Vec3>* midpoints) const {
   // Found by key: the store also holds entries neighbours forwarded, so it is no longer aligned
   // with the contact list.
+  if (!held_->stepped) return {};
   const std::vector<gpu::WarmStartImpulse> store = system_->warm_start();
-  const gpu::ContactList* c = held_->contacts;
+  const gpu::ContactList& c = held_contacts();
   std::vector<gpu::WarmStartImpulse> out;
   auto key = [](const gpu::WarmStartImpulse& e) { return std::tie(e.gid_a, e.gid_b, e.shape_a, e.shape_b); };
-  for (std::uint32_t i = 0; c != nullptr && i < held_->solve_here.size(); ++i) {
+  for (std::uint32_t i = 0; i < held_->solve_here.size(); ++i) {
     if (held_->solve_here[i] == 0) continue;
-    const gpu::WarmStartImpulse probe{c->gid_a[i], c->gid_b[i], c->shape_a[i], c->shape_b[i], {0, 0, 0}};
+    const gpu::WarmStartImpulse probe{c.gid_a[i], c.gid_b[i], c.shape_a[i], c.shape_b[i], {0, 0, 0}};
     const auto it = std::lower_bound(store.begin(), store.end(), probe,
                                      [&](const auto& l, const auto& r) { return key(l) < key(r); });
     if (it == store.end() || key(*it) != key(probe)) continue;
     out.push_back(*it);
-    if (midpoints != nullptr) midpoints->push_back(contact_midpoint(*c, i));
+    if (midpoints != nullptr) midpoints->push_back(contact_midpoint(c, i));
   }
   return out;
 }
 
 TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
-  const gpu::BodySet& s = held_->set;
+  const gpu::BodySet& s = held_bodies();
   const SphereIndex spheres(s);
   BodyRecords mine;
   std::vector<std::uint32_t> everywhere;

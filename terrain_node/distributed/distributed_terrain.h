@@ -201,6 +201,18 @@ class DistributedTerrain {
   void hand_over(Handover h, bool move_cuts);
   void accumulate_loads();
   void timed_accumulate_loads();  ///< accumulate_loads, timed as stage 7
+  /// Throws when a dynamic body moves more than domain.max_displacement in one step (a ghost
+  /// layer that thin would miss it); found on the device, only the fastest body crosses.
+  void check_displacement() const;
+  /// Held::watched_start for the coming step: a few positions, copied from the device.
+  void record_watched_positions();
+  /// Held::set with its poses and velocities as the system has them now, copied if a step
+  /// moved them (outputs, checkpoints and the multi-rank exchanges read this; a step alone not).
+  const gpu::BodySet& held_bodies() const;
+  /// Held::set copied from the system whole (its membership changed).
+  void reload_held_bodies();
+  /// The last step's kept contacts on the host, copied when first asked.
+  const gpu::ContactList& held_contacts() const;
 
   comm::RankGroup group_;
   int rank_ = 0, ranks_ = 1;

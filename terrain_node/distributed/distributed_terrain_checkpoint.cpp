@@ -64,7 +64,7 @@ struct RoutedWarm {
 }  // namespace
 
 void DistributedTerrain::write_checkpoint(const std::filesystem::path& path, const std::string& config_text) const {
-  const gpu::BodySet& s = held_->set;
+  const gpu::BodySet& s = held_bodies();
   std::vector<std::uint32_t> mine;
   for (std::uint32_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOwnedHere || (held_->local.holder[i] == kOnEveryRank && leader())) mine.push_back(i);

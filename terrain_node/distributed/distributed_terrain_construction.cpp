@@ -136,7 +136,7 @@ DistributedTerrain::DistributedTerrain(const TerrainConfig& config, const comm::
   // 3. Every particle to its owner.
   const BodyRecords received = send_to_owners(group_, local, moving, decomposition_);
   system_ = std::make_unique<gpu::RigidBodySystem>(merge_bodies(local, everywhere, {&received}), config.scene.step);
-  held_->set = system_->bodies();
+  reload_held_bodies();
   held_->local.gid = held_->set.gid;
   held_->local.holder.assign(held_->set.size(), kOwnedHere);
   for (std::size_t i = 0; i < held_->set.size(); ++i)

@@ -24,11 +24,12 @@ void DistributedTerrain::add_everywhere_bodies(const gpu::BodySet& extra) {
       throw std::invalid_argument("body gid " + std::to_string(extra.gid[i]) +
                                   ": only fixed or kinematic bodies can be held by every rank");
   gpu::BodySet next;
-  const SphereIndex held_spheres(held_->set), extra_spheres(extra);
-  for (std::uint32_t i = 0; i < held_->set.size(); ++i) copy_body(held_->set, held_spheres, i, next);
+  const gpu::BodySet& held = held_bodies();
+  const SphereIndex held_spheres(held), extra_spheres(extra);
+  for (std::uint32_t i = 0; i < held.size(); ++i) copy_body(held, held_spheres, i, next);
   for (std::uint32_t i = 0; i < extra.size(); ++i) copy_body(extra, extra_spheres, i, next);
   system_->replace_bodies(next);
-  held_->set = system_->bodies();
+  reload_held_bodies();
   held_->local.gid = held_->set.gid;
   held_->local.holder.resize(held_->set.size(), kOnEveryRank);
 }
@@ -81,26 +82,46 @@ std::vector<std::array<double, 6>> DistributedTerrain::take_loads() {
   return out;
 }
 
+void DistributedTerrain::record_watched_positions() {
+  held_->watched_start.assign(watched_.size(), Vec3{0, 0, 0});
+  if (watched_.empty()) return;
+  const gpu::BodySet& s = held_->set;  // its gids are the system's, stale or not
+  std::vector<std::uint32_t> bodies;
+  std::vector<std::size_t> slots;
+  for (std::size_t k = 0; k < watched_.size(); ++k) {
+    const std::uint32_t i = index_of(s.gid, watched_[k]);
+    if (i == s.size() || s.gid[i] != watched_[k]) continue;  // not held here
+    bodies.push_back(i);
+    slots.push_back(k);
+  }
+  const std::vector<Vec3> at = system_->positions(bodies);
+  for (std::size_t j = 0; j < slots.size(); ++j) held_->watched_start[slots[j]] = at[j];
+}
+
 void DistributedTerrain::accumulate_loads() {
-  if (watched_.empty() || held_->contacts == nullptr) return;
-  const gpu::ContactList& c = *held_->contacts;
-  auto watched = [&](gpu::GlobalId gid) { return std::binary_search(watched_.begin(), watched_.end(), gid); };
-  std::vector<std::uint32_t> hits;
-  for (std::uint32_t i = 0; i < c.size(); ++i)
-    if (held_->solve_here[i] != 0 && (watched(c.gid_a[i]) || watched(c.gid_b[i]))) hits.push_back(i);
+  if (watched_.empty() || !held_->stepped) return;
+  // Only the contacts of watched bodies leave the device, not the step's whole list.
+  std::vector<std::uint32_t> touching;
+  const gpu::ContactList touched = system_->contacts_touching(watched_, touching);
+  std::vector<std::uint32_t> hits, rows;  // index in the step's list, row of `touched`
+  for (std::uint32_t r = 0; r < touching.size(); ++r)
+    if (held_->solve_here[touching[r]] != 0) {
+      hits.push_back(touching[r]);
+      rows.push_back(r);
+    }
   if (hits.empty()) return;
   // The store is aligned with this step's contacts until forward_warm_start merges into it.
   const std::vector<gpu::WarmStartImpulse> impulse = system_->warm_start(hits);
-  const gpu::BodySet& s = held_->set;  // poses at the step's start, where the contacts were found
+  auto watched = [&](gpu::GlobalId gid) { return std::binary_search(watched_.begin(), watched_.end(), gid); };
   auto add = [&](gpu::GlobalId gid, Vec3 point, Vec3 p) {
     const std::size_t k = static_cast<std::size_t>(std::lower_bound(watched_.begin(), watched_.end(), gid) - watched_.begin());
-    const std::uint32_t b = index_of(s.gid, gid);
-    const Vec3 l = cross(point - position(s, b), p);
+    const Vec3 l = cross(point - held_->watched_start[k], p);  // about its position at the step's start
     const double v[6] = {p.x, p.y, p.z, l.x, l.y, l.z};
     for (std::size_t m = 0; m < 6; ++m) loads_.add(6 * k + m, v[m]);
   };
+  const gpu::ContactList& c = touched;
   for (std::size_t h = 0; h < hits.size(); ++h) {
-    const std::uint32_t i = hits[h];
+    const std::uint32_t i = rows[h];
     const Vec3 on_b = impulse[h].impulse_on_b;
     if (watched(c.gid_b[i])) add(c.gid_b[i], {c.bx[i], c.by[i], c.bz[i]}, on_b);
     if (watched(c.gid_a[i])) add(c.gid_a[i], {c.ax[i], c.ay[i], c.az[i]}, Vec3{-on_b.x, -on_b.y, -on_b.z});

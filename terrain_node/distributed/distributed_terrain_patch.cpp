@@ -31,7 +31,7 @@ BodyRecords gather_everywhere(const comm::RankGroup& group, const BodyRecords& m
 }  // namespace
 
 PatchCounts DistributedTerrain::apply_patch(const PatchBox& box, bool move_cuts) {
-  const gpu::BodySet& cur = held_->set;
+  const gpu::BodySet& cur = held_bodies();
   const SphereIndex spheres(cur);
   Handover h;
   std::uint64_t counts[2] = {0, 0};  // changes of class, particles out of a store

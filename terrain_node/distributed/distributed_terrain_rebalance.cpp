@@ -68,7 +68,7 @@ BodyRecords send_to_owners(const comm::RankGroup& group, const gpu::BodySet& set
 }
 
 void DistributedTerrain::rebalance() {
-  const gpu::BodySet& cur = held_->set;
+  const gpu::BodySet& cur = held_bodies();
   const SphereIndex spheres(cur);
   Handover h;
   for (std::uint32_t i = 0; i < cur.size(); ++i) {
@@ -80,7 +80,7 @@ void DistributedTerrain::rebalance() {
 }
 
 void DistributedTerrain::hand_over(Handover h, bool move_cuts) {
-  const gpu::BodySet& cur = held_->set;
+  const gpu::BodySet& cur = held_bodies();
   std::vector<Vec3> active_position;
   for (const BodyRecord& r : h.active.bodies) active_position.push_back(position_of(r));
   const domain::GridShape grid = decomposition_.grid();
@@ -102,7 +102,7 @@ void DistributedTerrain::hand_over(Handover h, bool move_cuts) {
   // Before the first step (a restart) there is no contact list to place them by, only the
   // checkpoint's impulses each rank kept for its old box: then every rank gets all of them.
   std::vector<std::vector<gpu::WarmStartImpulse>> warm_out(static_cast<std::size_t>(ranks_));
-  if (held_->contacts == nullptr) {
+  if (!held_->stepped) {
     warm_out.assign(warm_out.size(), system_->warm_start());
   } else {
     std::vector<Vec3> midpoints;
@@ -116,7 +116,7 @@ void DistributedTerrain::hand_over(Handover h, bool move_cuts) {
   use_decomposition(std::move(next));
   system_->replace_bodies(merge_bodies(cur, h.everywhere, {&mine, &h.fixed}));
   system_->merge_warm_start(warm);
-  held_->set = system_->bodies();
+  reload_held_bodies();
   held_->local.gid = held_->set.gid;
   held_->local.holder.assign(held_->set.size(), kOwnedHere);
   for (std::size_t i = 0; i < held_->set.size(); ++i)

@@ -11,7 +11,7 @@
 namespace trackcosim::terrain {
 
 std::vector<WorldSphere> DistributedTerrain::owned_spheres() const {
-  const gpu::BodySet& s = held_->set;
+  const gpu::BodySet& s = held_bodies();
   std::vector<WorldSphere> out;
   for (std::size_t k = 0; k < s.sphere_radius.size(); ++k) {
     const std::uint32_t b = s.sphere_body[k];
@@ -25,7 +25,7 @@ std::vector<WorldSphere> DistributedTerrain::owned_spheres() const {
 }
 
 SnapshotPiece DistributedTerrain::snapshot_piece() const {
-  const gpu::BodySet& s = held_->set;
+  const gpu::BodySet& s = held_bodies();
   std::vector<std::uint32_t> mine;
   for (std::uint32_t i = 0; i < s.size(); ++i) {
     const int holder = held_->local.holder[i];
@@ -46,7 +46,7 @@ SnapshotPiece DistributedTerrain::snapshot_piece() const {
 }
 
 DynamicTotals DistributedTerrain::dynamic_totals() const {
-  const gpu::BodySet& s = held_->set;
+  const gpu::BodySet& s = held_bodies();
   std::uint64_t bodies = 0;
   comm::ExactSum mass;
   for (std::size_t i = 0; i < s.size(); ++i)
@@ -59,8 +59,8 @@ DynamicTotals DistributedTerrain::dynamic_totals() const {
 
 ContactEnds DistributedTerrain::contact_ends(real gap) const {
   std::uint64_t ends[2] = {0, 0};  // touching, loaded
-  const gpu::BodySet& s = held_->set;
-  if (held_->contacts != nullptr) {
+  const gpu::BodySet& s = held_bodies();
+  if (held_->stepped) {
     const gpu::ContactImpulses impulses = system_->contact_impulses();
     const gpu::ContactList& c = impulses.contacts;
     for (std::size_t i = 0; i < c.size() && i < held_->solve_here.size(); ++i) {

@@ -16,11 +16,20 @@ namespace trackcosim::terrain {
 
 /// What this rank holds between steps.
 struct DistributedTerrain::Held {
-  gpu::BodySet set;                 ///< every held body, as the system has it after the last step
+  /// Every held body, in the system's order. What a step does not change (gids, motion, shapes,
+  /// masses, applied loads) is always as the system has it; poses and velocities only while
+  /// !stale: a step does not copy them back (on a GPU that is every body array, every step), a
+  /// reader that needs them does (DistributedTerrain::held_bodies).
+  gpu::BodySet set;
+  bool stale = false;               ///< a step moved the bodies since `set` was copied
+  bool stepped = false;             ///< a step ran: the system holds its contact list
   LocalBodies local;                ///< holders of `set`'s bodies
   std::vector<std::vector<std::uint32_t>> ghost_sends;  ///< per neighbour: local indices it holds as ghosts
-  const gpu::ContactList* contacts = nullptr;  ///< the last step's kept contacts (owned by the system)
   std::vector<std::uint8_t> solve_here;   ///< per kept contact
+  /// Per watched gid, its position at this step's start (where its contacts were found) and
+  /// whether this rank holds it.
+  std::vector<Vec3> watched_start;
+  std::vector<std::uint8_t> watched_held;
   BodyRecords stored;  ///< particles a moving patch took out of the solver, at rest, in gid order
 };
 
