@@ -102,8 +102,8 @@ void DistributedTerrain::accumulate_loads() {
   if (watched_.empty() || !held_->stepped) return;
   // Only the contacts of watched bodies leave the device, not the step's whole list.
   std::vector<std::uint32_t> touching;
-  const gpu::ContactList touched = system_->contacts_touching(watched_, touching);
-  std::vector<std::uint32_t> hits, rows;  // index in the step's list, row of `touched`
+  const gpu::ContactList c = system_->contacts_touching(watched_, touching);
+  std::vector<std::uint32_t> hits, rows;  // index in the step's list, row of `c`
   for (std::uint32_t r = 0; r < touching.size(); ++r)
     if (held_->solve_here[touching[r]] != 0) {
       hits.push_back(touching[r]);
@@ -119,7 +119,6 @@ void DistributedTerrain::accumulate_loads() {
     const double v[6] = {p.x, p.y, p.z, l.x, l.y, l.z};
     for (std::size_t m = 0; m < 6; ++m) loads_.add(6 * k + m, v[m]);
   };
-  const gpu::ContactList& c = touched;
   for (std::size_t h = 0; h < hits.size(); ++h) {
     const std::uint32_t i = rows[h];
     const Vec3 on_b = impulse[h].impulse_on_b;
