@@ -76,6 +76,13 @@ class RigidBodySystem {
   ContactList contacts_touching(const std::vector<GlobalId>& gids, std::vector<std::uint32_t>& indices) const;
   /// The positions of some bodies, by index: three copies of their size, not of every body.
   std::vector<Vec3> positions(const std::vector<std::uint32_t>& indices) const;
+  /// The dynamic bodies whose centre is outside the box [lo, hi) shrunk by `width` on every
+  /// side (min(p - lo, hi - p) over the axes is not above `width`), increasing: a distributed
+  /// driver's bodies that may change owner or be a neighbour's ghost. Only their indices cross.
+  std::vector<std::uint32_t> dynamic_bodies_near_faces(Vec3 lo, Vec3 hi, real width) const;
+  /// Copies the poses and velocities of some bodies (by index) into `into`, a body set in this
+  /// system's order (as bodies() gives it); the rest of `into` is left as it is.
+  void read_states(const std::vector<std::uint32_t>& indices, BodySet& into) const;
   /// The dynamic body with the largest |v|^2 (the lowest index among equals), found on the device;
   /// index == body_count() when there is no dynamic body.
   struct FastestBody {

@@ -1,5 +1,6 @@
 // What a driver asks of the last step without copying it whole: the host copy of the contact
-// list on demand, the few contacts of watched bodies, a few bodies' positions, the fastest body.
+// list on demand, the few contacts of watched bodies, a few bodies' positions and states, the
+// bodies near a rank's faces, the fastest body.
 // Each runs on the device and copies to the host only its answer (docs/ccp.md, "On a GPU").
 
 #include "gpu/dynamics/rigid_body_system.h"
@@ -33,6 +34,32 @@ void gather_into(const thrust::device_vector<std::uint32_t>& index, const thrust
   thrust::gather(detail::par(), index.begin(), index.end(), from.begin(), to.begin());
 }
 
+/// The values of `from` at `index`, on the host: only they cross.
+std::vector<real> picked(const thrust::device_vector<std::uint32_t>& index, const thrust::device_vector<real>& from) {
+  thrust::device_vector<real> values;
+  gather_into(index, from, values);
+  return detail::download(values);
+}
+
+/// A dynamic body not deep inside a box: the same comparison, in the same arithmetic, as
+/// domain::plan_ghosts's test for a body no neighbour can need.
+struct NearFaces {
+  const real *x, *y, *z;
+  const std::uint8_t* motion;
+  Vec3 lo, hi;
+  real width;
+  TRACKCOSIM_HD bool operator()(std::uint32_t i) const {
+    if (!is_dynamic(static_cast<Motion>(motion[i]))) return false;
+    const real inside = min6(x[i] - lo.x, hi.x - x[i], y[i] - lo.y, hi.y - y[i], z[i] - lo.z, hi.z - z[i]);
+    return !(inside > width);
+  }
+  static TRACKCOSIM_HD real min6(real a, real b, real c, real d, real e, real f) {
+    const real ab = a < b ? a : b, cd = c < d ? c : d, ef = e < f ? e : f;
+    const real abcd = ab < cd ? ab : cd;
+    return abcd < ef ? abcd : ef;
+  }
+};
+
 /// |v|^2 of a body and its index; the order picks the larger speed, then the lower index.
 struct SpeedAt {
   real speed_squared;
@@ -44,9 +71,7 @@ struct DynamicSpeed {
   const std::uint8_t* motion;
   std::uint32_t none;
   TRACKCOSIM_HD SpeedAt operator()(std::uint32_t i) const {
-    const bool moves = motion[i] == static_cast<std::uint8_t>(Motion::Dynamic) ||
-                       motion[i] == static_cast<std::uint8_t>(Motion::Axial);
-    if (!moves) return {real(-1), none};
+    if (!is_dynamic(static_cast<Motion>(motion[i]))) return {real(-1), none};
     return {vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i], i};
   }
 };
@@ -96,15 +121,37 @@ std::vector<Vec3> RigidBodySystem::positions(const std::vector<std::uint32_t>& i
   const detail::DeviceVec3& p = impl_->bodies.position;
   thrust::device_vector<std::uint32_t> index;
   detail::upload(index, indices);
-  detail::DeviceVec3 picked;
-  gather_into(index, p.x, picked.x);
-  gather_into(index, p.y, picked.y);
-  gather_into(index, p.z, picked.z);
-  const std::vector<real> x = detail::download(picked.x), y = detail::download(picked.y),
-                          z = detail::download(picked.z);
+  const std::vector<real> x = picked(index, p.x), y = picked(index, p.y), z = picked(index, p.z);
   std::vector<Vec3> out(indices.size());
   for (std::size_t k = 0; k < out.size(); ++k) out[k] = {x[k], y[k], z[k]};
   return out;
+}
+
+std::vector<std::uint32_t> RigidBodySystem::dynamic_bodies_near_faces(Vec3 lo, Vec3 hi, real width) const {
+  const detail::DeviceBodies& b = impl_->bodies;
+  const NearFaces near{detail::raw(b.position.x), detail::raw(b.position.y), detail::raw(b.position.z),
+                       detail::raw(b.motion), lo, hi, width};
+  thrust::device_vector<std::uint32_t> index(b.size());
+  const auto first = thrust::counting_iterator<std::uint32_t>(0);
+  const auto end =
+      thrust::copy_if(detail::par(), first, first + static_cast<std::ptrdiff_t>(b.size()), index.begin(), near);
+  index.resize(static_cast<std::size_t>(end - index.begin()));
+  return detail::download(index);
+}
+
+void RigidBodySystem::read_states(const std::vector<std::uint32_t>& indices, BodySet& into) const {
+  const detail::DeviceBodies& b = impl_->bodies;
+  thrust::device_vector<std::uint32_t> index;
+  detail::upload(index, indices);
+  const auto copy = [&](const thrust::device_vector<real>& from, std::vector<real>& to) {
+    const std::vector<real> values = picked(index, from);
+    for (std::size_t k = 0; k < indices.size(); ++k) to[indices[k]] = values[k];
+  };
+  copy(b.position.x, into.px), copy(b.position.y, into.py), copy(b.position.z, into.pz);
+  copy(b.orientation.w, into.qw), copy(b.orientation.x, into.qx), copy(b.orientation.y, into.qy);
+  copy(b.orientation.z, into.qz);
+  copy(b.velocity.x, into.vx), copy(b.velocity.y, into.vy), copy(b.velocity.z, into.vz);
+  copy(b.angular_velocity.x, into.wx), copy(b.angular_velocity.y, into.wy), copy(b.angular_velocity.z, into.wz);
 }
 
 RigidBodySystem::FastestBody RigidBodySystem::fastest_dynamic_body() const {

@@ -78,13 +78,34 @@ void DistributedTerrain::check_displacement() const {
                            std::to_string(max_displacement_) + " m: raise domain.max_displacement or lower step_size");
 }
 
+std::vector<std::uint8_t> DistributedTerrain::refresh_edge_states() {
+  const domain::Aabb box = decomposition_.box(rank_);
+  const std::vector<std::uint32_t> near = system_->dynamic_bodies_near_faces(box.lo, box.hi, ghost_width_);
+  std::vector<std::uint8_t> edge(held_->set.size(), 0);
+  for (const std::uint32_t i : near) edge[i] = 1;
+  // A ghost was in a neighbour's box a step ago, so it is near a face; listed anyway, since
+  // whether it now owes its owner a migration is decided here, not assumed.
+  std::vector<std::uint32_t> read = near;
+  for (std::uint32_t i = 0; i < edge.size(); ++i)
+    if (held_->local.holder[i] >= 0 && edge[i] == 0) {
+      edge[i] = 1;
+      read.push_back(i);
+    }
+  if (held_->stale) system_->read_states(read, held_->set);
+  return edge;
+}
+
 void DistributedTerrain::classify_and_refresh_ghosts() {
-  const gpu::BodySet& cur = held_bodies();
-  std::vector<std::uint32_t> owned, kept;
+  // A dynamic body deep inside this rank's box (farther than the ghost width from its faces) is
+  // owned here, no neighbour needs it, and its state stays on the device: only the bodies near
+  // the faces are read (refresh_edge_states), unless the membership changes below.
+  const std::vector<std::uint8_t> edge = refresh_edge_states();
+  const gpu::BodySet& cur = held_->set;
+  std::vector<std::uint32_t> owned, kept;  // owned: the owned bodies near the faces
   std::vector<Vec3> owned_position;
   std::size_t migrated_in = 0;
   for (std::uint32_t i = 0; i < cur.size(); ++i) {
-    if (!dynamic(cur, i)) {
+    if (!dynamic(cur, i) || edge[i] == 0) {
       kept.push_back(i);
       continue;
     }
@@ -159,7 +180,9 @@ void DistributedTerrain::classify_and_refresh_ghosts() {
   exchange_stats_.migrated_in = migrated_in;
   held_->local = std::move(local);
   if (unchanged) return;
-  gpu::BodySet merged = merge_bodies(cur, kept, sources);
+  // Bodies join or leave: the new set is built on the host from every state (a full copy, on
+  // the steps where membership changes).
+  gpu::BodySet merged = merge_bodies(held_bodies(), kept, sources);
   system_->replace_bodies(merged);
   held_->set = std::move(merged);  // what the system now holds, states and all
 }

@@ -188,6 +188,9 @@ class DistributedTerrain {
  private:
   struct Held;
   void classify_and_refresh_ghosts();
+  /// Per held body, 1 if it is dynamic and near a face of this rank's box or beyond it, or a
+  /// ghost; the states of those are read from the device into Held::set (when a step moved them).
+  std::vector<std::uint8_t> refresh_edge_states();
   void forward_warm_start(const std::vector<std::uint8_t>& solve_here);
   /// The stored impulses of the contacts this rank solved in the last step (and their midpoints).
   std::vector<gpu::WarmStartImpulse> solved_impulses(std::vector<Vec3>* midpoints) const;
