@@ -25,7 +25,8 @@
 //           halo_ms_min=<e> solver_messages_ms_min=<x> reductions_ms_min=<r> reductions_ms_max=<r>
 //           exchanges_per_step=<k> bytes_per_step=<b> reductions_per_step=<r> neighbours=<k>
 //           ghosts_per_rank=<g> contacts=<c> cpu_ms_mean=<u> cpu_compute_ms_mean=<u> cpu_compute_ms_max=<u>
-//           device_bytes_per_step=<d> stages_ms_mean=ghosts:<t>,proxies:<t>,...
+//           device_bytes_per_step=<d> device_message_bytes_per_step=<m>
+//           stages_ms_mean=ghosts:<t>,proxies:<t>,...
 // Times per step; max/mean/min over ranks. exchange: the ghost refresh (its own work included),
 // counts and warm-start messages; solver exchange: the per-iteration slot and velocity messages
 // and the solver's allreduces, waiting included (both as terrain_node's timing.csv has them).
@@ -36,7 +37,8 @@
 // which makes it the steadier measure of work on a busy machine. Counts per step are the
 // busiest rank's; stages: terrain_step_stages.h's, each rank's own clock (messages inside),
 // mean over ranks. device bytes: what the busiest rank copied between host and device memory
-// (gpu::transfer_bytes, counted in the CPU build too; docs/ccp.md, "On a GPU").
+// (gpu::transfer_bytes, counted in the CPU build too; docs/ccp.md, "On a GPU"), and of them
+// the solver's messages staged through the host (what a CUDA-aware MPI would not copy).
 
 #include <mpi.h>
 
@@ -93,6 +95,7 @@ double process_cpu_seconds() {
 struct RankTimes {
   double wall = 0, halo = 0, solver = 0, reductions = 0, messages = 0, cpu = 0, message_cpu = 0;
   double exchanges = 0, bytes = 0, reduction_count = 0, ghosts = 0, neighbours = 0, device_bytes = 0;
+  double device_message_bytes = 0;
   terrain::StageSeconds stages{};  // summed over the timed steps
 };
 constexpr int kRankFields = sizeof(RankTimes) / sizeof(double);  // sent as doubles
@@ -181,7 +184,9 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < terrain::kTerrainStageCount; ++i) mine.stages[i] += terrain.stage_seconds()[i];
     }
     mine.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    mine.device_bytes = double((gpu::transfer_bytes() - device_start).total());
+    const gpu::TransferBytes copied = gpu::transfer_bytes() - device_start;
+    mine.device_bytes = double(copied.total());
+    mine.device_message_bytes = double(copied.messages);
     mine.cpu = process_cpu_seconds() - cpu_start;
     mine.neighbours = double(terrain.decomposition().neighbours(terrain.rank(), terrain.ghost_width()).size());
     const double seconds = max_over_ranks(mine.wall);
@@ -202,7 +207,7 @@ int main(int argc, char** argv) {
           "mpi_ms_min=%.3f mpi_ms_max=%.3f halo_ms_min=%.3f solver_messages_ms_min=%.3f reductions_ms_min=%.4f "
           "reductions_ms_max=%.4f exchanges_per_step=%.1f bytes_per_step=%.0f reductions_per_step=%.1f "
           "neighbours=%.0f ghosts_per_rank=%.0f contacts=%llu cpu_ms_mean=%.3f cpu_compute_ms_mean=%.3f "
-          "cpu_compute_ms_max=%.3f device_bytes_per_step=%.0f stages_ms_mean=%s\n",
+          "cpu_compute_ms_max=%.3f device_bytes_per_step=%.0f device_message_bytes_per_step=%.0f stages_ms_mean=%s\n",
           alone ? "alone" : "distributed", ranks, threads, total, total / ranks, steps, iterations, per_step,
           per_step / config.scene.step.step_size, ms * max_of(all, [](const RankTimes& r) { return r.halo; }),
           ms * max_of(all, [](const RankTimes& r) { return r.solver; }), ms * max_of(all, compute_of),
@@ -218,7 +223,7 @@ int main(int argc, char** argv) {
           max_of(all, [](const RankTimes& r) { return r.ghosts; }), contacts,
           ms * mean_of(all, [](const RankTimes& r) { return r.cpu; }), ms * mean_of(all, cpu_compute_of),
           ms * max_of(all, cpu_compute_of), max_of(all, [](const RankTimes& r) { return r.device_bytes; }) / n,
-          stage_list(all, n).c_str());
+          max_of(all, [](const RankTimes& r) { return r.device_message_bytes; }) / n, stage_list(all, n).c_str());
     }
   }
   if (alone) MPI_Comm_free(&terrain_comm);

@@ -20,36 +20,50 @@ class Stopwatch {
 
 constexpr std::size_t kRealsPerItem = 6;
 const MPI_Datatype kReal = sizeof(real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+
+/// One block per neighbour, `per_item` values per item, the items per neighbour as counted.
+template <class T>
+void exchange_blocks(NeighbourExchange& neighbours, std::span<const T> out, std::span<T> in, std::size_t per_item,
+                     const std::vector<std::size_t>& out_items, const std::vector<std::size_t>& in_items,
+                     ExchangeTag tag) {
+  std::vector<std::span<const T>> o;
+  std::vector<std::span<T>> i;
+  std::size_t at_out = 0, at_in = 0;
+  for (std::size_t k = 0; k < neighbours.neighbours().size(); ++k) {
+    if (at_out + per_item * out_items[k] > out.size() || at_in + per_item * in_items[k] > in.size()) break;
+    o.push_back(out.subspan(at_out, per_item * out_items[k]));
+    i.push_back(in.subspan(at_in, per_item * in_items[k]));
+    at_out += per_item * out_items[k];
+    at_in += per_item * in_items[k];
+  }
+  if (o.size() != neighbours.neighbours().size() || at_out != out.size() || at_in != in.size())
+    throw std::logic_error("solver exchange: message sizes " + std::to_string(out.size()) + "/" +
+                           std::to_string(in.size()) + " do not match the partition counts");
+  neighbours.exchange(o, i, tag);
 }
+
+}  // namespace
 
 MpiSolverExchange::MpiSolverExchange(NeighbourExchange& neighbours, ExchangeCounts counts)
     : neighbours_(neighbours), counts_(std::move(counts)) {}
 
-void MpiSolverExchange::exchange_blocks(std::span<const real> out, std::span<real> in,
-                                        const std::vector<std::size_t>& out_items,
-                                        const std::vector<std::size_t>& in_items, ExchangeTag tag) {
+void MpiSolverExchange::exchange_slots(const real* out, std::size_t out_count, real* in, std::size_t in_count) {
   const Stopwatch watch(message_seconds_);
-  std::vector<std::span<const real>> o;
-  std::vector<std::span<real>> i;
-  std::size_t at_out = 0, at_in = 0;
-  for (std::size_t k = 0; k < neighbours_.neighbours().size(); ++k) {
-    o.push_back(out.subspan(at_out, kRealsPerItem * out_items[k]));
-    i.push_back(in.subspan(at_in, kRealsPerItem * in_items[k]));
-    at_out += kRealsPerItem * out_items[k];
-    at_in += kRealsPerItem * in_items[k];
-  }
-  if (at_out != out.size() || at_in != in.size())
-    throw std::logic_error("solver exchange: message sizes " + std::to_string(out.size()) + "/" +
-                           std::to_string(in.size()) + " do not match the partition counts");
-  neighbours_.exchange(o, i, tag);
+  exchange_blocks<real>(neighbours_, {out, out_count}, {in, in_count}, kRealsPerItem, counts_.slots_out,
+                        counts_.slots_in, ExchangeTag::Slots);
 }
 
-void MpiSolverExchange::exchange_slots(const std::vector<real>& out, std::vector<real>& in) {
-  exchange_blocks(out, in, counts_.slots_out, counts_.slots_in, ExchangeTag::Slots);
+void MpiSolverExchange::exchange_velocities(const real* out, std::size_t out_count, real* in,
+                                            std::size_t in_count) {
+  const Stopwatch watch(message_seconds_);
+  exchange_blocks<real>(neighbours_, {out, out_count}, {in, in_count}, kRealsPerItem, counts_.velocities_out,
+                        counts_.velocities_in, ExchangeTag::Velocities);
 }
 
-void MpiSolverExchange::exchange_velocities(const std::vector<real>& out, std::vector<real>& in) {
-  exchange_blocks(out, in, counts_.velocities_out, counts_.velocities_in, ExchangeTag::Velocities);
+void MpiSolverExchange::exchange_counts(const std::vector<std::uint32_t>& out, std::vector<std::uint32_t>& in) {
+  const Stopwatch watch(message_seconds_);
+  exchange_blocks<std::uint32_t>(neighbours_, out, in, 1, counts_.velocities_out, counts_.velocities_in,
+                                 ExchangeTag::Counts);
 }
 
 void MpiSolverExchange::sum(real* values, std::size_t count) {

@@ -20,8 +20,9 @@ class MpiSolverExchange final : public gpu::SolverExchange {
  public:
   MpiSolverExchange(NeighbourExchange& neighbours, ExchangeCounts counts);
 
-  void exchange_slots(const std::vector<real>& out, std::vector<real>& in) override;
-  void exchange_velocities(const std::vector<real>& out, std::vector<real>& in) override;
+  void exchange_slots(const real* out, std::size_t out_count, real* in, std::size_t in_count) override;
+  void exchange_velocities(const real* out, std::size_t out_count, real* in, std::size_t in_count) override;
+  void exchange_counts(const std::vector<std::uint32_t>& out, std::vector<std::uint32_t>& in) override;
   void sum(real* values, std::size_t count) override;
   real min(real value) override;
 
@@ -32,9 +33,6 @@ class MpiSolverExchange final : public gpu::SolverExchange {
   std::size_t reductions() const { return reductions_; }
 
  private:
-  void exchange_blocks(std::span<const real> out, std::span<real> in, const std::vector<std::size_t>& out_items,
-                       const std::vector<std::size_t>& in_items, ExchangeTag tag);
-
   NeighbourExchange& neighbours_;
   ExchangeCounts counts_;
   double message_seconds_ = 0, reduction_seconds_ = 0;

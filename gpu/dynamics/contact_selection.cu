@@ -10,6 +10,7 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include "gpu/dynamics/detail/index_ops.h"
 #include "gpu/dynamics/detail/soa_view.h"
 #include "gpu/dynamics/detail/sorted_ids.h"
 #include "gpu/memory/execution.h"
@@ -48,11 +49,17 @@ void ContactSelection::drop_immovable_pairs(const thrust::device_vector<GlobalId
   compact();
 }
 
-void ContactSelection::keep(const std::vector<std::uint8_t>& flags) {
-  if (flags.size() != size())
-    throw std::invalid_argument("keep_contacts: " + std::to_string(flags.size()) + " flags for " +
-                                std::to_string(size()) + " contacts");
-  upload(flags_, flags);
+void ContactSelection::drop(const std::vector<std::uint32_t>& indices) {
+  if (indices.empty()) return;
+  for (std::size_t k = 0; k < indices.size(); ++k)
+    if (indices[k] >= size() || (k > 0 && indices[k] <= indices[k - 1]))
+      throw std::invalid_argument("drop_contacts: index " + std::to_string(indices[k]) + " (entry " +
+                                  std::to_string(k) + ") is out of order or not below the " +
+                                  std::to_string(size()) + " contacts");
+  thrust::device_vector<std::uint32_t> dropped;
+  upload(dropped, indices);
+  flags_.assign(size(), 1);
+  mark(flags_, dropped, 0);
   compact();
 }
 

@@ -1,11 +1,13 @@
 // Upload of a BodySet: inverse mass and inertia are stored (the solver multiplies by them every
 // iteration), and are zero for fixed and kinematic bodies, which the solver must not move.
 // Axial bodies keep their full mass and inertia; the projection is in detail/device_bodies.h.
+// A regroup (bodies joining and leaving a rank) rebuilds the arrays on the device.
 
 #include "gpu/dynamics/detail/device_bodies.h"
 
 #include <vector>
 
+#include "gpu/dynamics/detail/index_ops.h"
 #include "gpu/memory/host_copy.h"
 
 namespace trackcosim::gpu::detail {
@@ -52,6 +54,33 @@ void DeviceBodies::upload(const BodySet& s) {
   detail::upload(friction, s.friction);
   force.assign(s.fx, s.fy, s.fz);
   torque.assign(s.tx, s.ty, s.tz);
+}
+
+void DeviceBodies::regroup(const DeviceBodies& added, const thrust::device_vector<std::uint32_t>& source) {
+  const auto vec3 = [&](DeviceVec3& mine, const DeviceVec3& theirs) {
+    gather_concatenated(mine.x, theirs.x, source);
+    gather_concatenated(mine.y, theirs.y, source);
+    gather_concatenated(mine.z, theirs.z, source);
+  };
+  gather_concatenated(gid, added.gid, source);
+  vec3(position, added.position);
+  gather_concatenated(orientation.w, added.orientation.w, source);
+  gather_concatenated(orientation.x, added.orientation.x, source);
+  gather_concatenated(orientation.y, added.orientation.y, source);
+  gather_concatenated(orientation.z, added.orientation.z, source);
+  vec3(velocity, added.velocity);
+  vec3(angular_velocity, added.angular_velocity);
+  gather_concatenated(mass, added.mass, source);
+  gather_concatenated(inv_mass, added.inv_mass, source);
+  gather_concatenated(friction, added.friction, source);
+  vec3(inertia, added.inertia);
+  vec3(inv_inertia, added.inv_inertia);
+  gather_concatenated(motion, added.motion, source);
+  vec3(force, added.force);
+  vec3(torque, added.torque);
+  free_velocity.resize(source.size());
+  free_angular_velocity.resize(source.size());
+  ghost.clear();
 }
 
 }  // namespace trackcosim::gpu::detail

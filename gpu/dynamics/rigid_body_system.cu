@@ -13,11 +13,15 @@
 #include <thrust/functional.h>
 #include <thrust/gather.h>
 #include <thrust/reduce.h>
+#include <thrust/scatter.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "gpu/collision/detail/stage_clock.h"
+#include "gpu/dynamics/detail/index_ops.h"
 #include "gpu/dynamics/detail/integrator.h"
 #include "gpu/dynamics/detail/system_impl.h"
 #include "gpu/dynamics/detail/system_validation.h"
+#include "gpu/dynamics/detail/warm_start_merge.h"
 #include "gpu/memory/execution.h"
 #include "gpu/memory/host_copy.h"
 
@@ -86,8 +90,8 @@ RigidBodySystem::RigidBodySystem(const BodySet& bodies, StepSettings settings) :
 
 RigidBodySystem::~RigidBodySystem() = default;
 
-// step() keeps the contacts in device memory; only a driver that splits the solve over ranks
-// asks for them on the host (detect_contacts).
+// step() keeps the contacts in device memory; a driver that splits the solve over ranks reads
+// the few it plans (contacts_near_faces, system_queries.cu).
 void RigidBodySystem::step() {
   stats_ = StepStats{};
   PhaseClock clock(stats_.phase_seconds);
@@ -95,27 +99,29 @@ void RigidBodySystem::step() {
   finish_step();
 }
 
-const ContactList& RigidBodySystem::detect_contacts() {
-  Impl& m = *impl_;
+void RigidBodySystem::detect_contacts() {
   stats_ = StepStats{};
   PhaseClock clock(stats_.phase_seconds);
-  clock.run(StepPhase::Collision, [&] {
-    m.find_contacts();
-    host_contacts();
-  });
-  return m.host_contacts;
+  clock.run(StepPhase::Collision, [&] { impl_->find_contacts(); });
 }
 
-void RigidBodySystem::keep_contacts(const std::vector<std::uint8_t>& keep) {
+void RigidBodySystem::drop_contacts(const std::vector<std::uint32_t>& dropped) {
   Impl& m = *impl_;
-  m.contacts.keep(keep);  // checks the flag count
-  if (!m.host_contacts_current) return;
+  m.contacts.drop(dropped);  // checks the indices
+  if (!m.host_contacts_current || dropped.empty()) return;
   std::vector<std::size_t> kept;
-  kept.reserve(keep.size());
-  for (std::size_t i = 0; i < keep.size(); ++i)
-    if (keep[i] != 0) kept.push_back(i);
+  kept.reserve(m.host_contacts.size() - dropped.size());
+  for (std::size_t i = 0, d = 0; i < m.host_contacts.size(); ++i) {
+    if (d < dropped.size() && dropped[d] == i) {
+      ++d;
+      continue;
+    }
+    kept.push_back(i);
+  }
   keep_contact_entries(m.host_contacts, kept);
 }
+
+std::size_t RigidBodySystem::contact_count() const { return impl_->contacts.size(); }
 
 void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchange* exchange) {
   Impl& m = *impl_;
@@ -187,6 +193,58 @@ void RigidBodySystem::replace_bodies(const BodySet& bodies) {
   m.bodies.upload(bodies);
 }
 
+namespace {
+
+/// The held bodies (gids, increasing) that leave when `next` replaces them with `added` joining:
+/// those not in next, and those added replaces. Throws when next is not held less some plus added.
+std::vector<std::uint32_t> leaving_bodies(const std::vector<GlobalId>& held, const std::vector<GlobalId>& next,
+                                          const std::vector<GlobalId>& added) {
+  std::vector<std::uint32_t> leaving;
+  std::size_t h = 0, a = 0;
+  for (const GlobalId gid : next) {
+    while (h < held.size() && held[h] < gid) leaving.push_back(static_cast<std::uint32_t>(h++));
+    const bool is_held = h < held.size() && held[h] == gid;
+    const bool is_added = a < added.size() && added[a] == gid;
+    if (is_added) ++a;
+    if (is_held && is_added) leaving.push_back(static_cast<std::uint32_t>(h));
+    if (is_held) ++h;
+    if (!is_held && !is_added)
+      throw std::invalid_argument("update_bodies: body gid " + std::to_string(gid) + " is neither held nor added");
+  }
+  while (h < held.size()) leaving.push_back(static_cast<std::uint32_t>(h++));
+  if (a != added.size())
+    throw std::invalid_argument("update_bodies: added body gid " + std::to_string(added[a]) + " is not in the new set");
+  return leaving;
+}
+
+}  // namespace
+
+void RigidBodySystem::update_bodies(const BodySet& next, const BodySet& added) {
+  detail::validate_bodies(next);
+  if (!impl_->rows.empty())
+    throw std::logic_error("update_bodies: bilateral rows refer to body indices; clear them first");
+  Impl& m = *impl_;
+  const std::vector<std::uint32_t> leaving = leaving_bodies(m.description.gid, next.gid, added.gid);
+  const auto held = static_cast<std::uint32_t>(m.bodies.size());
+  thrust::device_vector<std::uint32_t> leaving_index;
+  detail::upload(leaving_index, leaving);
+  thrust::device_vector<std::uint8_t> leaves(held, 0);
+  detail::mark(leaves, leaving_index, 1);
+  detail::DeviceBodies joining;
+  joining.upload(added);
+  thrust::device_vector<GlobalId> gids = m.bodies.gid;
+  const thrust::device_vector<std::uint32_t> source = detail::merge_sorted(gids, leaves, joining.gid);
+  thrust::device_vector<std::uint32_t> new_body_of(held + added.size(), detail::WorldShapes::kGone);
+  thrust::scatter(detail::par(), thrust::counting_iterator<std::uint32_t>(0),
+                  thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(source.size())), source.begin(),
+                  new_body_of.begin());
+  m.bodies.regroup(joining, source);
+  m.shapes.regroup(detail::WorldShapes(added), new_body_of, held);
+  m.description = next;
+  m.motion = next.motion;
+  m.find_immovable();
+}
+
 std::vector<WarmStartImpulse> RigidBodySystem::warm_start() const {
   std::vector<std::uint32_t> all(impl_->warm.keys.size());
   for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
@@ -222,38 +280,7 @@ std::vector<WarmStartImpulse> RigidBodySystem::warm_start(const std::vector<std:
 }
 
 void RigidBodySystem::merge_warm_start(const std::vector<WarmStartImpulse>& entries) {
-  if (entries.empty()) return;
-  auto key = [](const WarmStartImpulse& e) { return detail::ContactKey{e.gid_a, e.gid_b, e.shape_a, e.shape_b}; };
-  auto before = [&](const WarmStartImpulse& l, const WarmStartImpulse& r) { return key(l) < key(r); };
-  std::vector<WarmStartImpulse> added = entries;
-  std::stable_sort(added.begin(), added.end(), before);
-  // Merge two sorted lists; on equal keys the added entry wins (the last of equal added ones).
-  const std::vector<WarmStartImpulse> old = warm_start();
-  std::vector<WarmStartImpulse> merged;
-  merged.reserve(old.size() + added.size());
-  std::size_t i = 0, j = 0;
-  while (i < old.size() || j < added.size()) {
-    if (j == added.size() || (i < old.size() && before(old[i], added[j]))) {
-      merged.push_back(old[i++]);
-      continue;
-    }
-    if (i < old.size() && !before(added[j], old[i])) ++i;  // same key: replaced
-    while (j + 1 < added.size() && !before(added[j], added[j + 1])) ++j;
-    merged.push_back(added[j++]);
-  }
-  std::vector<detail::ContactKey> keys(merged.size());
-  std::vector<real> x(merged.size()), y(merged.size()), z(merged.size());
-  std::vector<real> rx(merged.size()), ry(merged.size()), rz(merged.size());
-  for (std::size_t k = 0; k < merged.size(); ++k) {
-    keys[k] = key(merged[k]);
-    x[k] = merged[k].impulse_on_b.x, y[k] = merged[k].impulse_on_b.y, z[k] = merged[k].impulse_on_b.z;
-    rx[k] = merged[k].rolling_on_b.x, ry[k] = merged[k].rolling_on_b.y, rz[k] = merged[k].rolling_on_b.z;
-  }
-  detail::WarmStartStore& w = impl_->warm;
-  detail::upload(w.keys, keys);
-  w.impulse.assign(x, y, z);
-  if (settings_.solver.rolling_friction > 0) w.rolling.assign(rx, ry, rz);
-  else w.rolling.resize(0);
+  detail::merge_warm_start(impl_->warm, entries, settings_.solver.rolling_friction > 0);
 }
 
 void RigidBodySystem::set_clock(real time, std::uint64_t steps) {

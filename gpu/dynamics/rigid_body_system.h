@@ -60,20 +60,30 @@ class RigidBodySystem {
   void step();
 
   /// The step in two halves, for a driver that splits the solve over ranks (solver_exchange.h):
-  /// collision detection returns this step's contacts (those with a dynamic body, sorted by
-  /// key); keep_contacts may then drop some (keep[i] == 0); finish_step solves, with the
+  /// collision detection finds this step's contacts (those with a dynamic body, sorted by key)
+  /// and leaves them on the device (contact_count, contacts_near_faces, host_contacts read them);
+  /// drop_contacts may then drop some, by index (increasing); finish_step solves, with the
   /// partition and exchange when given, and integrates every dynamic body.
-  const ContactList& detect_contacts();
-  void keep_contacts(const std::vector<std::uint8_t>& keep);
+  void detect_contacts();
+  void drop_contacts(const std::vector<std::uint32_t>& dropped);
   void finish_step(const SolvePartition* partition = nullptr, SolverExchange* exchange = nullptr);
+  /// The last detection's contacts (after drop_contacts): how many.
+  std::size_t contact_count() const;
 
-  /// The last detection's contacts (kept ones, after keep_contacts) on the host: copied when
+  /// The last detection's contacts (kept ones, after drop_contacts) on the host: copied when
   /// first asked after a detection (about 100 B per contact), never by a step itself.
   const ContactList& host_contacts();
   /// The last detection's contacts with an end at one of `gids` (sorted), found on the device so
   /// that only they cross to the host; `indices` receives their places in the step's list (what
   /// warm_start(contacts) takes).
   ContactList contacts_touching(const std::vector<GlobalId>& gids, std::vector<std::uint32_t>& indices) const;
+  /// The last detection's contacts whose midpoint (between their two points) is outside the box
+  /// [lo, hi) shrunk by `width` (as dynamic_bodies_near_faces tests a body), or that touch one of
+  /// `gids` (sorted): a distributed driver's contacts near its faces or at its ghosts. Every
+  /// other contact is deep inside the rank's box between bodies it holds itself. Found on the
+  /// device, like contacts_touching.
+  ContactList contacts_near_faces(Vec3 lo, Vec3 hi, real width, const std::vector<GlobalId>& gids,
+                                  std::vector<std::uint32_t>& indices) const;
   /// The positions of some bodies, by index: three copies of their size, not of every body.
   std::vector<Vec3> positions(const std::vector<std::uint32_t>& indices) const;
   /// The dynamic bodies whose centre is outside the box [lo, hi) shrunk by `width` on every
@@ -96,6 +106,14 @@ class RigidBodySystem {
   /// Replaces every body (a distributed driver's owned + ghost set changes from step to step);
   /// keeps time, step count and the warm-start store. Validates like the constructor.
   void replace_bodies(const BodySet& bodies);
+  /// replace_bodies for a set that shares most bodies with the current one (a distributed
+  /// driver's step when bodies join or leave a rank): `added` holds the bodies of `next` that
+  /// join (or replace a held body of the same gid), as `next` has them; every other body of
+  /// `next` must be held now and keeps its state on the device (next's state for it is not
+  /// read). Only `added` and the indices of the bodies that leave cross to the device.
+  /// Validates `next` like the constructor; std::invalid_argument when its gids are not the held
+  /// ones less some plus added's.
+  void update_bodies(const BodySet& next, const BodySet& added);
   /// The warm-start store (sorted by key) and additions to it: an entry replaces the one with
   /// the same key. Drivers hand these on when a contact changes rank.
   std::vector<WarmStartImpulse> warm_start() const;

@@ -33,24 +33,31 @@
 
 namespace trackcosim::gpu {
 
-/// One step's split, indexed by this rank's contacts (after keep_contacts) and bodies.
-/// Reduction slot 2 c is contact c's side A, 2 c + 1 its side B.
+/// One step's split, indexed by this rank's contacts (after drop_contacts) and bodies.
+/// Reduction slot 2 c is contact c's side A, 2 c + 1 its side B. Sparse: the lists name the
+/// few contacts and bodies near the rank's faces, so a step moves no array per contact or per
+/// body to the device; the solver builds its masks there.
 struct SolvePartition {
-  std::vector<std::uint8_t> solve_here;          ///< per contact: 1 if this rank solves it
-  std::vector<std::uint8_t> ghost;               ///< per body: 1 if its velocity comes from its owner
-  std::vector<std::uint32_t> constraint_count;   ///< per body: contacts on it over all ranks (Jacobi split)
+  std::vector<std::uint32_t> solved_elsewhere;  ///< contacts kept here, solved by a neighbour; increasing
   std::vector<std::uint32_t> slots_out, slots_in;            ///< in message order
-  std::vector<std::uint32_t> velocities_out, velocities_in;  ///< body indices, in message order
+  /// Body indices, in message order: velocities_out the owned bodies neighbours hold as ghosts,
+  /// velocities_in every ghost (its velocity, and its contact count, come from its owner).
+  std::vector<std::uint32_t> velocities_out, velocities_in;
 };
 
 /// The driver's messaging, called by the solver. Messages hold 6 reals per slot (linear,
-/// angular impulse) or per body (v, w), in the order of the SolvePartition lists; `in` arrives
-/// sized. (Plain vectors and pointers: this header is also compiled as CUDA C++17.)
+/// angular impulse) or per body (v, w), in the order of the SolvePartition lists, in the
+/// solver's staging buffers (page-locked on a GPU); `in` has room for in_count reals. (Plain
+/// vectors and pointers: this header is also compiled as CUDA C++17.)
 class SolverExchange {
  public:
   virtual ~SolverExchange() = default;
-  virtual void exchange_slots(const std::vector<real>& out, std::vector<real>& in) = 0;
-  virtual void exchange_velocities(const std::vector<real>& out, std::vector<real>& in) = 0;
+  virtual void exchange_slots(const real* out, std::size_t out_count, real* in, std::size_t in_count) = 0;
+  virtual void exchange_velocities(const real* out, std::size_t out_count, real* in, std::size_t in_count) = 0;
+  /// Once, before the iterations: the contact count (the Jacobi split) of each body of
+  /// velocities_out, one per body in its order; `in` receives the ghosts' (velocities_in), their
+  /// owners seeing every contact on them.
+  virtual void exchange_counts(const std::vector<std::uint32_t>& out, std::vector<std::uint32_t>& in) = 0;
   /// Element-wise sum of values[0 .. count) over all ranks, in place; every rank gets the same.
   virtual void sum(real* values, std::size_t count) = 0;
   virtual real min(real value) = 0;

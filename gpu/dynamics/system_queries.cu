@@ -34,6 +34,26 @@ void gather_into(const thrust::device_vector<std::uint32_t>& index, const thrust
   thrust::gather(detail::par(), index.begin(), index.end(), from.begin(), to.begin());
 }
 
+/// The contacts for which `pick(i)` holds, on the host, and their indices: only they cross.
+template <class Pick>
+ContactList contacts_where(const detail::DeviceContacts& c, Pick pick, std::vector<std::uint32_t>& indices) {
+  thrust::device_vector<std::uint32_t> index(c.size());
+  const auto first = thrust::counting_iterator<std::uint32_t>(0);
+  const auto end =
+      thrust::copy_if(detail::par(), first, first + static_cast<std::ptrdiff_t>(c.size()), index.begin(), pick);
+  index.resize(static_cast<std::size_t>(end - index.begin()));
+  detail::DeviceContacts picked;
+  gather_into(index, c.gid_a, picked.gid_a);
+  gather_into(index, c.gid_b, picked.gid_b);
+  gather_into(index, c.shape_a, picked.shape_a);
+  gather_into(index, c.shape_b, picked.shape_b);
+  const auto from = c.real_fields();
+  const auto to = picked.real_fields();
+  for (std::size_t f = 0; f < from.size(); ++f) gather_into(index, *from[f], *to[f]);
+  detail::download(index, indices);
+  return picked.download();
+}
+
 /// The values of `from` at `index`, on the host: only they cross.
 std::vector<real> picked(const thrust::device_vector<std::uint32_t>& index, const thrust::device_vector<real>& from) {
   thrust::device_vector<real> values;
@@ -41,22 +61,34 @@ std::vector<real> picked(const thrust::device_vector<std::uint32_t>& index, cons
   return detail::download(values);
 }
 
-/// A dynamic body not deep inside a box: the same comparison, in the same arithmetic, as
-/// domain::plan_ghosts's test for a body no neighbour can need.
+/// Whether a point is not deep inside a box: not farther than `width` inside every face (the
+/// same comparison, in the same arithmetic, as domain::plan_ghosts's test for a body no
+/// neighbour can need).
+TRACKCOSIM_HD inline real lower(real a, real b) { return a < b ? a : b; }
+TRACKCOSIM_HD inline bool near_faces(real x, real y, real z, Vec3 lo, Vec3 hi, real width) {
+  const real inside = lower(lower(lower(x - lo.x, hi.x - x), lower(y - lo.y, hi.y - y)), lower(z - lo.z, hi.z - z));
+  return !(inside > width);
+}
+
+/// A dynamic body not deep inside a box.
 struct NearFaces {
   const real *x, *y, *z;
   const std::uint8_t* motion;
   Vec3 lo, hi;
   real width;
   TRACKCOSIM_HD bool operator()(std::uint32_t i) const {
-    if (!is_dynamic(static_cast<Motion>(motion[i]))) return false;
-    const real inside = min6(x[i] - lo.x, hi.x - x[i], y[i] - lo.y, hi.y - y[i], z[i] - lo.z, hi.z - z[i]);
-    return !(inside > width);
+    return is_dynamic(static_cast<Motion>(motion[i])) && near_faces(x[i], y[i], z[i], lo, hi, width);
   }
-  static TRACKCOSIM_HD real min6(real a, real b, real c, real d, real e, real f) {
-    const real ab = a < b ? a : b, cd = c < d ? c : d, ef = e < f ? e : f;
-    const real abcd = ab < cd ? ab : cd;
-    return abcd < ef ? abcd : ef;
+};
+
+/// A contact whose midpoint is not deep inside a box, or that touches a listed body.
+struct MidpointNearFaces {
+  TouchesAny touches;
+  const real *ax, *ay, *az, *bx, *by, *bz;
+  Vec3 lo, hi;
+  real width;
+  TRACKCOSIM_HD bool operator()(std::uint32_t i) const {
+    return touches(i) || near_faces((ax[i] + bx[i]) / 2, (ay[i] + by[i]) / 2, (az[i] + bz[i]) / 2, lo, hi, width);
   }
 };
 
@@ -99,22 +131,20 @@ ContactList RigidBodySystem::contacts_touching(const std::vector<GlobalId>& gids
   const detail::DeviceContacts& c = impl_->contacts.contacts();
   thrust::device_vector<GlobalId> sorted;
   detail::upload(sorted, gids);
-  thrust::device_vector<std::uint32_t> index(c.size());
-  const TouchesAny touches{detail::raw(c.gid_a), detail::raw(c.gid_b), detail::raw(sorted), sorted.size()};
-  const auto first = thrust::counting_iterator<std::uint32_t>(0);
-  const auto end = thrust::copy_if(detail::par(), first, first + static_cast<std::ptrdiff_t>(c.size()), index.begin(),
-                                   touches);
-  index.resize(static_cast<std::size_t>(end - index.begin()));
-  detail::DeviceContacts picked;
-  gather_into(index, c.gid_a, picked.gid_a);
-  gather_into(index, c.gid_b, picked.gid_b);
-  gather_into(index, c.shape_a, picked.shape_a);
-  gather_into(index, c.shape_b, picked.shape_b);
-  const auto from = c.real_fields();
-  const auto to = picked.real_fields();
-  for (std::size_t f = 0; f < from.size(); ++f) gather_into(index, *from[f], *to[f]);
-  detail::download(index, indices);
-  return picked.download();
+  return contacts_where(c, TouchesAny{detail::raw(c.gid_a), detail::raw(c.gid_b), detail::raw(sorted), sorted.size()},
+                        indices);
+}
+
+ContactList RigidBodySystem::contacts_near_faces(Vec3 lo, Vec3 hi, real width, const std::vector<GlobalId>& gids,
+                                                 std::vector<std::uint32_t>& indices) const {
+  const detail::DeviceContacts& c = impl_->contacts.contacts();
+  thrust::device_vector<GlobalId> sorted;
+  detail::upload(sorted, gids);
+  const MidpointNearFaces near{
+      {detail::raw(c.gid_a), detail::raw(c.gid_b), detail::raw(sorted), sorted.size()},
+      detail::raw(c.ax), detail::raw(c.ay), detail::raw(c.az), detail::raw(c.bx), detail::raw(c.by), detail::raw(c.bz),
+      lo, hi, width};
+  return contacts_where(c, near, indices);
 }
 
 std::vector<Vec3> RigidBodySystem::positions(const std::vector<std::uint32_t>& indices) const {

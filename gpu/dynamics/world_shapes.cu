@@ -2,9 +2,13 @@
 
 #include "gpu/dynamics/detail/world_shapes.h"
 
+#include <thrust/binary_search.h>
 #include <thrust/for_each.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include "gpu/dynamics/detail/index_ops.h"
 #include "gpu/memory/execution.h"
 #include "gpu/memory/host_copy.h"
 
@@ -25,7 +29,54 @@ void place_shapes(const BodyView& b, const thrust::device_vector<std::uint32_t>&
                    });
 }
 
+/// Regroups one kind of shape: `body` (the old shapes' bodies) becomes the new bodies of the
+/// shapes that stay, and the result their indices into (old ++ added) shapes, grouped by new
+/// body in their old order (a stable sort).
+thrust::device_vector<std::uint32_t> regrouped_order(thrust::device_vector<std::uint32_t>& body,
+                                                     const thrust::device_vector<std::uint32_t>& added_body,
+                                                     const thrust::device_vector<std::uint32_t>& new_body_of,
+                                                     std::uint32_t old_bodies) {
+  const std::size_t n_old = body.size(), n = n_old + added_body.size();
+  thrust::device_vector<std::uint32_t> key(n), order(n);
+  const std::uint32_t *old_of = raw(body), *added_of = raw(added_body), *new_of = raw(new_body_of);
+  std::uint32_t* k_out = raw(key);
+  thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                   [=] TRACKCOSIM_HD(std::size_t k) {
+                     k_out[k] = k < n_old ? new_of[old_of[k]] : new_of[old_bodies + added_of[k - n_old]];
+                   });
+  thrust::sequence(par(), order.begin(), order.end());
+  thrust::stable_sort_by_key(par(), key.begin(), key.end(), order.begin());
+  const auto stay = static_cast<std::size_t>(
+      thrust::lower_bound(par(), key.begin(), key.end(), WorldShapes::kGone) - key.begin());
+  key.resize(stay);
+  order.resize(stay);
+  body.swap(key);
+  return order;
+}
+
 }  // namespace
+
+void WorldShapes::regroup(const WorldShapes& added, const thrust::device_vector<std::uint32_t>& new_body_of,
+                          std::uint32_t old_bodies) {
+  const thrust::device_vector<std::uint32_t> spheres =
+      regrouped_order(sphere_body_, added.sphere_body_, new_body_of, old_bodies);
+  gather_concatenated(offset_.x, added.offset_.x, spheres);
+  gather_concatenated(offset_.y, added.offset_.y, spheres);
+  gather_concatenated(offset_.z, added.offset_.z, spheres);
+  gather_concatenated(scene_.gid, added.scene_.gid, spheres);
+  gather_concatenated(scene_.radius, added.scene_.radius, spheres);
+  gather_concatenated(scene_.shape, added.scene_.shape, spheres);
+  scene_.x.resize(spheres.size());
+  scene_.y.resize(spheres.size());
+  scene_.z.resize(spheres.size());
+  const thrust::device_vector<std::uint32_t> planes =
+      regrouped_order(plane_body_, added.plane_body_, new_body_of, old_bodies);
+  gather_concatenated(local_planes_, added.local_planes_, planes);
+  scene_.planes.resize(planes.size());
+  const thrust::device_vector<std::uint32_t> boxes = regrouped_order(box_body_, added.box_body_, new_body_of, old_bodies);
+  gather_concatenated(local_boxes_, added.local_boxes_, boxes);
+  scene_.boxes.resize(boxes.size());
+}
 
 WorldShapes::WorldShapes(const BodySet& s) {
   upload(sphere_body_, s.sphere_body);

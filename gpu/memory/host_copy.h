@@ -10,6 +10,7 @@
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
 
+#include "gpu/memory/staging_buffer.h"
 #include "gpu/memory/transfer_count.h"
 
 namespace trackcosim::gpu::detail {
@@ -37,6 +38,20 @@ std::vector<T> download(const thrust::device_vector<T>& src) {
   std::vector<T> out;
   download(src, out);
   return out;
+}
+
+/// Through a staging buffer (a message between ranks), resized to the source.
+template <class T>
+void download(const thrust::device_vector<T>& src, StagingBuffer<T>& dst) {
+  count_to_host(src.size() * sizeof(T));
+  dst.resize(src.size());
+  thrust::copy(src.begin(), src.end(), dst.data());
+}
+
+template <class T>
+void upload(thrust::device_vector<T>& dst, const StagingBuffer<T>& src) {
+  count_to_device(src.size() * sizeof(T));
+  dst.assign(src.data(), src.data() + src.size());
 }
 
 /// One element: a synchronisation and a tiny copy on a GPU, for single bodies and counts only.

@@ -153,6 +153,8 @@ void DistributedTerrain::classify_and_refresh_ghosts() {
     for (const BodyRecord& r : received[k].bodies) ghost_holder.emplace_back(r.gid, static_cast<int>(k));
   }
   std::sort(ghost_holder.begin(), ghost_holder.end());
+  held_->ghost_gids.clear();
+  for (const auto& g : ghost_holder) held_->ghost_gids.push_back(g.first);
 
   // The new membership: kept bodies and received ghosts, in gid order.
   LocalBodies local;
@@ -180,11 +182,13 @@ void DistributedTerrain::classify_and_refresh_ghosts() {
   exchange_stats_.migrated_in = migrated_in;
   held_->local = std::move(local);
   if (unchanged) return;
-  // Bodies join or leave: the new set is built on the host from every state (a full copy, on
-  // the steps where membership changes).
-  gpu::BodySet merged = merge_bodies(held_bodies(), kept, sources);
-  system_->replace_bodies(merged);
-  held_->set = std::move(merged);  // what the system now holds, states and all
+  // Bodies join or leave. The system rebuilds its arrays on the device from the kept bodies and
+  // the received ghosts (all of them: a ghost held before carries the same bits), which alone
+  // cross; the host's copy gets the new membership, its kept bodies' states stale.
+  gpu::BodySet merged = merge_bodies(cur, kept, sources);
+  system_->update_bodies(merged, merge_bodies(cur, {}, sources));
+  held_->set = std::move(merged);
+  held_->stale = true;
 }
 
 namespace {
@@ -221,46 +225,38 @@ void DistributedTerrain::step() {
     system_->step();
     held_->stepped = true;
     held_->stale = true;
-    held_->solve_here.assign(system_->last_stats().contacts, 1);
+    held_->solved = {system_->last_stats().contacts, {}};
     add_system_phases(stage_seconds_, system_->last_stats());
     timed_accumulate_loads();
     exchange_stats_.seconds = exchange_seconds;
     return;
   }
-  const gpu::ContactList& contacts = system_->detect_contacts();
+  system_->detect_contacts();
   held_->stepped = true;
   const Clock::time_point ownership = Clock::now();
-  PartitionPlan plan = plan_partition(contacts, held_->local, decomposition_, rank_, neighbours_, held_->ghost_sends);
-  system_->keep_contacts(plan.keep);
-
-  // A ghost's constraint count (the Jacobi split) is its owner's: the owner sees all its contacts.
-  // One count per ghost, in the order of the ghost lists both sides built in stage 1 (as the
-  // solver's velocity messages are): the receiver knows the size.
-  const Clock::time_point counts_start = Clock::now();
-  gpu::SolvePartition& p = plan.partition;
-  std::vector<std::vector<std::uint32_t>> counts_out(neighbours_.size()), counts_in(neighbours_.size());
-  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k) {
-    for (std::size_t n = 0; n < plan.counts.velocities_out[k]; ++n, ++at)
-      counts_out[k].push_back(p.constraint_count[p.velocities_out[at]]);
-    counts_in[k].resize(plan.counts.velocities_in[k]);
-  }
-  exchange_->exchange(counts_out, counts_in, comm::ExchangeTag::Counts);
-  for (std::size_t k = 0, at = 0; k < neighbours_.size(); ++k)
-    for (const std::uint32_t c : counts_in[k]) p.constraint_count[p.velocities_in[at++]] = c;
-  exchange_seconds += since(counts_start);
+  // Only the contacts near this rank's faces or at its ghosts cross to the host to be planned;
+  // the others are solved here and stay on the device.
+  const domain::Aabb box = decomposition_.box(rank_);
+  std::vector<std::uint32_t> near_index;
+  const gpu::ContactList near =
+      system_->contacts_near_faces(box.lo, box.hi, ghost_width_, held_->ghost_gids, near_index);
+  PartitionPlan plan =
+      plan_partition(near, near_index, held_->local, decomposition_, rank_, neighbours_, held_->ghost_sends);
+  system_->drop_contacts(plan.dropped);
   at(stage_seconds_, TerrainStage::Ownership) = since(ownership);
 
+  // The solver exchanges the ghosts' contact counts (the Jacobi split) before its iterations.
   comm::MpiSolverExchange solver_exchange(*exchange_, plan.counts);
-  system_->finish_step(&p, &solver_exchange);
+  system_->finish_step(&plan.partition, &solver_exchange);
   exchange_stats_.solver_seconds = solver_exchange.seconds();
   exchange_stats_.reduction_seconds = solver_exchange.reduction_seconds();
   exchange_stats_.reductions = solver_exchange.reductions();
-  held_->solve_here = std::move(p.solve_here);
+  held_->solved = {system_->contact_count(), std::move(plan.partition.solved_elsewhere)};
   add_system_phases(stage_seconds_, system_->last_stats());
 
   timed_accumulate_loads();
   const Clock::time_point warm_start = Clock::now();
-  forward_warm_start(held_->solve_here);
+  forward_warm_start(near, plan.kept_index);
   const double forwarded = since(warm_start);
   exchange_seconds += forwarded;
   at(stage_seconds_, TerrainStage::Integrate) += forwarded;
@@ -278,16 +274,17 @@ void DistributedTerrain::timed_accumulate_loads() {
   at(stage_seconds_, TerrainStage::Loads) = since(start);
 }
 
-void DistributedTerrain::forward_warm_start(const std::vector<std::uint8_t>& solve_here) {
+void DistributedTerrain::forward_warm_start(const gpu::ContactList& near, const std::vector<std::uint32_t>& kept_index) {
   if (neighbours_.empty()) return;
-  const gpu::ContactList& c = held_contacts();
   const domain::Aabb box = decomposition_.box(rank_);
   std::vector<std::vector<std::uint32_t>> chosen(neighbours_.size());
-  std::vector<std::uint32_t> all;
-  for (std::uint32_t i = 0; i < c.size(); ++i) {
-    if (solve_here[i] == 0) continue;
-    const Vec3 m = contact_midpoint(c, i);
-    // Far from every face of our box, no neighbour box is near.
+  std::vector<std::uint32_t> all;  // kept indices
+  for (std::uint32_t r = 0; r < near.size(); ++r) {
+    const std::uint32_t i = kept_index[r];
+    if (i == kDropped || !held_->solved.here(i)) continue;
+    const Vec3 m = contact_midpoint(near, r);
+    // Far from every face of our box, no neighbour box is near (and the contact is not in `near`
+    // unless it touches a ghost).
     const real inside = std::min({m.x - box.lo.x, box.hi.x - m.x, m.y - box.lo.y, box.hi.y - m.y, m.z - box.lo.z,
                                   box.hi.z - m.z});
     if (inside > ghost_width_) continue;
@@ -312,14 +309,13 @@ void DistributedTerrain::forward_warm_start(const std::vector<std::uint8_t>& sol
 const gpu::StepStats& DistributedTerrain::local_stats() const { return system_->last_stats(); }
 
 gpu::StepStats DistributedTerrain::global_stats() const {
-  const std::vector<std::uint8_t>& solve_here = held_->solve_here;
   gpu::StepStats stats = system_->last_stats();
   comm::ExactSum energy;
   const gpu::BodySet& s = held_bodies();
   for (std::size_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOwnedHere) energy.add(kinetic_energy(s, i));
   stats.kinetic_energy = energy.total(group_);
-  stats.contacts = group_.sum(static_cast<std::uint64_t>(std::count(solve_here.begin(), solve_here.end(), 1)));
+  stats.contacts = group_.sum(static_cast<std::uint64_t>(held_->solved.count()));
   stats.max_penetration = group_.max(double(stats.max_penetration));
   return stats;
 }
@@ -365,8 +361,8 @@ std::vector<gpu::WarmStartImpulse> DistributedTerrain::solved_impulses(std::vect
   const gpu::ContactList& c = held_contacts();
   std::vector<gpu::WarmStartImpulse> out;
   auto key = [](const gpu::WarmStartImpulse& e) { return std::tie(e.gid_a, e.gid_b, e.shape_a, e.shape_b); };
-  for (std::uint32_t i = 0; i < held_->solve_here.size(); ++i) {
-    if (held_->solve_here[i] == 0) continue;
+  for (std::uint32_t i = 0; i < held_->solved.kept; ++i) {
+    if (!held_->solved.here(i)) continue;
     const gpu::WarmStartImpulse probe{c.gid_a[i], c.gid_b[i], c.shape_a[i], c.shape_b[i], {0, 0, 0}};
     const auto it = std::lower_bound(store.begin(), store.end(), probe,
                                      [&](const auto& l, const auto& r) { return key(l) < key(r); });

@@ -6,10 +6,12 @@
 //   1. ghosts: bodies whose centre is in this rank's box are owned (a body that crossed a cut is
 //      owned by the rank it entered, which already holds it as a ghost); every owned body a
 //      neighbour needs (within the ghost width of its box) goes to it with its full state and
-//      shapes; the received ones are this step's ghosts;
+//      shapes; the received ones are this step's ghosts. Only the bodies near the faces are read
+//      from the device, and a change of membership is made there (update_bodies);
 //   2. proxies: the kinematic shoe proxies were moved by set_kinematic_state before the step;
 //   3. collision detection over owned + ghost + fixed + proxy shapes;
 //   4. ownership: each contact is solved by the owner of its midpoint (solve_partition_plan.h);
+//      only the contacts near this rank's faces or at a ghost leave the device to be planned;
 //   5. CCP solve with the per-iteration slot and velocity exchange (solver_exchange.h);
 //   6. integrate every held body (ghosts end bit-identical to their owner's copy); impulses of
 //      contacts near a neighbour's box go to it, so a contact that changes rank keeps its warm
@@ -191,7 +193,9 @@ class DistributedTerrain {
   /// Per held body, 1 if it is dynamic and near a face of this rank's box or beyond it, or a
   /// ghost; the states of those are read from the device into Held::set (when a step moved them).
   std::vector<std::uint8_t> refresh_edge_states();
-  void forward_warm_start(const std::vector<std::uint8_t>& solve_here);
+  /// Hands neighbours the impulses of the contacts solved here near their boxes; `near` are the
+  /// step's planned contacts (all that can be near a face), kept_index their places in the list.
+  void forward_warm_start(const gpu::ContactList& near, const std::vector<std::uint32_t>& kept_index);
   /// The stored impulses of the contacts this rank solved in the last step (and their midpoints).
   std::vector<gpu::WarmStartImpulse> solved_impulses(std::vector<Vec3>* midpoints) const;
   void use_decomposition(domain::Decomposition d);

@@ -105,7 +105,7 @@ void DistributedTerrain::accumulate_loads() {
   const gpu::ContactList c = system_->contacts_touching(watched_, touching);
   std::vector<std::uint32_t> hits, rows;  // index in the step's list, row of `c`
   for (std::uint32_t r = 0; r < touching.size(); ++r)
-    if (held_->solve_here[touching[r]] != 0) {
+    if (held_->solved.here(touching[r])) {
       hits.push_back(touching[r]);
       rows.push_back(r);
     }

@@ -63,8 +63,8 @@ ContactEnds DistributedTerrain::contact_ends(real gap) const {
   if (held_->stepped) {
     const gpu::ContactImpulses impulses = system_->contact_impulses();
     const gpu::ContactList& c = impulses.contacts;
-    for (std::size_t i = 0; i < c.size() && i < held_->solve_here.size(); ++i) {
-      if (held_->solve_here[i] == 0) continue;
+    for (std::uint32_t i = 0; i < c.size(); ++i) {
+      if (!held_->solved.here(i)) continue;
       const std::uint64_t n = (dynamic(s, index_of(s.gid, c.gid_a[i])) ? 1 : 0) +
                               (dynamic(s, index_of(s.gid, c.gid_b[i])) ? 1 : 0);
       if (c.distance[i] <= gap) ends[0] += n;

@@ -14,6 +14,15 @@
 
 namespace trackcosim::terrain {
 
+/// The last step's kept contacts (the system's list) and which of them this rank solved: all
+/// but a few near its faces, which a neighbour solved.
+struct SolvedContacts {
+  std::size_t kept = 0;
+  std::vector<std::uint32_t> elsewhere;  ///< kept indices a neighbour solved, increasing
+  bool here(std::uint32_t i) const { return i < kept && !std::binary_search(elsewhere.begin(), elsewhere.end(), i); }
+  std::size_t count() const { return kept - elsewhere.size(); }
+};
+
 /// What this rank holds between steps.
 struct DistributedTerrain::Held {
   /// Every held body, in the system's order. What a step does not change (gids, motion, shapes,
@@ -25,7 +34,8 @@ struct DistributedTerrain::Held {
   bool stepped = false;             ///< a step ran: the system holds its contact list
   LocalBodies local;                ///< holders of `set`'s bodies
   std::vector<std::vector<std::uint32_t>> ghost_sends;  ///< per neighbour: local indices it holds as ghosts
-  std::vector<std::uint8_t> solve_here;   ///< per kept contact
+  std::vector<gpu::GlobalId> ghost_gids;  ///< the ghosts' gids, increasing
+  SolvedContacts solved;                  ///< the last step's kept contacts, and which were solved here
   /// Per watched gid, its position at this step's start (where its contacts were found) and
   /// whether this rank holds it.
   std::vector<Vec3> watched_start;

@@ -26,8 +26,9 @@ void concatenate(const std::vector<std::vector<T>>& parts, std::vector<T>& out, 
 
 }  // namespace
 
-PartitionPlan plan_partition(const gpu::ContactList& c, const LocalBodies& bodies, const domain::Decomposition& d,
-                             int rank, const std::vector<int>& neighbours,
+PartitionPlan plan_partition(const gpu::ContactList& c, const std::vector<std::uint32_t>& near_index,
+                             const LocalBodies& bodies, const domain::Decomposition& d, int rank,
+                             const std::vector<int>& neighbours,
                              const std::vector<std::vector<std::uint32_t>>& ghost_sends) {
   const std::size_t nk = neighbours.size();
   std::vector<int> slot_of_rank(static_cast<std::size_t>(d.rank_count()), -1);
@@ -35,26 +36,27 @@ PartitionPlan plan_partition(const gpu::ContactList& c, const LocalBodies& bodie
 
   PartitionPlan plan;
   gpu::SolvePartition& p = plan.partition;
-  plan.keep.assign(c.size(), 0);
-  p.constraint_count.assign(bodies.gid.size(), 0);
   std::vector<std::vector<std::uint32_t>> slots_out(nk), slots_in(nk);
-  std::uint32_t kept = 0;
   for (std::size_t i = 0; i < c.size(); ++i) {
     const std::uint32_t body[2] = {local_index(bodies, c.gid_a[i]), local_index(bodies, c.gid_b[i])};
     const int holder[2] = {bodies.holder[body[0]], bodies.holder[body[1]]};
     const int solver = d.owner_of(contact_midpoint(c, i));
     const bool solve_here = solver == rank;
-    if (!solve_here && holder[0] != kOwnedHere && holder[1] != kOwnedHere) continue;
-    plan.keep[i] = 1;
-    const std::uint32_t index = kept++;
-    p.solve_here.push_back(solve_here ? 1 : 0);
-    for (int side = 0; side < 2; ++side) ++p.constraint_count[body[side]];
+    if (!solve_here && holder[0] != kOwnedHere && holder[1] != kOwnedHere) {
+      plan.dropped.push_back(near_index[i]);
+      plan.kept_index.push_back(kDropped);
+      continue;
+    }
+    // The contacts before this one that are not planned here are all kept.
+    const auto index = static_cast<std::uint32_t>(near_index[i] - plan.dropped.size());
+    plan.kept_index.push_back(index);
     if (solve_here) {
       // Our impulses on a neighbour's bodies go to that neighbour.
       for (int side = 0; side < 2; ++side)
         if (holder[side] >= 0) slots_out[static_cast<std::size_t>(holder[side])].push_back(2 * index + side);
       continue;
     }
+    p.solved_elsewhere.push_back(index);
     const int from = slot_of_rank[static_cast<std::size_t>(solver)];
     if (from < 0)
       throw std::logic_error("contact " + std::to_string(c.gid_a[i]) + "-" + std::to_string(c.gid_b[i]) +
@@ -64,13 +66,9 @@ PartitionPlan plan_partition(const gpu::ContactList& c, const LocalBodies& bodie
       if (holder[side] == kOwnedHere) slots_in[static_cast<std::size_t>(from)].push_back(2 * index + side);
   }
 
-  p.ghost.assign(bodies.gid.size(), 0);
   std::vector<std::vector<std::uint32_t>> velocities_in(nk);
   for (std::uint32_t j = 0; j < bodies.gid.size(); ++j)
-    if (bodies.holder[j] >= 0) {
-      p.ghost[j] = 1;
-      velocities_in[static_cast<std::size_t>(bodies.holder[j])].push_back(j);
-    }
+    if (bodies.holder[j] >= 0) velocities_in[static_cast<std::size_t>(bodies.holder[j])].push_back(j);
   concatenate(slots_out, p.slots_out, plan.counts.slots_out);
   concatenate(slots_in, p.slots_in, plan.counts.slots_in);
   concatenate(ghost_sends, p.velocities_out, plan.counts.velocities_out);

@@ -14,8 +14,8 @@ enum class TerrainStage : std::size_t {
   Ghosts,     // 1. classify owned bodies (migrating those that crossed a cut), refresh the ghosts
   Proxies,    // 2. move the shoe proxies to the shoe states last received from the vehicle
   Collision,  // 3. collision detection over owned + ghost + fixed + proxy shapes
-  Ownership,  // 4. each contact solved by the owner of its midpoint; ghosts' constraint counts
-  Solve,      // 5. CCP: prepare (Jacobians, warm start) and iterate, exchanging every iteration
+  Ownership,  // 4. each contact solved by the owner of its midpoint (the contacts near the faces planned)
+  Solve,      // 5. CCP: prepare (Jacobians, warm start, ghosts' counts) and iterate, exchanging every iteration
   Integrate,  // 6. integrate the held bodies; hand warm-start impulses to neighbours
   Loads,      // 7. add the contact impulses on each shoe proxy (reduced once per coupling step)
   Count

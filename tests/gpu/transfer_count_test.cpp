@@ -72,13 +72,21 @@ TEST(TransferCount, ContactsCrossOnlyWhenAsked) {
   spec.layers = 8;
   RigidBodySystem system(boxed_bed(spec), settings_for(SolverMethod::Jacobi, 0.2 * spec.radius));
   step_n(system, 40);
+  // The distributed driver's path: detection leaves the contacts on the device...
   const TransferBytes before = transfer_bytes();
-  const ContactList& contacts = system.detect_contacts();  // the distributed driver's path
+  system.detect_contacts();
+  const TransferBytes detected = transfer_bytes() - before;
+  const std::size_t count = system.contact_count();
+  ASSERT_GT(count, 100u);
+  EXPECT_LT(detected.total(), count) << "under a byte per contact";
+  // ... and a reader that asks for them gets 14 arrays per contact: two gids, two shape
+  // indices, distance, normal and both points.
+  const TransferBytes asked_from = transfer_bytes();
+  const ContactList& contacts = system.host_contacts();
+  const TransferBytes asked = transfer_bytes() - asked_from;
+  ASSERT_EQ(contacts.size(), count);
+  EXPECT_GE(asked.to_host, count * (4 * 8 + 2 * 4 + 7 * 8 - 8));
   system.finish_step();
-  const TransferBytes during = transfer_bytes() - before;
-  ASSERT_GT(contacts.size(), 0u);
-  // 14 arrays per contact: two gids, two shape indices, distance, normal and both points.
-  EXPECT_GE(during.to_host, contacts.size() * (4 * 8 + 2 * 4 + 7 * 8 - 8));
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 //  - on one rank, a step that writes no output moves no array per body or per contact: a shoe
 //    proxy's loads still come back (only its contacts leave the device), at under a byte per
 //    body, while reading the states once is at least 13 doubles per body;
+//  - on several ranks, what crosses besides the solver's messages (staged through the host)
+//    grows with the cut's face, not with the bodies a rank holds;
 //  - reading nothing between steps changes nothing: the states after the run and every step's
 //    loads are the same bits as a run that read the states and statistics after every step,
 //    on one rank and on several, and the loads equal one rank's alone (MPI_COMM_SELF).
@@ -15,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gpu/memory/transfer_count.h"
@@ -30,11 +33,13 @@ using test::expect_bitwise_equal;
 using test::world_rank;
 using test::world_size;
 
-// 40 x 40 grains of radius 1 cm per layer (pitch 2.2 cm), 4 layers: 6,400 grains, gids 5-6404
-// after the box's 5 walls.
-constexpr const char* kBed = R"({
-  "container": {"min": [0, 0, 0], "max": [0.88, 0.88, 0.4]},
-  "particles": [{"kind": "layers", "min": [0, 0], "max": [0.88, 0.88], "bottom": 0.002, "layers": 4,
+// `columns` x 40 grains of radius 1 cm per layer (pitch 2.2 cm), 4 layers: 6,400 grains with 40
+// columns, gids from 5 on after the box's 5 walls.
+std::string bed(int columns) {
+  const std::string x = std::to_string(0.022 * columns);
+  return R"({
+  "container": {"min": [0, 0, 0], "max": [)" + x + R"(, 0.88, 0.4]},
+  "particles": [{"kind": "layers", "min": [0, 0], "max": [)" + x + R"(, 0.88], "bottom": 0.002, "layers": 4,
                  "radius": 0.01, "seed": 11}],
   "step_size": 1e-3,
   "end_time": 0.07,
@@ -42,6 +47,7 @@ constexpr const char* kBed = R"({
   "collision": {"envelope": 0.001},
   "output": {"progress_interval": 0}
 })";
+}
 
 constexpr gpu::GlobalId kPlate = 100000;  // above every gid of the bed
 
@@ -65,13 +71,14 @@ struct Measured {
   std::vector<gpu::BodyState> states;           ///< on the leader
   std::vector<std::array<double, 6>> loads;      ///< per step, the plate's
   double bytes_per_step = 0;                     ///< this rank's host<->device traffic, measured steps
+  double message_bytes_per_step = 0;             ///< of it, the solver's messages staged through the host
   std::uint64_t state_read_bytes = 0;            ///< one read of every state, on this rank
   std::size_t bodies = 0;                        ///< held on this rank
 };
 
 // Settles `settle` steps (reading as the mode says), then measures `measured` steps.
-Measured run(MPI_Comm comm, bool read_every_step, int settle, int measured) {
-  const TerrainConfig config = parse_terrain_config(kBed, "bed");
+Measured run(MPI_Comm comm, bool read_every_step, int settle, int measured, int columns = 40) {
+  const TerrainConfig config = parse_terrain_config(bed(columns), "bed");
   DistributedTerrain terrain(config, comm);
   terrain.add_everywhere_bodies(plate());
   terrain.watch_loads({kPlate});
@@ -87,7 +94,9 @@ Measured run(MPI_Comm comm, bool read_every_step, int settle, int measured) {
       (void)terrain.gather_states();
     }
   }
-  r.bytes_per_step = double((gpu::transfer_bytes() - start).total()) / measured;
+  const gpu::TransferBytes copied = gpu::transfer_bytes() - start;
+  r.bytes_per_step = double(copied.total()) / measured;
+  r.message_bytes_per_step = double(copied.messages) / measured;
   const gpu::TransferBytes before_read = gpu::transfer_bytes();
   r.states = terrain.gather_states();
   r.state_read_bytes = (gpu::transfer_bytes() - before_read).to_host;
@@ -96,9 +105,7 @@ Measured run(MPI_Comm comm, bool read_every_step, int settle, int measured) {
 }
 
 TEST(ResidentTerrain, AStepWithoutOutputMovesNoBodyArray) {
-  if (world_size() > 1)
-    GTEST_SKIP() << "several ranks still copy their bodies and contacts to the host each step for the ghost "
-                    "and ownership exchanges (docs/ccp.md, 'On a GPU')";
+  if (world_size() > 1) GTEST_SKIP() << "several ranks: OnSeveralRanksOnlyTheFacesAndTheMessagesCross";
   const Measured quiet = run(MPI_COMM_WORLD, false, 60, 10);
   ASSERT_GT(quiet.bodies, 6000u);
   double pressed = 0;
@@ -109,6 +116,28 @@ TEST(ResidentTerrain, AStepWithoutOutputMovesNoBodyArray) {
                                                       << " bodies";
   // The counter sees what does cross: reading the states is 13 doubles and a gid per body.
   EXPECT_GE(quiet.state_read_bytes, 13u * 8u * quiet.bodies);
+}
+
+// On several ranks the solver's messages cross every iteration (staged through the host), and
+// so do the bodies and contacts near the cut planned on the host; nothing else. A bed three
+// times as long, cut across the same face, holds about three times the bodies per rank but
+// copies about the same bytes outside the messages: no array per body or per contact crosses.
+TEST(ResidentTerrain, OnSeveralRanksOnlyTheFacesAndTheMessagesCross) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank sends no message: AStepWithoutOutputMovesNoBodyArray";
+  const Measured square = run(MPI_COMM_WORLD, false, 60, 10, 40);
+  const Measured long_bed = run(MPI_COMM_WORLD, false, 60, 10, 120);
+  ASSERT_GT(long_bed.bodies, square.bodies + 4000) << "the long bed must hold more bodies on each rank";
+  EXPECT_GT(square.message_bytes_per_step, 0) << "the solver's messages are counted";
+  const double rest_square = square.bytes_per_step - square.message_bytes_per_step;
+  const double rest_long = long_bed.bytes_per_step - long_bed.message_bytes_per_step;
+  const double more_bodies = double(long_bed.bodies - square.bodies);
+  // One array of doubles over the bodies would add 8 bytes per added body (one over the contacts,
+  // three per body, more). What does grow is the faces' share: the long bed's cut meets more
+  // moving grains (about 2.8 B per added body here; the runs are deterministic).
+  EXPECT_LT(rest_long - rest_square, 8.0 * more_bodies)
+      << "outside the messages: " << rest_square << " B per step with " << square.bodies << " bodies here, "
+      << rest_long << " B with " << long_bed.bodies;
+  EXPECT_GE(long_bed.state_read_bytes, 13u * 8u * long_bed.bodies);
 }
 
 TEST(ResidentTerrain, ReadingNothingBetweenStepsChangesNoBit) {

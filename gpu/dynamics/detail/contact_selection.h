@@ -23,8 +23,9 @@ class ContactSelection {
   void drop_immovable_pairs(const thrust::device_vector<GlobalId>& immovable,
                             const thrust::device_vector<GlobalId>& compliant);
 
-  /// Keeps the contacts whose flag is non-zero (one flag per current contact), in order.
-  void keep(const std::vector<std::uint8_t>& flags);
+  /// Drops the listed contacts (indices into the current list, increasing), keeping the order.
+  /// Throws std::invalid_argument for an index out of range or out of order.
+  void drop(const std::vector<std::uint32_t>& indices);
 
   const DeviceContacts& contacts() const { return *current_; }
   std::size_t size() const { return current_ == nullptr ? 0 : current_->size(); }

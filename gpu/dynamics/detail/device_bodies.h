@@ -85,6 +85,9 @@ struct DeviceBodies {
 
   std::size_t size() const { return gid.size(); }
   void upload(const BodySet& bodies);
+  /// Body j becomes (these ++ added)[source[j]] (index_ops.h's merge_sorted gives `source`):
+  /// kept bodies keep their device state, nothing crosses to the host.
+  void regroup(const DeviceBodies& added, const thrust::device_vector<std::uint32_t>& source);
 
   BodyView view() {
     return {position.view(),      orientation.view(),    velocity.view(),      angular_velocity.view(),

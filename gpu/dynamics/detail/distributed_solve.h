@@ -10,6 +10,7 @@
 
 #include "gpu/dynamics/detail/body_reduction.h"
 #include "gpu/dynamics/solver_exchange.h"
+#include "gpu/memory/staging_buffer.h"
 
 namespace trackcosim::gpu::detail {
 
@@ -18,7 +19,7 @@ struct DistributedSolve {
   thrust::device_vector<std::uint32_t> slots_out, slots_in, velocities_out, velocities_in;
   thrust::device_vector<std::uint32_t> constraint_count;
   thrust::device_vector<real> packed;    ///< device staging of an outgoing message
-  std::vector<real> host_out, host_in;   ///< what the exchange sends and receives
+  StagingBuffer<real> host_out, host_in;  ///< what the exchange sends and receives
   real rows_here = 0;                    ///< solver rows (3 per contact, 5 with rolling) solved here
 
   bool active() const { return exchange != nullptr; }
@@ -26,7 +27,9 @@ struct DistributedSolve {
 
 struct SolverWorkspace;
 
-/// Uploads the partition (masks into the blocks and bodies) and counts the rows solved here.
+/// Uploads the partition's lists and builds from them, on the device, the contacts' and bodies'
+/// masks and every body's contact count (the ghosts' come from their owners: exchange_counts);
+/// counts the rows solved here. Call after the slot lists are built.
 void begin_distributed_solve(const SolvePartition& partition, SolverExchange& exchange, DeviceBodies& bodies,
                              SolverWorkspace& ws);
 /// Back to a single-rank solve.

@@ -19,6 +19,14 @@ class WorldShapes {
 
   /// Places every shape for the bodies' current poses and returns the scene (device memory).
   const DeviceScene& update(DeviceBodies& bodies);
+  /// Marks a body of regroup's new_body_of that left.
+  static constexpr std::uint32_t kGone = 0xffffffffu;
+  /// The shapes after DeviceBodies::regroup, rebuilt on the device: new_body_of maps each body
+  /// of (old ++ added) (added body k at old_bodies + k) to its new index, or kGone. Shapes are
+  /// grouped by new body, each body's in the order it had them (what a BodySet built in the new
+  /// body order holds).
+  void regroup(const WorldShapes& added, const thrust::device_vector<std::uint32_t>& new_body_of,
+               std::uint32_t old_bodies);
 
  private:
   thrust::device_vector<std::uint32_t> sphere_body_, plane_body_, box_body_;
