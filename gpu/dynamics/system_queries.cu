@@ -34,14 +34,20 @@ void gather_into(const thrust::device_vector<std::uint32_t>& index, const thrust
   thrust::gather(detail::par(), index.begin(), index.end(), from.begin(), to.begin());
 }
 
+/// The indices i < n for which `pick(i)` holds, increasing, on the device.
+template <class Pick>
+thrust::device_vector<std::uint32_t> indices_where(std::size_t n, Pick pick) {
+  thrust::device_vector<std::uint32_t> index(n);
+  const auto first = thrust::counting_iterator<std::uint32_t>(0);
+  const auto end = thrust::copy_if(detail::par(), first, first + static_cast<std::ptrdiff_t>(n), index.begin(), pick);
+  index.resize(static_cast<std::size_t>(end - index.begin()));
+  return index;
+}
+
 /// The contacts for which `pick(i)` holds, on the host, and their indices: only they cross.
 template <class Pick>
 ContactList contacts_where(const detail::DeviceContacts& c, Pick pick, std::vector<std::uint32_t>& indices) {
-  thrust::device_vector<std::uint32_t> index(c.size());
-  const auto first = thrust::counting_iterator<std::uint32_t>(0);
-  const auto end =
-      thrust::copy_if(detail::par(), first, first + static_cast<std::ptrdiff_t>(c.size()), index.begin(), pick);
-  index.resize(static_cast<std::size_t>(end - index.begin()));
+  const thrust::device_vector<std::uint32_t> index = indices_where(c.size(), pick);
   detail::DeviceContacts picked;
   gather_into(index, c.gid_a, picked.gid_a);
   gather_into(index, c.gid_b, picked.gid_b);
@@ -161,12 +167,7 @@ std::vector<std::uint32_t> RigidBodySystem::dynamic_bodies_near_faces(Vec3 lo, V
   const detail::DeviceBodies& b = impl_->bodies;
   const NearFaces near{detail::raw(b.position.x), detail::raw(b.position.y), detail::raw(b.position.z),
                        detail::raw(b.motion), lo, hi, width};
-  thrust::device_vector<std::uint32_t> index(b.size());
-  const auto first = thrust::counting_iterator<std::uint32_t>(0);
-  const auto end =
-      thrust::copy_if(detail::par(), first, first + static_cast<std::ptrdiff_t>(b.size()), index.begin(), near);
-  index.resize(static_cast<std::size_t>(end - index.begin()));
-  return detail::download(index);
+  return detail::download(indices_where(b.size(), near));
 }
 
 void RigidBodySystem::read_states(const std::vector<std::uint32_t>& indices, BodySet& into) const {
