@@ -54,6 +54,8 @@ keeps whole rows up to its last output step):
   vehicle.pvd  the vehicle's geometry over time for ParaView, a frame every simulation.vtk_interval
                (default: the output interval; 0: none) in vtk/
   run.json     the resolved config, the derived track layout and a run summary
+  rig.csv      with --rig: one row per output interval of what the rig measures (phase, chassis
+               speed, sprocket speeds and torques, slip, drawbar pull, weight, ground force)
 With --terrain also timing.csv, and, when SIGUSR1 or SIGTERM stopped the co-simulation (a batch
 system's time-limit warning), checkpoint.bin: continue with --restart DIR/checkpoint.bin.
 
@@ -122,6 +124,11 @@ int main(int argc, char** argv) {
                  "(docs/protocol.md)")
       ->capture_default_str()
       ->check(CLI::IsMember({"concurrent", "sequential"}));
+  std::string rig;
+  app.add_option("--rig", rig,
+                 "Drawbar-pull rig (JSON) in place of the config's driver: imposed slip, imposed pull or towed, "
+                 "on a slope, with rest, ramp and settle phases; writes DIR/rig.csv (docs/mobility.md)")
+      ->type_name("FILE.json");
   app.add_option("--restart", coupled.restart,
                  "With --terrain: continue the co-simulation that a stop signal ended, from its vehicle "
                  "checkpoint (DIR/checkpoint.bin; the terrain resumes from its own, terrain_node --restart)")
@@ -138,6 +145,7 @@ int main(int argc, char** argv) {
   if (*terrain_option) {
     coupled.config = options.config;
     coupled.out_dir = options.out_dir;
+    coupled.rig = rig;
     if (*end_option) coupled.end_time = end_time;
     if (*step_option) coupled.step = step;
     if (quiet) coupled.progress_seconds = 0;
@@ -171,6 +179,7 @@ int main(int argc, char** argv) {
                  "terrain_node) (see vehicle_node --help)\n";
     return kExitUsage;
   }
+  options.rig = rig;
   if (*profile_option) options.ground_profile = vehicle::parse_ground_profile(profile);
   if (*end_option) options.end_time = end_time;
   if (*step_option) options.step = step;

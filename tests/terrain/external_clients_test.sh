@@ -5,10 +5,13 @@
 #    pushes on their shoes (mean vertical force > 0), and both report the same forces: they drive
 #    the same prescribed motion, so the terrain computes the same thing;
 #  - a client speaking protocol version 7 is refused: both sides exit non-zero naming version 7;
-#  - a client killed in the middle of the run ends the terrain with an error within 30 s.
-# Usage: external_clients_test.sh TERRAIN_NODE PRESCRIBED_TRACK SOURCE_DIR
+#  - a client killed in the middle of the run ends the terrain with an error within 30 s;
+#  - the drawbar rig through the C API (examples/rig_track.c, cosim/drawbar_rig_c.h): a track
+#    segment at imposed slip 0.5 writes rig.csv with the rig's phases in order, the imposed slip in
+#    every measure row, and the terrain pushes its backward-sliding shoes forward (drawbar pull > 0).
+# Usage: external_clients_test.sh TERRAIN_NODE PRESCRIBED_TRACK SOURCE_DIR RIG_TRACK
 set -euo pipefail
-terrain=$1 c_client=$2 src=$3
+terrain=$1 c_client=$2 src=$3 rig_client=$4
 work=$(mktemp -d)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; [[ -n ${KEEP_WORK:-} ]] || rm -rf "$work"' EXIT
@@ -72,4 +75,23 @@ wait_terrain killed
 [[ $status != 0 ]] || { echo "FAIL: the terrain ended normally after its vehicle died"; exit 1; }
 (( SECONDS - start <= 30 )) || { echo "FAIL: the terrain took $((SECONDS - start)) s to notice"; exit 1; }
 grep -q "terrain_node: error: .*tcp 127.0.0.1" "$work/killed.log"  # closed, reset or broken pipe: named
-echo "C and Python clients agree; a wrong version and a killed client stop the terrain with a reason"
+
+start_terrain rig
+cat >"$work/rig.json" <<'JSON'
+{"mode": "slip", "slip": 0.5, "track_speed": 0.2, "rest_time": 0.04, "ramp_time": 0.1, "settle_time": 0.06}
+JSON
+"$rig_client" 127.0.0.1 "$port" "$work/rig.json" "$work/rig_out" 200 >"$work/rig_client.log" || {
+  cat "$work/rig_client.log" "$work/rig.log"; exit 1; }
+wait_terrain rig
+[[ $status == 0 ]] || { cat "$work/rig.log"; exit 1; }
+tail -n 1 "$work/rig_client.log"
+csv=$work/rig_out/rig.csv
+[[ $(head -n 1 "$csv") == t,phase,chassis_x,*,slip,drawbar_pull,weight,ground_fx,ground_fz ]]
+[[ $(cut -d, -f2 "$csv" | tail -n +2 | uniq | paste -sd' ') == "rest ramp settle measure" ]] ||
+  { echo "FAIL: rig.csv phases out of order"; cut -d, -f1,2 "$csv"; exit 1; }
+awk -F, 'NR > 1 && $2 == "measure" && ($12 < 0.4999999 || $12 > 0.5000001) {bad = 1} END {exit bad}' "$csv" ||
+  { echo "FAIL: a measure row without the imposed slip"; exit 1; }
+dbp=$(field measure_dbp "$work/rig_client.log")
+awk -v f="$dbp" 'BEGIN{exit !(f > 0)}' || { echo "FAIL: no forward push on shoes sliding backwards ($dbp N)"; exit 1; }
+echo "C and Python clients agree; a wrong version and a killed client stop the terrain with a reason;"
+echo "the C rig client writes rig.csv through the rig's schedule"

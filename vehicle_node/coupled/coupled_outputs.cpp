@@ -17,7 +17,7 @@ std::string timing_row(std::size_t k, double t, double compute, double wait, dou
 
 void write_run_json(const CoupledOptions& o, const RunConfig& config, const TrackedVehicle& vehicle,
                     const CoupledSummary& summary, double coupling_step, double surface_height, double terrain_step,
-                    std::size_t first, const nlohmann::json& vtk) {
+                    std::size_t first, const nlohmann::json& vtk, const nlohmann::json& driver) {
   nlohmann::json run;
   run["program"] = "vehicle_node";
   run["version"] = std::string(io::kTrackcosimVersion);
@@ -33,6 +33,7 @@ void write_run_json(const CoupledOptions& o, const RunConfig& config, const Trac
                     {"total_mass_kg", config.vehicle.total_mass()},
                     {"shoes_per_track", vehicle.shoe_count() / 2},
                     {"sprocket_pitch_radius_m", vehicle.sprocket_pitch_radius()}};
+  run["driver"] = driver;
   if (!vtk.is_null()) run["vtk"] = vtk;
   run["terrain"] = {{"particles", summary.particles}, {"surface_height", surface_height}, {"terrain_step", terrain_step}};
   run["result"] = {{"coupling_steps", summary.coupling_steps},

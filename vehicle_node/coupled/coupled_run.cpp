@@ -14,10 +14,10 @@
 #include "vehicle_node/coupled/coupled_outputs.h"
 #include "vehicle_node/coupled/shoe_messages.h"
 #include "vehicle_node/coupled/vehicle_checkpoint.h"
-#include "vehicle_node/driver/driver.h"
 #include "vehicle_node/ground/ground_settings.h"
 #include "vehicle_node/output/progress_words.h"
 #include "vehicle_node/output/vehicle_vtk_series.h"
+#include "vehicle_node/rig/vehicle_control.h"
 #include "vehicle_node/standalone/run_config.h"
 #include "vehicle_node/standalone/vehicle_recorder.h"
 #include "vehicle_node/track/tracked_vehicle.h"
@@ -105,6 +105,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
     vehicle = place_vehicle(config, system, surface_height);
   }
   const std::vector<BodyId> shoes = all_shoes(*vehicle);
+  VehicleControl control(config, o.rig, *vehicle, system, o.out_dir);
 
   const auto coupling_steps = static_cast<std::size_t>(std::llround(config.simulation.end_time / coupling_step));
   const auto output_every = std::max<std::size_t>(
@@ -184,9 +185,10 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
       }
       apply_shoe_forces(system, shoes, forces);
       for (std::size_t s = 0; s < substeps; ++s) {
-        apply_driver(config.driver, *vehicle, system, system.time());
+        control.apply(system, system.time());
         vehicle->apply_travel_stops(system, h);
         system.step(h);
+        if (control.has_rig()) control.after_step(system, terrain_forces(forces));
       }
       const double compute = since(t0);
       if (!sequential) {
@@ -205,6 +207,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
       // there is no rigid ground in a co-simulation, so its own contact forces would be zero.
       if ((k + 1) % output_every == 0) {
         recorder.record(system, terrain_forces(forces));  // flushes vehicle.csv and shoes.csv
+        control.record(system);
         vtk.on_row(system);
         timing.flush();
       }
@@ -222,7 +225,8 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   summary.distance_m = system.state(vehicle->chassis()).position.x - x0;
   summary.below_top_m = mean_sinkage(*vehicle, system, shoes, forces, surface_height);
   timing.flush();
-  write_run_json(o, config, *vehicle, summary, coupling_step, surface_height, w.terrain_step, first, vtk.run_json());
+  write_run_json(o, config, *vehicle, summary, coupling_step, surface_height, w.terrain_step, first, vtk.run_json(),
+                 control.run_json());
   return summary;
 }
 

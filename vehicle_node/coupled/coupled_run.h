@@ -35,6 +35,7 @@ struct CoupledOptions {
   std::string scheme = "sequential";
   double progress_seconds = 5.0;
   std::filesystem::path restart;  ///< a vehicle checkpoint to continue from (empty: a new run)
+  std::filesystem::path rig;      ///< a drawbar-pull rig file (cosim/drawbar_rig.h) in place of the driver
 };
 
 struct CoupledSummary {

@@ -16,6 +16,12 @@ inline V3 to_eigen(Vec3 v) { return {v.x, v.y, v.z}; }
 inline Vec3 to_vec3(const V3& v) { return {v.x(), v.y(), v.z()}; }
 inline Eigen::Quaterniond to_eigen(Quat q) { return Eigen::Quaterniond(q.w, q.x, q.y, q.z); }
 inline Quat to_quat(const Eigen::Quaterniond& q) { return {q.w(), q.x(), q.y(), q.z()}; }
+/// A row's Jacobian block for one body: [linear; angular].
+inline V6 stack(const V3& lin, const V3& ang) {
+  V6 out;
+  out << lin, ang;
+  return out;
+}
 
 /// Two unit vectors completing n to a right-handed orthonormal basis; t1 follows `hint`
 /// projected onto the plane normal to n when that projection is not degenerate.

@@ -39,4 +39,20 @@ struct Motor {
   int row = -1;                      // speed row in the last step's list
 };
 
+/// A drive of one body against the world along a fixed world direction, acting at a point of
+/// the body (a drawbar rig's carriage): in speed mode a velocity row drives the point's speed
+/// along the direction to `speed` (bilateral and unbounded, so no warm-start state); in force
+/// mode it pushes with `force` along the direction at the point (explicit).
+enum class BodyDriveMode : std::uint8_t { kReleased, kSpeed, kForce };
+
+struct BodyDrive {
+  int body;
+  V3 local_point;                    // body frame, from the centre of mass
+  V3 direction;                      // world, unit
+  BodyDriveMode mode = BodyDriveMode::kReleased;
+  double speed = 0.0, force = 0.0;
+  double applied_force = 0.0;        // last step, N on the body along the direction
+  int row = -1;
+};
+
 }  // namespace trackcosim::vehicle::detail

@@ -50,11 +50,6 @@ void push_row(std::vector<ConstraintRow>& rows, const BodyStore& bodies, int a, 
   rows.push_back(r);
 }
 
-V6 stack(const V3& lin, const V3& ang) {
-  V6 out;
-  out << lin, ang;
-  return out;
-}
 
 }  // namespace
 

@@ -17,6 +17,7 @@ struct BodyId { std::uint32_t value = std::numeric_limits<std::uint32_t>::max();
 struct JointId { std::uint32_t value = std::numeric_limits<std::uint32_t>::max(); };
 struct ForceElementId { std::uint32_t value = std::numeric_limits<std::uint32_t>::max(); };
 struct MotorId { std::uint32_t value = std::numeric_limits<std::uint32_t>::max(); };
+struct BodyDriveId { std::uint32_t value = std::numeric_limits<std::uint32_t>::max(); };
 inline bool operator==(BodyId a, BodyId b) { return a.value == b.value; }
 inline bool operator==(JointId a, JointId b) { return a.value == b.value; }
 

@@ -19,11 +19,6 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 void add_seconds(StepReport& r, Phase p, double s) { r.seconds[static_cast<std::size_t>(p)] += s; }
 
-V6 stack(const V3& lin, const V3& ang) {
-  V6 out;
-  out << lin, ang;
-  return out;
-}
 
 // Relative slip slower than this keeps the fixed tangent basis (world X projected), so a
 // sticking contact's rows keep their meaning from step to step.
@@ -167,6 +162,7 @@ void MultibodySystem::Impl::step(double h) {
       rows.push_back(r);
     }
   }
+  apply_body_drives(h);
   build_contact_rows(h);
   floor_regularization();
   momentum.resize(bodies.moving_count);
@@ -203,6 +199,8 @@ void MultibodySystem::Impl::step(double h) {
     m.state = rows[m.row].state;
     m.applied_torque = rows[m.row].lambda / h;
   }
+  for (BodyDrive& c : body_drives)
+    if (c.row >= 0) c.applied_force = rows[c.row].lambda / h;
   for (Joint& j : joints)
     if (j.limited) j.limit_state[0] = rows[j.limit_row].state, j.limit_state[1] = rows[j.limit_row + 1].state;
   warm.clear();

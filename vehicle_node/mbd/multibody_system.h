@@ -72,6 +72,20 @@ class MultibodySystem {
   /// Coast: the motor applies no torque.
   void set_motor_free(MotorId m);
 
+  /// A drive of body b against the world (a drawbar rig's carriage), acting at the body's point
+  /// `local_point` (body frame, from the centre of mass) along `world_direction` only, so the
+  /// body stays free in every other direction. Starts released (no force).
+  BodyDriveId add_body_drive(BodyId b, Vec3 local_point, Vec3 world_direction);
+  /// Speed mode: the point's velocity along the direction is held at m_per_s, by whatever force
+  /// that takes (an unbounded velocity row).
+  void set_body_drive_speed(BodyDriveId c, double m_per_s);
+  /// Force mode: a force of `newtons` along the direction at the point (+ along it), explicit.
+  /// Apart from set_external_force, which other parts of a model may hold on the same body.
+  void set_body_drive_force(BodyDriveId c, double newtons);
+  void release_body_drive(BodyDriveId c);
+  /// Force the drive applied to its body along its direction in the last step (N; 0 released).
+  double body_drive_force(BodyDriveId c) const;
+
   /// Contact shapes. A family is a small integer; which families touch each other is set by
   /// set_family_collides (default: no body-body pair of families collides). Sphere sets touch
   /// the ground unless set_ground_collides(family, false). Supported pairs: sphere-sphere,

@@ -27,6 +27,7 @@ struct MultibodySystem::Impl {
   std::vector<detail::Joint> joints;
   std::vector<detail::SpringDamper> springs;
   std::vector<detail::Motor> motors;
+  std::vector<detail::BodyDrive> body_drives;
   detail::CollisionWorld collision;
   std::shared_ptr<const Ground> ground;
   double ground_friction = 0.8, friction = 0.5;
@@ -55,6 +56,9 @@ struct MultibodySystem::Impl {
   void check_joint(JointId j, const char* what) const;
   JointId add_joint(detail::JointType type, BodyId a, BodyId b, Vec3 p, Vec3 axis, const char* what);
   detail::Motor& motor(MotorId m, const char* what);
+  detail::BodyDrive& body_drive(BodyDriveId c, const char* what);
+  /// Force mode: adds to force/torque; speed mode: appends the row (after the explicit forces).
+  void apply_body_drives(double h);
   const detail::SpringDamper& spring(ForceElementId id, const char* what) const;
   double inv_h() const { return last_h > 0.0 ? 1.0 / last_h : 0.0; }
 };

@@ -12,6 +12,7 @@
 #include "io/progress_meter.h"
 #include "vehicle_node/output/progress_words.h"
 #include "vehicle_node/output/vehicle_vtk_series.h"
+#include "vehicle_node/rig/vehicle_control.h"
 #include "vehicle_node/standalone/vehicle_recorder.h"
 
 namespace trackcosim::vehicle {
@@ -30,7 +31,8 @@ RunConfig resolved_config(const StandaloneOptions& o) {
 }
 
 void write_run_json(const std::filesystem::path& folder, const RunConfig& config, const TrackedVehicle& vehicle,
-                    const MultibodySystem& system, const RunSummary& summary, const VehicleVtkSeries& vtk) {
+                    const MultibodySystem& system, const RunSummary& summary, const VehicleVtkSeries& vtk,
+                    const VehicleControl& control) {
   nlohmann::json run;
   run["program"] = "vehicle_node";
   run["version"] = std::string(io::kTrackcosimVersion);
@@ -42,7 +44,7 @@ void write_run_json(const std::filesystem::path& folder, const RunConfig& config
   run["simulation"] = {{"step", config.simulation.step},
                        {"end_time", config.simulation.end_time},
                        {"output_interval", config.simulation.output_interval}};
-  run["driver"] = {{"mode", drive_mode_name(config.driver.mode)}};
+  run["driver"] = control.run_json();
   if (const nlohmann::json series = vtk.run_json(); !series.is_null()) run["vtk"] = series;
   run["vehicle"] = {{"name", config.vehicle.name},
                     {"bodies", system.body_count()},
@@ -76,6 +78,7 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
   const auto output_every = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(config.simulation.output_interval / h)));
   VehicleRecorder recorder(vehicle, options.out_dir);  // rows on disk as they come, also after a failure
   VehicleVtkSeries vtk(vehicle, ShoeSpheres::kRigidGround, config.simulation, options.out_dir);
+  VehicleControl control(config, options.rig, vehicle, system, options.out_dir);
   RunSummary summary;
   summary.bodies = system.body_count();
 
@@ -83,9 +86,10 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
   io::ProgressMeter meter(progress, options.progress_seconds, /*terminal=*/false, start, "vehicle_node: ");
   const double start_x = system.state(vehicle.chassis()).position.x;
   for (std::size_t k = 1; k <= steps; ++k) {
-    apply_driver(config.driver, vehicle, system, system.time());
+    control.apply(system, system.time());
     vehicle.apply_travel_stops(system, h);
     system.step(h);
+    if (control.has_rig()) control.after_step(system, ground_forces(system, vehicle));
     summary.steps = k;
     summary.max_joint_violation = std::max(summary.max_joint_violation, system.max_joint_violation());
     const Vec3 chassis = system.state(vehicle.chassis()).position;
@@ -94,6 +98,7 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
                                " s (chassis position not finite); try a smaller --step");
     if (k % output_every == 0) {
       recorder.record(system);
+      control.record(system);
       vtk.on_row(system);
     }
     if (options.progress_seconds > 0)
@@ -101,7 +106,7 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
   }
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   summary.simulated_seconds = system.time();
-  write_run_json(options.out_dir, config, vehicle, system, summary, vtk);
+  write_run_json(options.out_dir, config, vehicle, system, summary, vtk, control);
   return summary;
 }
 

@@ -22,6 +22,7 @@ struct StandaloneOptions {
   std::optional<double> step;                    ///< overrides simulation.step
   std::optional<double> output_interval;         ///< overrides simulation.output_interval
   double progress_seconds = 5.0;                 ///< wall time between progress lines (<= 0: none)
+  std::filesystem::path rig;                     ///< a drawbar-pull rig file in place of the driver (rig/)
 };
 
 struct RunSummary {

@@ -60,12 +60,14 @@ VehicleRecorder::VehicleRecorder(const TrackedVehicle& vehicle, const std::files
   shoes_csv_.write_lines(o.shoes_rows);
 }
 
-void VehicleRecorder::record(const MultibodySystem& system) {
+std::vector<Vec3> ground_forces(const MultibodySystem& system, const TrackedVehicle& vehicle) {
   std::vector<Vec3> ground;
   for (const Side s : kSides)
-    for (const BodyId shoe : vehicle_.track(s).shoes) ground.push_back(system.ground_contact_force(shoe));
-  record(system, ground);
+    for (const BodyId shoe : vehicle.track(s).shoes) ground.push_back(system.ground_contact_force(shoe));
+  return ground;
 }
+
+void VehicleRecorder::record(const MultibodySystem& system) { record(system, ground_forces(system, vehicle_)); }
 
 void VehicleRecorder::record(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces) {
   if (shoe_forces.size() != vehicle_.shoe_count())

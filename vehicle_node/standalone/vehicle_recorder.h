@@ -34,6 +34,9 @@ struct RecordedRows {
 /// start with a number.
 std::vector<double> row_times(const RecordedRows& rows);
 
+/// The rigid ground's force on every shoe over the last step, left track then right (shoes.csv's order).
+std::vector<Vec3> ground_forces(const MultibodySystem& system, const TrackedVehicle& vehicle);
+
 class VehicleRecorder {
  public:
   /// Creates (truncates) DIR/vehicle.csv and DIR/shoes.csv with their headers, followed by the

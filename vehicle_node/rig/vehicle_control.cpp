@@ -1,0 +1,50 @@
+#include "vehicle_node/rig/vehicle_control.h"
+
+#include "vehicle_node/driver/driver.h"
+
+namespace trackcosim::vehicle {
+
+VehicleControl::VehicleControl(const RunConfig& config, const std::filesystem::path& rig_file,
+                               const TrackedVehicle& vehicle, MultibodySystem& system,
+                               const std::filesystem::path& out_dir)
+    : driver_(config.driver), vehicle_(vehicle) {
+  if (rig_file.empty()) return;
+  rig_.emplace(cosim::load_rig_settings(rig_file), vehicle, system);
+  csv_.emplace(out_dir);
+}
+
+void VehicleControl::apply(MultibodySystem& system, double t) {
+  if (rig_)
+    rig_->apply(system, t);
+  else
+    apply_driver(driver_, vehicle_, system, t);
+}
+
+void VehicleControl::after_step(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces) {
+  if (rig_) rig_->accumulate(system, shoe_forces);
+}
+
+void VehicleControl::record(const MultibodySystem& system) {
+  if (rig_) csv_->write(rig_->take_row(system));
+}
+
+nlohmann::json VehicleControl::run_json() const {
+  if (!rig_) return {{"mode", drive_mode_name(driver_.mode)}};
+  const cosim::RigSettings& r = rig_->settings();
+  return {{"mode", "rig"},
+          {"rig", {{"file", r.source},
+                   {"mode", cosim::rig_mode_name(r.mode)},
+                   {"slip", r.slip},
+                   {"pull_n", r.pull},
+                   {"track_speed_m_s", r.track_speed},
+                   {"towed_speed_m_s", r.speed},
+                   {"slope_deg", r.slope_deg},
+                   {"rest_time_s", r.rest_time},
+                   {"ramp_time_s", r.ramp_time},
+                   {"settle_time_s", r.settle_time},
+                   {"measure_from_s", r.measure_from()},
+                   {"hitch_m", {r.hitch.x, r.hitch.y, r.hitch.z}},
+                   {"weight_n", rig_->weight()}}}};
+}
+
+}  // namespace trackcosim::vehicle

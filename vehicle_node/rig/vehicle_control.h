@@ -1,0 +1,44 @@
+#pragma once
+// What moves the vehicle in a run: the config's driver, or a drawbar-pull rig in its place
+// (vehicle_node --rig FILE). Both run loops (standalone/ and coupled/) go through this one
+// object, so a rig behaves the same on rigid ground and on the terrain.
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cosim/drawbar_rig.h"
+#include "vehicle_node/rig/vehicle_rig.h"
+#include "vehicle_node/standalone/run_config.h"
+
+namespace trackcosim::vehicle {
+
+class VehicleControl {
+ public:
+  /// `rig_file` empty: the config's driver. Else the rig replaces the driver, adds its speed
+  /// control to `system`, tilts gravity for its slope and writes rig.csv in `out_dir`.
+  /// Throws io::ConfigError for a bad rig file.
+  VehicleControl(const RunConfig& config, const std::filesystem::path& rig_file, const TrackedVehicle& vehicle,
+                 MultibodySystem& system, const std::filesystem::path& out_dir);
+
+  /// Sets the inputs for the step that starts at t. Call before every step.
+  void apply(MultibodySystem& system, double t);
+  /// With a rig: after every step, what the rig measures over it; `shoe_forces` as in shoes.csv.
+  bool has_rig() const { return rig_.has_value(); }
+  void after_step(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces);
+  /// At each output row: a rig.csv row, the means since the last one (nothing without a rig).
+  void record(const MultibodySystem& system);
+
+  /// run.json's "driver" entry: the driver's mode, or the rig's settings.
+  nlohmann::json run_json() const;
+
+ private:
+  const DriverSettings& driver_;
+  const TrackedVehicle& vehicle_;
+  std::optional<VehicleRig> rig_;
+  std::optional<cosim::RigCsv> csv_;
+};
+
+}  // namespace trackcosim::vehicle

@@ -1,0 +1,91 @@
+#include "vehicle_node/rig/vehicle_rig.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "vehicle_node/mbd/eigen_types.h"
+
+namespace trackcosim::vehicle {
+namespace {
+
+/// The hitch's arm in the world frame: the chassis-frame offset rotated by the chassis.
+Vec3 world_arm(const BodyState& chassis, Vec3 hitch) {
+  return detail::to_vec3(detail::to_eigen(chassis.orientation) * detail::to_eigen(hitch));
+}
+
+}  // namespace
+
+VehicleRig::VehicleRig(cosim::RigSettings settings, const TrackedVehicle& vehicle, MultibodySystem& system)
+    : settings_(std::move(settings)), vehicle_(vehicle) {
+  const Vec3 g = cosim::slope_gravity(settings_, vehicle.model().gravity);
+  system.set_gravity(g);
+  weight_ = vehicle.model().total_mass() * std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+  pitch_radius_ = vehicle.sprocket_pitch_radius();
+  max_torque_ = vehicle.model().track.sprocket.max_torque > 0 ? vehicle.model().track.sprocket.max_torque
+                                                             : std::numeric_limits<double>::infinity();
+  carriage_ = system.add_body_drive(vehicle.chassis(), settings_.hitch, {1.0, 0.0, 0.0});
+}
+
+void VehicleRig::apply(MultibodySystem& system, double t) {
+  const cosim::RigTargets target = cosim::rig_targets(settings_, t);
+  for (const Side s : kSides) {
+    const MotorId motor = vehicle_.track(s).motor;
+    if (target.tracks_driven)
+      system.set_motor_speed(motor, target.track_speed / pitch_radius_, max_torque_);
+    else
+      system.set_motor_free(motor);
+  }
+  if (target.chassis_speed_held)
+    system.set_body_drive_speed(carriage_, target.chassis_speed);
+  else
+    system.set_body_drive_force(carriage_, -target.pull);  // backwards, at the hitch
+}
+
+void VehicleRig::accumulate(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces) {
+  sum_.chassis_vx += system.state(vehicle_.chassis()).velocity.x;
+  for (const Side s : kSides) {
+    const int i = static_cast<int>(s);
+    const double speed = system.revolute_speed(vehicle_.track(s).sprocket_axle);
+    sum_.sprocket_speed[i] += speed;
+    sum_.sprocket_torque[i] += system.motor_torque(vehicle_.track(s).motor);
+    sum_.track_speed += 0.5 * speed * pitch_radius_;
+  }
+  // The force the rig put on the chassis along x; the vehicle's on the rig is its opposite.
+  sum_.drawbar_pull -= system.body_drive_force(carriage_);
+  for (const Vec3& f : shoe_forces) {
+    sum_.ground_fx += f.x;
+    sum_.ground_fz += f.z;
+  }
+  ++steps_;
+}
+
+cosim::RigRow VehicleRig::take_row(const MultibodySystem& system) {
+  cosim::RigRow r;
+  if (steps_ > 0) {
+    const double n = steps_;
+    r.chassis_vx = sum_.chassis_vx / n;
+    for (int i = 0; i < 2; ++i) {
+      r.sprocket_speed[i] = sum_.sprocket_speed[i] / n;
+      r.sprocket_torque[i] = sum_.sprocket_torque[i] / n;
+    }
+    r.track_speed = sum_.track_speed / n;
+    r.drawbar_pull = sum_.drawbar_pull / n;
+    r.ground_fx = sum_.ground_fx / n;
+    r.ground_fz = sum_.ground_fz / n;
+  }
+  sum_ = {};
+  steps_ = 0;
+  r.t = system.time();
+  r.phase = cosim::rig_targets(settings_, r.t).phase;
+  const BodyState chassis = system.state(vehicle_.chassis());
+  r.chassis_x = chassis.position.x;
+  r.chassis_z = chassis.position.z;
+  const Vec3 forward = world_arm(chassis, {1.0, 0.0, 0.0});
+  r.pitch_deg = std::asin(std::clamp(forward.z, -1.0, 1.0)) * 180.0 / std::numbers::pi;
+  r.weight = weight_;
+  return r;
+}
+
+}  // namespace trackcosim::vehicle
