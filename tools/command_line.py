@@ -1,7 +1,9 @@
-"""The launcher's command lines after `run` and `plot` (tools/trackcosim.py): one positional
-word first (the run file, the run folder), then options in any order. Every word is checked
-before anything starts: an option the launcher does not know, or one without its value, is
-refused rather than skipped."""
+"""The launcher's command lines after `run`, `plot`, `render` and `mobility TEST`
+(tools/trackcosim.py): one positional word first (the run file, the run folder), then options
+in any order. Every word is checked before anything starts: an option the launcher does not
+know, or one without its value, is refused rather than skipped."""
+
+import math
 
 LAUNCHERS = ("mpirun", "srun", "hetjob")
 TRACKS = ("left", "right")
@@ -90,3 +92,71 @@ def parse_render_command_line(args):
         raise UsageError("--size: expected WxH in pixels (16 to 16384 each), got %r" % options["--size"])
     options["--size"] = (int(width), int(height))
     return folder, options
+
+
+# `mobility TEST RUN_CONFIG`: the option that lists each test's points, and the options they share.
+MOBILITY_TESTS = {"dbp": "--slips", "resistance": "--speeds", "grade": "--slopes", "obstacle": "--speed"}
+MOBILITY_OPTIONS = {"--track-speed": None, "--phases": None, "--end-time": None, "--rigid": False, "--jobs": None,
+                    "--terrain-ranks": None, "--launcher": "mpirun", "--out": None, "--point": None,
+                    "--collect": False, "--dry-run": False}
+# The range of each test's values, as the rig accepts them (cosim/drawbar_rig.h).
+MOBILITY_RANGES = {"--slips": (-1.0, 1.0, "a slip in [-1, 1]"), "--speeds": (1e-9, 100.0, "a speed in m/s > 0"),
+                   "--slopes": (-59.999, 59.999, "a slope in degrees, between -60 and 60"),
+                   "--speed": (1e-9, 100.0, "a speed in m/s > 0")}
+
+
+def number(text, option, low=-math.inf, high=math.inf, what="a number"):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (low <= value <= high):
+        raise UsageError("%s: expected %s, got %r" % (option, what, text))
+    return value
+
+
+def number_list(options, option):
+    """options[option], 'a,b,c', as a list of distinct numbers in the option's range."""
+    low, high, what = MOBILITY_RANGES[option]
+    words = options[option].split(",")
+    values = [number(w, option, low, high, what) for w in words]
+    if len(set(values)) != len(values):
+        raise UsageError("%s: a value is given twice in %r" % (option, options[option]))
+    options[option] = values
+
+
+def parse_mobility_command_line(args):
+    """`mobility TEST RUN_CONFIG`: (test, CONFIG, options) with the test's values as a list of
+    floats under options["values"], the times and speeds as floats, --point as an int >= 0."""
+    if not args or args[0] not in MOBILITY_TESTS:
+        raise UsageError("mobility needs a test first, one of %s; got %r" % (
+            ", ".join(MOBILITY_TESTS), args[0] if args else "nothing"))
+    test, value_option = args[0], MOBILITY_TESTS[args[0]]
+    config, options = parse_options(args[1:], dict(MOBILITY_OPTIONS, **{value_option: None}),
+                                    "mobility %s needs a run file (RUN_CONFIG)" % test)
+    if options[value_option] is None:
+        raise UsageError("mobility %s needs %s" % (test, value_option))
+    number_list(options, value_option)
+    if value_option == "--speed" and len(options[value_option]) != 1:
+        raise UsageError("--speed: the obstacle test is one run at one speed, got %d" % len(options[value_option]))
+    options["values"] = options.pop(value_option)
+    for option in ("--jobs", "--terrain-ranks"):
+        whole_number(options, option)
+    one_of(options, "--launcher", ("mpirun", "srun"))
+    for option, what in (("--track-speed", "a track speed in m/s > 0"), ("--end-time", "a time in s > 0")):
+        if options[option] is not None:
+            options[option] = number(options[option], option, 1e-9, math.inf, what)
+    if options["--phases"] is not None:  # REST,RAMP,SETTLE: the rig's phases before the measurement
+        words = options["--phases"].split(",")
+        if len(words) != 3:
+            raise UsageError("--phases: expected REST,RAMP,SETTLE (three times in s), got %r" % options["--phases"])
+        options["--phases"] = [number(w, "--phases", 0.0, math.inf, "a time in s >= 0") for w in words]
+    if options["--point"] is not None:
+        point = options["--point"]
+        if not point.isdigit() or int(point) >= len(options["values"]):
+            raise UsageError("--point: expected a point index from 0 to %d, got %r" % (
+                len(options["values"]) - 1, point))
+        options["--point"] = int(point)
+    if options["--point"] is not None and options["--collect"]:
+        raise UsageError("--point runs one point and --collect runs none: give one of them")
+    return test, config, options

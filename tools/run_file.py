@@ -67,7 +67,8 @@ def coupling_scheme(value):
 # sections of their own. Order is the order of the messages and of the docs.
 SECTIONS = {
     "vehicle": {"config": (existing_file, True), "end_time": (seconds, False),
-                "coupling_step": (seconds, False), "coupling_scheme": (coupling_scheme, False)},
+                "coupling_step": (seconds, False), "coupling_scheme": (coupling_scheme, False),
+                "rig": (existing_file, False)},
     "terrain": {"config": (existing_file, True), "ranks": (rank_count, False), "checkpoint": (path, False)},
 }
 TOP_LEVEL = {"vehicle": (None, True), "terrain": (None, True), "output": (path, False)}

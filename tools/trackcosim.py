@@ -2,6 +2,7 @@
 """trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--resume DIR] [--dry-run] [--no-plot]
 trackcosim plot RUN_DIR [--out DIR] [--track left|right] [--dpi N]
 trackcosim render RUN_DIR [--out DIR] [--view chase|side|both] [--color speed|height] [--every N] ... (docs/render.md)
+trackcosim mobility dbp|resistance|grade|obstacle RUN_CONFIG --slips L|--speeds L|--slopes L|--speed V [options]
 
 Runs a co-simulation described by a small JSON file: which vehicle config, which terrain config,
 how many terrain ranks, how long. It builds the MPMD mpirun line (one vehicle_node rank, N
@@ -54,6 +55,30 @@ wait, compute and, within it, the terrain leader's time in each stage of its ste
 and waiting for its slowest rank (imbalance): together the terrain's compute time; its halo
 messages, inside those stages; terrain exchange with the vehicle), run.json (the run config, the command line, the
 summary).
+
+Mobility tests (a soil bin's drawbar-pull rig, cosim/drawbar_rig.h; tools/mobility_tests.py):
+  trackcosim mobility dbp RUN_CONFIG --slips 0,0.05,0.1,0.2,0.4 [--track-speed 0.5] [--phases 0.2,0.5,0.5]
+  trackcosim mobility resistance RUN_CONFIG --speeds 0.2,0.4      (towed, sprockets free)
+  trackcosim mobility grade RUN_CONFIG --slopes 0,5,10,15,20 [--track-speed V]
+  trackcosim mobility obstacle RUN_CONFIG --speed V
+  options: [--end-time T] [--rigid] [--jobs N] [--terrain-ranks N] [--launcher mpirun|srun]
+           [--out DIR] [--point K] [--collect] [--dry-run]
+Each point is a run of its own, OUT/<test>_<value>/ (default OUT output/mobility_<test>): the run
+file with vehicle.rig set to the point's rig.json (slip imposed; towed at a speed; free running,
+pull 0, up a slope whose gravity tilts the vehicle's and, in the copied terrain config, the
+terrain's; over the run's obstacle at a track speed), run as `trackcosim run` does, or with
+--rigid as vehicle_node alone on its rigid ground. Each point rests 0.2 s, ramps 0.5 s, settles
+0.5 s and measures 1.0 s unless --end-time. --jobs points at a time (default: the cores over
+terrain ranks + 1). Per point, the steady window is cut by MSER-5 within the measure phase and
+every mean has a batch-means standard error (tools/rig_analysis.py). OUT/<test>.csv gets a row
+per finished point (dbp: DBP/W, slip, sprocket torque, tractive efficiency, sinkage; resistance:
+motion resistance; grade: climbs or not, slip, speed; obstacle: peak road-wheel reactions,
+pitch, vertical acceleration) and OUT/<test>.png the curve; one progress line per point, a
+failed point reported and the others run on (exit status 1), and the last line
+`mobility test=<test> points=<n> done=<d> failed=<f> out=<dir> ...` (grade: gradeability_deg).
+--point K runs only point K (0-based; a Slurm array task, jobs/mobility_array.sbatch);
+--collect runs nothing and builds the table from the point folders present; --dry-run writes
+the points' files and prints their command lines.
 
 Walltime safety (docs/protocol.md, "Checkpoints"; jobs/README.md): SIGUSR1 or SIGTERM to the
 launcher is passed on as SIGUSR1 to the programs (mpirun and srun forward it to every rank). Both
@@ -111,7 +136,7 @@ def program_commands(vehicle, terrain_config, folder, resume=False):
     vehicle_cmd = [find_program("vehicle_node"), "--config", vehicle["config"], "--terrain", "mpi",
                    "--out", os.path.join(folder, "vehicle")]
     for key, flag in (("end_time", "--end-time"), ("coupling_step", "--coupling-step"),
-                      ("coupling_scheme", "--coupling-scheme")):
+                      ("coupling_scheme", "--coupling-scheme"), ("rig", "--rig")):
         if key in vehicle:
             vehicle_cmd += [flag, str(vehicle[key])]
     # Both sides give up on a silent peer after the same time: the terrain's cosim.timeout, raised
@@ -279,6 +304,9 @@ def main(argv):
     if args and args[0] == "render":
         from render_run import render_command
         return render_command(args[1:], fail)
+    if args and args[0] == "mobility":
+        from mobility_tests import mobility_command
+        return mobility_command(args[1:], fail)
     if not args or args[0] != "run":
         print(__doc__, file=sys.stderr)
         return 2

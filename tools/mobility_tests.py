@@ -1,0 +1,229 @@
+"""`trackcosim mobility TEST RUN_CONFIG`: a soil-bin test series, one run per point, and its table.
+
+Each point is a co-simulation of its own (`trackcosim run` on OUT/<test>_<value>/run_file.json,
+its output in that folder and in its log.txt) or, with --rigid, vehicle_node alone on its rigid
+ground; both with the drawbar-pull rig of the point's rig.json (tools/mobility_plan.py). The
+points are independent, so they run side by side, --jobs at a time, and a failed point is
+reported and leaves the others running: a series of hours should not be lost to one point.
+As each point finishes, its figures (tools/mobility_results.py) are appended to OUT/<test>.csv
+and one progress line is printed; at the end the table is sorted by value, drawn in
+OUT/<test>.png, and the last line says `mobility test=<test> points=<n> ...`.
+--point K runs point K alone (a Slurm array task: jobs/mobility_array.sbatch) and writes no
+table; --collect runs nothing and makes the table from the point folders present.
+"""
+import concurrent.futures
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+from command_line import UsageError, parse_mobility_command_line
+from mobility_plan import default_jobs, plan_points, prepare_point, terrain_ranks
+from mobility_results import PointError, Table, analyse_point, point_record, rig_path
+from rig_analysis import gradeability
+from run_file import RunFileError, read_run_file
+
+USAGE = ("trackcosim mobility dbp|resistance|grade|obstacle RUN_CONFIG --slips L|--speeds L|--slopes L|--speed V "
+         "[--track-speed V] [--end-time T] [--rigid] [--jobs N] [--terrain-ranks N] [--launcher mpirun|srun] "
+         "[--out DIR] [--point K] [--collect] [--dry-run]")
+
+
+def cores():
+    """The cores this process may use (a Slurm job's share, not the node's)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def text(value, form):
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else form % value
+
+
+def pm(row, key, se, form):
+    return "%s +- %s" % (text(row[key], form), text(row[se], form))
+
+
+def progress_text(test, row):
+    """What one finished point measured, for its progress line."""
+    if test == "obstacle":
+        wheels = [v for k, v in row.items() if k.startswith("road_wheel_fz_")]
+        return "pitch %s..%s deg, largest |a_z| %s m/s^2, largest road-wheel reaction %s N" % (
+            text(row["pitch_min_deg"], "%.2f"), text(row["pitch_max_deg"], "%.2f"),
+            text(row["accel_max_mps2"], "%.2f"), text(max(wheels, default=None), "%.0f"))
+    if test == "dbp":
+        figures = "slip %s, DBP %s N, DBP/W %s, efficiency %s, sinkage %s m" % (
+            text(row["measured_slip"], "%.3f"), pm(row, "drawbar_pull_n", "drawbar_pull_se_n", "%.1f"),
+            pm(row, "dbp_over_weight", "dbp_over_weight_se", "%.3f"),
+            pm(row, "tractive_efficiency", "tractive_efficiency_se", "%.3f"), text(row["sinkage_m"], "%.4f"))
+    elif test == "resistance":
+        figures = "speed %s m/s, resistance %s N, R/W %s" % (
+            pm(row, "measured_speed_mps", "measured_speed_se_mps", "%.3f"),
+            pm(row, "motion_resistance_n", "motion_resistance_se_n", "%.1f"),
+            pm(row, "resistance_over_weight", "resistance_over_weight_se", "%.3f"))
+    else:
+        figures = "%s: speed %s m/s, slip %s" % (
+            "climbs" if row["climbs"] else "does NOT climb",
+            pm(row, "chassis_speed_mps", "chassis_speed_se_mps", "%.3f"),
+            pm(row, "measured_slip", "measured_slip_se", "%.3f"))
+    return figures + " (window %s..%s s, %d samples)" % (
+        text(row["window_start_s"], "%.2f"), text(row["window_end_s"], "%.2f"), row["samples"])
+
+
+def last_line_fields(test, rows):
+    """The test's own fields of the parseable last line."""
+    def top(key, pick=max):
+        values = [r[key] for r in rows if not math.isnan(r[key])]
+        return pick(values) if values else None
+    if test == "dbp":
+        return " dbp_over_weight_max=%s" % text(top("dbp_over_weight"), "%.4f")
+    if test == "resistance":
+        values = [r["resistance_over_weight"] for r in rows if not math.isnan(r["resistance_over_weight"])]
+        return " resistance_over_weight_mean=%s" % text(sum(values) / len(values) if values else None, "%.4f")
+    if test == "grade":
+        points = [(r["slope_deg"], {"chassis_vx": r["chassis_speed_mps"], "slip": r["measured_slip"]}) for r in rows]
+        return " gradeability_deg=%s" % text(gradeability(points), "%g")
+    wheels = [v for r in rows for k, v in r.items() if k.startswith("road_wheel_fz_")]
+    return " pitch_max_deg=%s pitch_min_deg=%s accel_max_mps2=%s wheel_fz_max_n=%s" % (
+        text(top("pitch_max_deg"), "%.3f"), text(top("pitch_min_deg", min), "%.3f"),
+        text(top("accel_max_mps2"), "%.3f"), text(max(wheels, default=None), "%.1f"))
+
+
+def write_record(point, record):
+    with open(os.path.join(point.folder, "point.json"), "w") as f:
+        json.dump(record, f, indent=2)
+        f.write("\n")
+
+
+def run_point(point, record, env, echo):
+    """Runs one point with its output in FOLDER/log.txt (echo: also on this terminal); returns
+    (exit status, seconds). point.json records both."""
+    start = time.monotonic()
+    with open(os.path.join(point.folder, "log.txt"), "w") as log:
+        process = subprocess.Popen(record["command"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   env=env)
+        for line in process.stdout:
+            log.write(line)
+            if echo:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+        status = process.wait()
+    record.update({"status": status, "seconds": time.monotonic() - start})
+    write_record(point, record)
+    return status, record["seconds"]
+
+
+def dry_run(points, records):
+    """Prints each point's command line as it would start (the launcher's own --dry-run for a
+    co-simulation: the mpirun or srun line with vehicle_node --rig), the tilted gravity of a slope."""
+    failed = 0
+    for point, record in zip(points, records):
+        if "terrain_gravity" in record:
+            print("mobility: %s: terrain gravity [%s] in %s" % (point.name, ", ".join(
+                "%.6g" % g for g in record["terrain_gravity"]), os.path.join(point.folder, "terrain_config.json")))
+        if record["rigid"]:
+            print("mobility: %s: %s" % (point.name, " ".join(record["command"])), flush=True)
+            continue
+        result = subprocess.run(record["command"] + ["--dry-run"], capture_output=True, text=True)
+        for line in (result.stdout + result.stderr).splitlines():
+            shown = line if line.startswith("trackcosim: error") or not line.startswith("trackcosim: ") else \
+                line[len("trackcosim: "):]
+            print("mobility: %s: %s" % (point.name, shown))
+            if "--multi-prog" in line.split():  # srun: the programs' command lines are in the file
+                with open(line.split()[-1]) as f:
+                    print("".join("mobility: %s:   %s" % (point.name, task) for task in f), end="")
+        failed += result.returncode != 0
+    return 1 if failed else 0
+
+
+def run_points(points, records, jobs, env, on_done):
+    """Runs the points jobs at a time; on_done(point, status, seconds) as each one ends."""
+    echo = len(points) == 1
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        futures = {pool.submit(run_point, p, r, env, echo): p for p, r in zip(points, records)}
+        for future in concurrent.futures.as_completed(futures):
+            on_done(futures[future], *future.result())
+
+
+def mobility_command(args, fail):
+    """The `mobility` subcommand of tools/trackcosim.py; fail(message) prints its error line."""
+    try:
+        test, config, options = parse_mobility_command_line(args)
+    except UsageError as e:
+        fail("%s\nusage: %s" % (e, USAGE))
+    try:
+        run = read_run_file(config)
+    except RunFileError as e:
+        fail(str(e))
+    out = options["--out"] or os.path.join("output", "mobility_" + test)
+    from trackcosim import make_run_folder
+    make_run_folder(out, "--out" if options["--out"] else "the default output folder")
+    points = plan_points(test, options["values"], out)
+    if options["--point"] is not None:
+        points = [points[options["--point"]]]
+    table = Table(os.path.join(out, test + ".csv"), test) if options["--point"] is None else None
+    rows, figures, failures, count = [], [], [], len(points)
+
+    def finished(point, status, seconds):
+        """One point ended (or, with --collect, was found): its row, or why it has none."""
+        where = "%s (%d/%d)" % (point.name, point.index + 1, len(options["values"]))
+        if status != 0:
+            failures.append("%s (exit status %s)" % (point.folder, status))
+            print("mobility: %s FAILED with exit status %s; see %s" % (
+                where, status, os.path.join(point.folder, "log.txt")), flush=True)
+            return
+        try:
+            row, point_figures = analyse_point(point, point_record(point.folder).get("rigid", options["--rigid"]))
+        except PointError as e:
+            failures.append("%s (%s)" % (point.folder, e))
+            print("mobility: %s has no figures: %s" % (where, e), flush=True)
+            return
+        rows.append(row)
+        figures.append(point_figures)
+        if table:
+            table.add(row)
+        print("mobility: %s %s: %s" % (where, "read" if seconds is None else "done in %.0f s" % seconds,
+                                        progress_text(test, row)), flush=True)
+
+    if options["--collect"]:
+        for point in points:
+            status = point_record(point.folder).get("status", 0) if os.path.isfile(rig_path(point.folder)) else \
+                "none: no %s" % rig_path(point.folder)
+            finished(point, status, None)
+    else:
+        records = [prepare_point(p, run, options) for p in points]
+        if options["--dry-run"]:
+            return dry_run(points, records)
+        ranks = terrain_ranks(run, options)
+        jobs = min(len(points), options["--jobs"] or default_jobs(run, options, cores()))
+        env = dict(os.environ)
+        # Points side by side share the cores: each rank gets its share of threads (unless set).
+        env.setdefault("OMP_NUM_THREADS", str(max(1, cores() // (jobs * (ranks + 1)))))
+        print("mobility: %s, %d point%s, %d at a time, %s, in %s" % (
+            test, count, "s" if count > 1 else "", jobs,
+            "rigid ground" if options["--rigid"] else "%d terrain rank%s each" % (ranks, "s" if ranks > 1 else ""),
+            out), flush=True)
+        for point, record in zip(points, records):
+            write_record(point, record)
+        run_points(points, records, jobs, env, finished)
+    if table:
+        table.finish()
+        rows = table.rows
+        write_plot(out, test, rows, figures)
+    if failures:
+        print("trackcosim: error: %d of %d points failed: %s" % (len(failures), count, "; ".join(failures)),
+              file=sys.stderr, flush=True)
+    print("mobility test=%s points=%d done=%d failed=%d out=%s" % (test, count, len(rows), len(failures), out) +
+          ("" if options["--point"] is None else " point=%d" % options["--point"]) + last_line_fields(test, rows))
+    return 1 if failures else 0
+
+
+def write_plot(out, test, rows, figures):
+    """OUT/<test>.png; as after a run, a plotting failure (no matplotlib) is a warning only."""
+    try:
+        from mobility_plots import write_figure
+        path = write_figure(out, test, rows, figures)
+        if path:
+            print(path, flush=True)
+    except Exception as e:  # noqa: BLE001 - said as a warning, the table is complete
+        print("trackcosim: warning: no %s.png (%s: %s); %s.csv is complete" % (test, type(e).__name__, e, test),
+              file=sys.stderr)
