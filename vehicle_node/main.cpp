@@ -142,6 +142,13 @@ int main(int argc, char** argv) {
     std::cerr << std::string("vehicle_node: error: ") + e.what() + " (see vehicle_node --help)\n";
     return kExitUsage;
   }
+  if (!rig.empty() && !coupled.restart.empty()) {
+    // The rig's phases run on the coupling's clock and its rows are means over output intervals,
+    // which a checkpoint does not keep: a point is short and starts again whole.
+    std::cerr << "vehicle_node: error: --rig cannot --restart: run the drawbar-rig point again from the start "
+                 "(see vehicle_node --help)\n";
+    return kExitUsage;
+  }
   if (*terrain_option) {
     coupled.config = options.config;
     coupled.out_dir = options.out_dir;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -41,6 +42,16 @@ TEST(VehicleNodeCli, NumbersNoRunCanUseAreRefusedInOneShortLine) {
     EXPECT_NE(output.find(c.message), std::string::npos) << c.arguments << ": " << output;
     EXPECT_LT(output.size(), 200u) << c.arguments << ": " << output;
   }
+}
+
+// A rig file that is not there, or of the wrong mode, is named with its key; a rig run cannot resume.
+TEST(VehicleNodeCli, BadRigInputIsRefusedByName) {
+  auto [status, output] = run_vehicle_node("--ground rigid --rig /nonexistent/rig.json --out /tmp/trackcosim_cli_rig");
+  EXPECT_EQ(status, 1) << output;
+  EXPECT_NE(output.find("/nonexistent/rig.json"), std::string::npos) << output;
+  std::tie(status, output) = run_vehicle_node("--terrain mpi --rig r.json --restart c.bin");
+  EXPECT_EQ(status, 2) << output;
+  EXPECT_NE(output.find("--rig cannot --restart"), std::string::npos) << output;
 }
 
 }  // namespace
