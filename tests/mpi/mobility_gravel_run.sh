@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The mobility tests on gravel, short (docs/mobility.md): the toothed light robot on the soil bin of
-# configs/mobility_robot_terrain.json made 2 layers deep (about 4,400 grains), each point 1.0 s
+# configs/mobility_robot_terrain.json made 2 layers deep (about 4,400 grains, rolling resistance 0.5), each point 1.0 s
 # (rest 0.1, ramp 0.2, settle 0.2, measure 0.5 s), through `tools/trackcosim mobility`:
 #  - drawbar pull against slip at 0.1 and 0.6: the pull rises with slip by more than twice the
 #    error of the difference (the batch-means standard errors of the two points), and DBP / W stays
@@ -18,7 +18,7 @@ export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 export TRACKCOSIM_BUILD
 TRACKCOSIM_BUILD=$(dirname "$(dirname "$vehicle")")
 PATH=$(dirname "$mpiexec"):$PATH
-sed 's/"layers": 3,/"layers": 2,/' "$src/configs/mobility_robot_terrain.json" >"$work/bed.json"
+sed 's/"layers": 4,/"layers": 2,/' "$src/configs/mobility_robot_terrain.json" >"$work/bed.json"
 grep -q '"layers": 2,' "$work/bed.json" || { echo "FAIL: could not make the bed 2 layers deep"; exit 1; }
 run_file() {  # ranks
   cat <<JSON
