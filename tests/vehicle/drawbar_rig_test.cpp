@@ -9,7 +9,8 @@
 //    (the mean of a force on a body whose speed stays bounded), the tracks creep forward;
 //  - on a 15 degree slope, free running (pull 0): the ground holds the weight's component down the
 //    slope, W sin(a) within 2% (the rest is the vehicle's change of speed over the window), and the
-//    sprockets' torques carry at least W sin(a) x pitch radius, plus rolling losses (< 30%).
+//    sprockets' torques carry at least W sin(a) x pitch radius, plus rolling losses (< 30%);
+//  - the gradeability on rigid ground is the friction angle (below).
 
 #include <cmath>
 #include <numbers>
@@ -116,6 +117,19 @@ TEST(DrawbarRig, OnASlopeTheSprocketsHoldTheWeightDownTheSlope) {
   EXPECT_LT(m.torque, 1.3 * expected) << "sprocket torques " << m.torque << " N m";
   EXPECT_NEAR(m.ground_fx, m.weight * std::sin(a), 0.02 * m.weight * std::sin(a));
   EXPECT_GT(m.chassis_vx, 0.25);  // it climbs
+}
+
+// Gradeability on rigid ground is the friction angle: free running, the tracks hold the vehicle up
+// to tan(a) = mu (0.9: 42 degrees). It climbs 38 degrees (tan 0.78) and slides back down 46 (tan 1.04).
+TEST(DrawbarRig, OnRigidGroundTheVehicleClimbsUpToTheFrictionAngle) {
+  const double mu = toothed_robot().vehicle.contact.ground_friction;
+  ASSERT_GT(mu, std::tan(38.0 * std::numbers::pi / 180));
+  ASSERT_LT(mu, std::tan(46.0 * std::numbers::pi / 180));
+  const char* phases = R"("rest_time": 0.2, "ramp_time": 0.3, "settle_time": 0.3})";
+  const Measured climbs = run_rig(rig(std::string(R"({"mode": "pull", "track_speed": 0.3, "slope_deg": 38, )") + phases), 1.4);
+  const Measured slides = run_rig(rig(std::string(R"({"mode": "pull", "track_speed": 0.3, "slope_deg": 46, )") + phases), 1.4);
+  EXPECT_GT(climbs.chassis_vx, 0.05) << "slip " << climbs.slip;
+  EXPECT_LT(slides.chassis_vx, 0.0) << "slip " << slides.slip;
 }
 
 }  // namespace
