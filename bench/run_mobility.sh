@@ -2,13 +2,13 @@
 # The light robot's mobility curves on gravel (docs/mobility.md): the toothed NDIA robot on the
 # soil bin of configs/mobility_robot_terrain.json (about 6,600 grains of 20 mm radius, rolling
 # resistance 0.5), every point a co-simulation of its own through `tools/trackcosim mobility`, two
-# at a time, then the drawbar pull at two slips again with twice the solver's iterations (the convergence check: a curve
-# that moves with the budget is not yet an answer):
+# at a time, then the drawbar pull at two slips again with twice the solver's iterations (the
+# convergence check: a curve that moves with the budget is not yet an answer):
 #   dbp          slips 0, 0.1, 0.2, 0.4, 0.7 at a track speed of 0.3 m/s
 #   resistance   towed (sprockets free) at 0.3 m/s
 #   grade        slopes 0, 10, 20 degrees, free running at 0.3 m/s
 #   obstacle     the speed bump of configs/mobility_robot_bump_terrain.json at 0.5 m/s
-# Each point: rest 0.2, ramp 0.5, settle 0.5, measure 1.0 s (2.2 s; the obstacle 2.5 s), 4 to 5 min
+# Each point: rest 0.2, ramp 0.5, settle 0.5, measure 1.0 s (2.2 s; the obstacle 2.0 s), 4 to 5 min
 # here with two points at a time, about 35 min for the whole script. The tables and figures land in
 # OUT/<test>/ (default output/mobility_bench); the script ends with each test's CSV.
 #
@@ -28,7 +28,7 @@ mobility() { tools/trackcosim mobility "$@" --jobs "$jobs"; }
 mobility dbp configs/mobility_robot.json --slips "$slips" --track-speed "$speed" --out "$out/dbp"
 mobility resistance configs/mobility_robot.json --speeds "$speed" --out "$out/resistance"
 mobility grade configs/mobility_robot.json --slopes "$grades" --track-speed "$speed" --out "$out/grade"
-mobility obstacle configs/mobility_robot_bump.json --speed 0.5 --end-time 2.5 --out "$out/obstacle"
+mobility obstacle configs/mobility_robot_bump.json --speed 0.5 --end-time 2.0 --out "$out/obstacle"
 # Convergence: drawbar-pull points with the terrain solver's iterations doubled (40 -> 80).
 sed 's/"max_iterations": 40/"max_iterations": 80/' configs/mobility_robot_terrain.json >"$out/terrain_80.json"
 grep -q '"max_iterations": 80' "$out/terrain_80.json"
