@@ -86,7 +86,7 @@ RigTargets rig_targets(const RigSettings& rig, double t) {
 }
 
 Vec3 slope_gravity(const RigSettings& rig, Vec3 gravity) {
-  const double g = std::sqrt(gravity.x * gravity.x + gravity.y * gravity.y + gravity.z * gravity.z);
+  const double g = length(gravity);
   const double a = rig.slope_deg * std::numbers::pi / 180.0;
   return {-g * std::sin(a), 0.0, -g * std::cos(a)};
 }

@@ -184,11 +184,13 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
         t0 = Clock::now();
       }
       apply_shoe_forces(system, shoes, forces);
+      // The forces the substeps apply, as the rig measures them (held over the interval).
+      const std::vector<Vec3> applied = control.has_rig() ? terrain_forces(forces) : std::vector<Vec3>{};
       for (std::size_t s = 0; s < substeps; ++s) {
         control.apply(system, system.time());
         vehicle->apply_travel_stops(system, h);
         system.step(h);
-        if (control.has_rig()) control.after_step(system, terrain_forces(forces));
+        control.after_step(system, applied);
       }
       const double compute = since(t0);
       if (!sequential) {

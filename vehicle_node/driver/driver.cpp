@@ -39,9 +39,13 @@ DriverSettings read_driver_settings(const io::JsonField& section) {
   return d;
 }
 
+double sprocket_torque_limit(const TrackedVehicle& vehicle, double requested) {
+  const double limit = requested > 0 ? requested : vehicle.model().track.sprocket.max_torque;
+  return limit > 0 ? limit : std::numeric_limits<double>::infinity();
+}
+
 void apply_driver(const DriverSettings& driver, const TrackedVehicle& vehicle, MultibodySystem& system, double t) {
-  double limit = driver.max_torque > 0 ? driver.max_torque : vehicle.model().track.sprocket.max_torque;
-  if (!(limit > 0)) limit = std::numeric_limits<double>::infinity();
+  const double limit = sprocket_torque_limit(vehicle, driver.max_torque);
   for (const Side s : kSides) {
     const MotorId motor = vehicle.track(s).motor;
     const double value = driver.profile[static_cast<int>(s)](t);

@@ -26,6 +26,10 @@ struct DriverSettings {
 
 DriverSettings read_driver_settings(const io::JsonField& section);
 
+/// The speed motors' torque limit: `requested` (N m) when > 0, else the sprocket's max_torque,
+/// else unlimited (infinity).
+double sprocket_torque_limit(const TrackedVehicle& vehicle, double requested = 0.0);
+
 /// Sets both motors for time t. Call before every step.
 void apply_driver(const DriverSettings& driver, const TrackedVehicle& vehicle, MultibodySystem& system, double t);
 

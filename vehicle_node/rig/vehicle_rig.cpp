@@ -2,29 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numbers>
 
-#include "vehicle_node/mbd/eigen_types.h"
+#include "vehicle_node/driver/driver.h"
 
 namespace trackcosim::vehicle {
-namespace {
-
-/// The hitch's arm in the world frame: the chassis-frame offset rotated by the chassis.
-Vec3 world_arm(const BodyState& chassis, Vec3 hitch) {
-  return detail::to_vec3(detail::to_eigen(chassis.orientation) * detail::to_eigen(hitch));
-}
-
-}  // namespace
 
 VehicleRig::VehicleRig(cosim::RigSettings settings, const TrackedVehicle& vehicle, MultibodySystem& system)
     : settings_(std::move(settings)), vehicle_(vehicle) {
   const Vec3 g = cosim::slope_gravity(settings_, vehicle.model().gravity);
   system.set_gravity(g);
-  weight_ = vehicle.model().total_mass() * std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+  weight_ = vehicle.model().total_mass() * length(g);
   pitch_radius_ = vehicle.sprocket_pitch_radius();
-  max_torque_ = vehicle.model().track.sprocket.max_torque > 0 ? vehicle.model().track.sprocket.max_torque
-                                                             : std::numeric_limits<double>::infinity();
+  max_torque_ = sprocket_torque_limit(vehicle);
   carriage_ = system.add_body_drive(vehicle.chassis(), settings_.hitch, {1.0, 0.0, 0.0});
 }
 
@@ -82,7 +72,7 @@ cosim::RigRow VehicleRig::take_row(const MultibodySystem& system) {
   const BodyState chassis = system.state(vehicle_.chassis());
   r.chassis_x = chassis.position.x;
   r.chassis_z = chassis.position.z;
-  const Vec3 forward = world_arm(chassis, {1.0, 0.0, 0.0});
+  const Vec3 forward = rotate(chassis.orientation, {1.0, 0.0, 0.0});
   r.pitch_deg = std::asin(std::clamp(forward.z, -1.0, 1.0)) * 180.0 / std::numbers::pi;
   r.weight = weight_;
   return r;
