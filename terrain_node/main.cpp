@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
   int threads = 0;
   std::string layout;
   std::filesystem::path restart, from_checkpoint;
+  std::filesystem::path save_bed;
   std::uint64_t checkpoint_at = 0;
   CLI::Option* contacts_mode =
       app.add_option("--contacts", scene, "Mode: one collision pass over the scene; writes --out, prints a summary")
@@ -111,6 +112,11 @@ int main(int argc, char** argv) {
   app.add_flag("--cosim", cosim,
                "With --config: settle the bed, then serve a vehicle (config section cosim: transport mpi|tcp, "
                "port, coupling_step, settle_time)");
+  app.add_option("--save-bed", save_bed,
+                 "With --cosim: write the bed to this checkpoint once cosim.settle_time has settled it, before the "
+                 "first coupling step; later runs of the same terrain start from it with --from-checkpoint "
+                 "(tools/trackcosim keeps such beds: docs/settling.md)")
+      ->type_name("CHECKPOINT");
   app.add_option("--checkpoint-at", checkpoint_at, "Also write DIR/checkpoint.bin after this step")
       ->type_name("STEP");
   double peer_timeout = 20;
@@ -135,7 +141,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (config_mode->count() > 0 && cosim) {
-      const terrain::CosimOptions options{config, out_dir, threads, layout, restart, from_checkpoint};
+      const terrain::CosimOptions options{config, out_dir, threads, layout, restart, from_checkpoint, save_bed};
       terrain::run_cosim_command(options);
     } else if (config_mode->count() > 0) {
       const terrain::SettleOptions options{config,          out_dir,       threads,     layout,

@@ -10,7 +10,7 @@ TRACKS = ("left", "right")
 
 # Each subcommand's options and their defaults; a default of False marks a flag.
 RUN_OPTIONS = {"--terrain-ranks": None, "--out": None, "--launcher": "mpirun", "--resume": None,
-               "--grow-with-ranks": False, "--dry-run": False, "--no-plot": False}
+               "--grow-with-ranks": False, "--dry-run": False, "--no-plot": False, "--fresh-bed": False}
 PLOT_OPTIONS = {"--out": None, "--track": "left", "--dpi": None}
 RENDER_OPTIONS = {"--out": None, "--view": "both", "--color": "speed", "--every": "1", "--start": None, "--end": None,
                   "--size": "960x540", "--jobs": None, "--quality": "high", "--fps": None, "--slice": None,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--resume DIR] [--dry-run] [--no-plot]
+"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--resume DIR] [--fresh-bed] [--dry-run] [--no-plot]
 trackcosim plot RUN_DIR [--out DIR] [--track left|right] [--dpi N]
 trackcosim render RUN_DIR [--out DIR] [--view chase|side|both] [--color speed|height] [--every N] ... (docs/render.md)
 trackcosim mobility dbp|resistance|grade|obstacle RUN_CONFIG --slips L|--speeds L|--slopes L|--speed V [options]
@@ -22,6 +22,11 @@ Run config (paths relative to the current folder):
   vehicle may also give "coupling_step" (s) and "coupling_scheme" ("sequential" or "concurrent");
   terrain may give "checkpoint": a settled bed (checkpoint.bin of a terrain_node --config run with
   a settle section) the terrain starts from instead of settling (terrain_node --from-checkpoint).
+  Settle once: without terrain.checkpoint, the first run of a terrain config saves the bed it
+  settled (cosim.settle_time) in the bed store, and every later run of the same terrain starts
+  from it at once, on any rank count (tools/bed_store.py: keyed by the config's content and the
+  files it names; TRACKCOSIM_BED_STORE, default output/beds). The launcher says which it did;
+  --fresh-bed settles again and replaces the stored bed.
   Every key is checked before anything starts (tools/run_file.py, docs/protocol.md "The run
   file"): an unknown or misspelt key, a wrong type or a missing config is refused, naming the key.
 
@@ -163,6 +168,31 @@ def terrain_timeout(terrain_config):
     except (OSError, ValueError, AttributeError):
         return None
     return timeout if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
+
+
+def stored_bed(terrain_config):
+    """The bed store's place for this terrain (tools/bed_store.py), or None when the terrain does
+    not settle or its config cannot be read (terrain_node then says why)."""
+    from bed_store import StoredBed, settles
+    try:
+        return StoredBed(terrain_config) if settles(terrain_config) else None
+    except (OSError, ValueError):
+        return None
+
+
+def bed_options(bed, fresh):
+    """terrain_node's options for the stored bed, saying which it does: start from it, or settle
+    and save it."""
+    if bed.exists() and not fresh:
+        made = bed.made_when()
+        print("trackcosim: bed: starting from the settled bed %s (key %s, made %s from %s); "
+              "--fresh-bed settles again" % (bed.checkpoint, bed.key[:16], made.get("made", "at an unknown time"),
+                                             made.get("terrain_config", "an unrecorded config")), flush=True)
+        return ["--from-checkpoint", bed.checkpoint]
+    print("trackcosim: bed: %s; settling cosim.settle_time and saving the bed to %s (key %s)" % (
+        "settling again (--fresh-bed)" if bed.exists() else "no settled bed stored for this terrain",
+        bed.checkpoint, bed.key[:16]), flush=True)
+    return ["--save-bed", bed.checkpoint]
 
 
 def checkpoint_of(folder, side):
@@ -345,6 +375,9 @@ def main(argv):
         if not os.path.isfile(terrain["checkpoint"]):
             fail("%s: terrain.checkpoint: no such file: %s" % (config_file, terrain["checkpoint"]))
         terrain_cmd += ["--from-checkpoint", terrain["checkpoint"]]
+    bed = None if resume or "checkpoint" in terrain else stored_bed(terrain_config)
+    if bed is not None:
+        terrain_cmd += bed_options(bed, options["--fresh-bed"])
     command = launch_command(options["--launcher"], vehicle_cmd, terrain_cmd, ranks, folder)
     print("trackcosim: " + " ".join(command), flush=True)
     if dry:
@@ -370,7 +403,10 @@ def main(argv):
     lost_peer.cancel()
     if guard:
         guard.cancel()
-    if process.wait() != 0 and not (guard and guard.ended_hung_step):
+    returncode = process.wait()
+    if bed is not None and bed.exists() and "--save-bed" in terrain_cmd:
+        bed.write_record(folder, ranks)  # the bed is good even when the coupling later failed
+    if returncode != 0 and not (guard and guard.ended_hung_step):
         fail("the co-simulation failed (exit status %d); see the messages above" % process.returncode)
     text = "".join(output)
     v, t = parse_line("vehicle cosim", text), parse_line("terrain cosim", text)

@@ -14,6 +14,7 @@
 #include "io/output_file.h"
 #include "io/progress_meter.h"
 #include "io/run_json.h"
+#include "terrain_node/checkpoint/checkpoint_allowance.h"
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/config/cosim_unused_settings.h"
 #include "terrain_node/config/terrain_config.h"
@@ -27,6 +28,24 @@ namespace {
 /// How much longer than cosim.timeout a rank waits on its peers before its watchdog ends the
 /// job: the leader's channel deadline, which names the peer, comes first.
 constexpr double kWatchdogGraceSeconds = 5;
+
+/// The settled bed, before any shoe proxy joins it: the checkpoint a later run of the same terrain
+/// starts from (--from-checkpoint). Collective; watched with a checkpoint's allowance (a large
+/// bed writes for seconds).
+void save_settled_bed(const DistributedTerrain& terrain, const std::filesystem::path& file, const std::string& record,
+                      comm::Watchdog& watchdog) {
+  watchdog.beat("saving the settled bed", comm::Watchdog::kNoNumber,
+                checkpoint_allowance(0, 0, terrain.dynamic_totals().bodies));
+  if (terrain.leader() && file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+  terrain.group().barrier();
+  terrain.write_checkpoint(file, record);
+  watchdog.beat("the settled bed", comm::Watchdog::kNoNumber);
+  if (terrain.leader()) {
+    std::printf("bed        settled bed saved to %s (t = %g s, step %llu)\n", file.string().c_str(),
+                static_cast<double>(terrain.time()), static_cast<unsigned long long>(terrain.step_count()));
+    std::fflush(stdout);
+  }
+}
 
 }  // namespace
 
@@ -109,6 +128,7 @@ void run_cosim_command(const CosimOptions& options) {
     progress.update({terrain.time(), c.settle_time, k + 1, terrain.local_stats().contacts, ""});
   }
   progress.finish();
+  if (settle_steps > 0 && !options.save_bed.empty()) save_settled_bed(terrain, options.save_bed, checkpoint_record(start), watchdog);
   // The undisturbed surface, against which the launcher measures the tracks' sinkage
   // (tools/sinkage.py): once, before the vehicle's first step. A resumed run keeps the file of
   // the run it continues.

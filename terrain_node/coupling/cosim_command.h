@@ -25,6 +25,10 @@ struct CosimOptions {
   /// A checkpoint whose bed the terrain starts from instead of the config's generators; the
   /// bed counts as settled, so cosim.settle_time is skipped (start_state.h).
   std::filesystem::path from_checkpoint;
+  /// Where to write the bed once it has settled, before the first coupling step (a checkpoint
+  /// that --from-checkpoint starts later runs of the same terrain from: the launcher's settled-
+  /// bed store, docs/settling.md). Empty: not written. Ignored when nothing settles.
+  std::filesystem::path save_bed;
 };
 
 void run_cosim_command(const CosimOptions& options);

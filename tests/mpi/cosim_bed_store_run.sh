@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Settle once (tools/bed_store.py, docs/settling.md): the launcher's first run of a terrain saves
+# the bed it settled; a second run of the same terrain starts from it (no settling) and gives the
+# robot the same bits as the run that settled; a run on another rank count uses it too; a change
+# that makes another bed (a material key) settles again, one that does not (a comment, the
+# coupling step) does not; --fresh-bed settles again.
+# Usage: cosim_bed_store_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
+set -euo pipefail
+vehicle=$1 src=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive TRACKCOSIM_BUILD=$(dirname "$(dirname "$vehicle")")
+export TRACKCOSIM_BED_STORE=$work/beds
+bed="$src/configs/cosim_robot_terrain.json"
+cp "$bed" "$work/terrain.json"
+
+launch() {  # name, ranks, extra launcher arguments
+  local name=$1 ranks=$2
+  shift 2
+  cat >"$work/$name.json" <<JSON
+{"vehicle": {"config": "$src/configs/vehicles/ndia_light_robot.json", "end_time": 0.05, "coupling_scheme": "sequential"},
+ "terrain": {"config": "$work/terrain.json", "ranks": $ranks}, "output": "$work/$name"}
+JSON
+  python3 "$src/tools/trackcosim.py" run "$work/$name.json" --no-plot "$@" >"$work/$name.log" 2>&1 ||
+    { cat "$work/$name.log"; echo "FAIL: run $name"; exit 1; }
+}
+expect() {  # log, text, what failed
+  grep -q -- "$2" "$work/$1.log" || { cat "$work/$1.log"; echo "FAIL: $3"; exit 1; }
+}
+
+launch first 2
+expect first "no settled bed stored for this terrain" "the first run did not say it settles"
+expect first "settle     200 steps" "the first run did not settle"
+expect first "settled bed saved to $work/beds/terrain-" "the first run did not save its bed"
+stored=$(ls "$work"/beds/terrain-*/bed.bin)
+grep -q "\"terrain_config\": \"$work/terrain.json\"" "$(dirname "$stored")/bed.json" ||
+  { echo "FAIL: bed.json does not name the config"; exit 1; }
+
+launch second 2
+expect second "starting from the settled bed $stored" "the second run did not start from the stored bed"
+expect second "cosim.settle_time skipped" "the second run settled"
+cmp "$work/first/vehicle/vehicle.csv" "$work/second/vehicle/vehicle.csv" ||
+  { echo "FAIL: the robot moved differently on the stored bed"; exit 1; }
+cmp "$work/first/vehicle/shoes.csv" "$work/second/vehicle/shoes.csv"
+
+launch one_rank 1
+expect one_rank "starting from the settled bed $stored" "1 rank did not use the bed 2 ranks stored"
+
+# What does not make the bed keeps its key; what does makes another (dry runs: the choice only).
+sed -i '1i // a comment changes nothing' "$work/terrain.json"
+sed -i 's|"coupling_step": 1e-3|"coupling_step": 5e-4|' "$work/terrain.json"
+grep -q '"coupling_step": 5e-4' "$work/terrain.json" || { echo "FAIL: could not change the coupling step"; exit 1; }
+launch comment 2 --dry-run
+expect comment "starting from the settled bed $stored" "a comment or the coupling step changed the bed's key"
+launch fresh 2 --dry-run --fresh-bed
+expect fresh "settling again (--fresh-bed)" "--fresh-bed did not settle again"
+sed -i 's|"friction": 0.7|"friction": 0.6|' "$work/terrain.json"
+launch friction 2 --dry-run
+expect friction "no settled bed stored for this terrain" "a changed friction reused the stale bed"
+echo "settle once: the stored bed is made once, reused on 2 and 1 ranks (vehicle.csv byte for byte), kept by comments and coupling keys, refused after a material change"
