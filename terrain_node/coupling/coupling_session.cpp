@@ -19,6 +19,7 @@
 #include "terrain_node/checkpoint/checkpoint_allowance.h"
 #include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/shoe_proxies.h"
+#include "terrain_node/coupling/solver_log.h"
 #include "terrain_node/distributed/body_loads.h"
 
 namespace trackcosim::terrain {
@@ -136,6 +137,9 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
 
   std::optional<io::CsvStream> timing;
   if (leader && timing_csv != nullptr) open_timing(timing, *timing_csv, resume != nullptr, hello.start_step);
+  SolverLog solver_log(leader && timing_csv != nullptr ? timing_csv->parent_path() / "solver.csv"
+                                                      : std::filesystem::path(),
+                       resume != nullptr, hello.start_step);
   std::optional<MovingPatch> patch;
   std::ofstream patch_csv;
   if (const auto& settings = config.scene.cosim.moving_patch) {
@@ -233,6 +237,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       if (summary.coupling_steps > hello.start_step || s > 0) slowest_step = std::max(slowest_step, since(step_start));
       beat("terrain step", terrain.step_count());
       if (leader) coupler->keep_alive();
+      solver_log.substep(terrain);
       for (std::size_t k = 0; k < stages.size(); ++k) stages[k] += terrain.stage_seconds()[k];
       halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
     }
@@ -246,6 +251,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     if (signal != 0) summary.signal = signal;
     const double imbalance = since(barrier);
     const double compute = since(t0);
+    solver_log.record(terrain, summary.coupling_steps, command.time);  // collective, outside the timed work
     if (signal != 0 && !hello.checkpoint) {
       // A vehicle that cannot checkpoint (an external client without the capability) is never
       // sent forces_stop: the terrain ends alone, with its checkpoint of t_{k+1}, and says why.

@@ -308,6 +308,16 @@ void DistributedTerrain::forward_warm_start(const gpu::ContactList& near, const 
 
 const gpu::StepStats& DistributedTerrain::local_stats() const { return system_->last_stats(); }
 
+std::uint64_t DistributedTerrain::contact_total() const {
+  return group_.sum(static_cast<std::uint64_t>(held_->solved.count()));
+}
+
+double DistributedTerrain::fastest_grain_speed() const {
+  const gpu::RigidBodySystem::FastestBody fastest = system_->fastest_dynamic_body();
+  const double speed = fastest.index == system_->body_count() ? 0.0 : std::sqrt(double(fastest.speed_squared));
+  return group_.max(speed);
+}
+
 gpu::StepStats DistributedTerrain::global_stats() const {
   gpu::StepStats stats = system_->last_stats();
   comm::ExactSum energy;
@@ -315,7 +325,7 @@ gpu::StepStats DistributedTerrain::global_stats() const {
   for (std::size_t i = 0; i < s.size(); ++i)
     if (held_->local.holder[i] == kOwnedHere) energy.add(kinetic_energy(s, i));
   stats.kinetic_energy = energy.total(group_);
-  stats.contacts = group_.sum(static_cast<std::uint64_t>(held_->solved.count()));
+  stats.contacts = contact_total();
   stats.max_penetration = group_.max(double(stats.max_penetration));
   return stats;
 }

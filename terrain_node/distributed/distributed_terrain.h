@@ -116,6 +116,11 @@ class DistributedTerrain {
   /// this rank's phase times. Collective (three small reductions), so a step itself needs
   /// none: call it when the numbers are wanted.
   gpu::StepStats global_stats() const;
+  /// The contacts the last step solved, over all ranks (each solved once). Collective.
+  std::uint64_t contact_total() const;
+  /// The speed of the fastest dynamic body, over all ranks [m/s]; found on the device, one
+  /// number crosses. Collective.
+  double fastest_grain_speed() const;
   /// This rank's own view of the last step (contacts it kept, its phase times), no messages.
   const gpu::StepStats& local_stats() const;
   const ExchangeStats& exchange_stats() const { return exchange_stats_; }

@@ -1,0 +1,39 @@
+#include "terrain_node/coupling/solver_log.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "io/number_text.h"
+
+namespace trackcosim::terrain {
+
+SolverLog::SolverLog(const std::filesystem::path& file, bool resume, std::uint64_t first_step) {
+  if (file.empty()) return;
+  const std::vector<std::string> kept = resume ? io::rows_before_step(file, first_step) : std::vector<std::string>{};
+  csv_.emplace(file, "step,t,contacts,iterations,residual,max_grain_speed");
+  for (const std::string& row : kept) csv_->write_row(row);
+}
+
+void SolverLog::substep(const DistributedTerrain& terrain) {
+  const gpu::StepStats& s = terrain.local_stats();
+  iterations_ += s.iterations;
+  residual_ = std::max(residual_, static_cast<double>(s.residual));
+}
+
+void SolverLog::record(const DistributedTerrain& terrain, std::uint64_t step, double t) {
+  const std::uint64_t contacts = terrain.contact_total();
+  const double fastest = terrain.fastest_grain_speed();
+  const double residual = terrain.group().max(residual_);
+  if (csv_) {
+    std::string row;
+    io::append_number(row, step);
+    for (const double value : {t, static_cast<double>(contacts), static_cast<double>(iterations_), residual, fastest})
+      io::append_number(row += ',', value);
+    csv_->write_row(row);
+  }
+  iterations_ = 0;
+  residual_ = 0;
+}
+
+}  // namespace trackcosim::terrain

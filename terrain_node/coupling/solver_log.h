@@ -1,0 +1,39 @@
+#pragma once
+// terrain/solver.csv of a co-simulation: what the terrain's solver did in each coupling step,
+// the figures that say where a heavy run's time goes and whether the bed stays calm
+// (docs/protocol.md, "Outputs"). One row per coupling step, streamed (io/csv_stream.h):
+//   step, t               the coupling step and its start time [s]
+//   contacts              grain and proxy contacts at the step's last sub-step, all ranks (each
+//                         also carries a rolling row when solver.rolling_friction > 0)
+//   iterations            solver iterations summed over the step's sub-steps (the same on every
+//                         rank: the solvers iterate together)
+//   residual              the largest sub-step residual [m/s] (docs/ccp.md)
+//   max_grain_speed       the fastest dynamic body after the step, all ranks [m/s]
+// A resumed coupling keeps the rows before its first step and appends.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "io/csv_stream.h"
+#include "terrain_node/distributed/distributed_terrain.h"
+
+namespace trackcosim::terrain {
+
+class SolverLog {
+ public:
+  /// `file` empty: a rank that writes nothing (every rank still calls record(): it is collective).
+  SolverLog(const std::filesystem::path& file, bool resume, std::uint64_t first_step);
+
+  /// Called after each sub-step: sums the iterations, keeps the largest residual.
+  void substep(const DistributedTerrain& terrain);
+  /// Collective over the terrain's ranks: ends coupling step `step` (started at time `t`).
+  void record(const DistributedTerrain& terrain, std::uint64_t step, double t);
+
+ private:
+  std::optional<io::CsvStream> csv_;
+  std::uint64_t iterations_ = 0;
+  double residual_ = 0;
+};
+
+}  // namespace trackcosim::terrain
