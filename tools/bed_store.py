@@ -109,7 +109,7 @@ class StoredBed:
         """bed.json beside a bed a run has just saved: the key, the config, who made it, when."""
         record = {"key": self.key, "format": BED_FORMAT, "terrain_config": self.config,
                   "content": bed_content(self.config), "made_by_run": run_folder, "terrain_ranks": ranks,
-                  "made": datetime.datetime.now().isoformat(timespec="seconds"),
+                  "made": datetime.datetime.fromtimestamp(os.path.getmtime(self.checkpoint)).isoformat(timespec="seconds"),
                   "bytes": os.path.getsize(self.checkpoint)}
         temporary = self.record + ".tmp"
         with open(temporary, "w") as f:

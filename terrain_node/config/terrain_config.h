@@ -257,6 +257,9 @@ struct MovingPatchSettings {
   real width = 0;            ///< box extent in y, centred between the shoes; 0 = the whole bed
   real boundary = 0;         ///< fixed layer outside the box; 0 = one particle diameter
   real rebalance_shift = 0;  ///< move the cuts after the box moved this far; 0 = a quarter of ahead + behind
+  /// Only the shoes at most this far above the lowest shoe make the box: the track's footprint,
+  /// not its top run or the shoes wrapped high on the sprocket and idler. 0 = every shoe.
+  real footprint_height = 0;
 };
 
 /// How the terrain meets a vehicle in a co-simulation (`terrain_node --config X --cosim`).

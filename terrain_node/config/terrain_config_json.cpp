@@ -256,7 +256,8 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
   if (const auto& p = scene.cosim.moving_patch)
     out["cosim"]["moving_patch"] = {{"ahead", p->ahead},       {"behind", p->behind},
                                     {"width", p->width},       {"boundary", p->boundary},
-                                    {"rebalance_shift", p->rebalance_shift}};
+                                    {"rebalance_shift", p->rebalance_shift},
+                                    {"footprint_height", p->footprint_height}};
   return out;
 }
 

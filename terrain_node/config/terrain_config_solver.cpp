@@ -99,7 +99,7 @@ DomainSettings read_domain_settings(const io::JsonField& f) {
 namespace {
 
 MovingPatchSettings read_moving_patch(const io::JsonField& f) {
-  f.expect_object({"ahead", "behind", "width", "boundary", "rebalance_shift"});
+  f.expect_object({"ahead", "behind", "width", "boundary", "rebalance_shift", "footprint_height"});
   MovingPatchSettings s;
   s.ahead = f.member("ahead").non_negative_number();
   s.behind = f.member("behind").non_negative_number();
@@ -107,6 +107,7 @@ MovingPatchSettings read_moving_patch(const io::JsonField& f) {
   if (const auto v = f.optional_member("width")) s.width = v->non_negative_number();
   if (const auto v = f.optional_member("boundary")) s.boundary = v->non_negative_number();
   if (const auto v = f.optional_member("rebalance_shift")) s.rebalance_shift = v->non_negative_number();
+  if (const auto v = f.optional_member("footprint_height")) s.footprint_height = v->non_negative_number();
   return s;
 }
 

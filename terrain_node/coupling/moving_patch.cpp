@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 namespace trackcosim::terrain {
 
@@ -14,8 +15,16 @@ PatchBox MovingPatch::box_around(const std::vector<Vec3>& shoes) const {
   PatchBox box;
   box.boundary = settings_.boundary;
   if (shoes.empty()) return box;
-  real x_lo = shoes[0].x, x_hi = shoes[0].x, y_lo = shoes[0].y, y_hi = shoes[0].y;
+  // The footprint: the shoes near the ground. The lowest shoe is on it; the top run and the
+  // shoes wrapped high around the sprocket and idler are not, and would stretch the box by the
+  // track's whole length.
+  real lowest = shoes[0].z;
+  for (const Vec3& p : shoes) lowest = std::min(lowest, p.z);
+  const real highest = settings_.footprint_height > 0 ? lowest + settings_.footprint_height
+                                                      : std::numeric_limits<real>::infinity();
+  real x_lo = std::numeric_limits<real>::infinity(), x_hi = -x_lo, y_lo = x_lo, y_hi = -x_lo;
   for (const Vec3& p : shoes) {
+    if (p.z > highest) continue;
     x_lo = std::min(x_lo, p.x), x_hi = std::max(x_hi, p.x);
     y_lo = std::min(y_lo, p.y), y_hi = std::max(y_hi, p.y);
   }

@@ -217,6 +217,18 @@ TEST(MovingPatch, FollowsTheShoesAndWritesARowPerUpdate) {
   EXPECT_DOUBLE_EQ(b.y_hi, 0.10);
   EXPECT_DOUBLE_EQ(b.boundary, 0.02);  // one diameter by default
 
+  // The footprint: a track whose top run (z = 0.5) reaches further back and ahead than its
+  // ground run; with footprint_height only the ground run (within 0.1 of the lowest) makes the box.
+  const std::vector<Vec3> track{{0.2, 0.05, 0.03}, {0.25, 0.07, 0.05}, {-0.3, 0.06, 0.5}, {0.8, 0.06, 0.5}};
+  EXPECT_DOUBLE_EQ(patch.box_around(track).x_lo, -0.35);  // every shoe by default
+  settings.footprint_height = 0.1;
+  const PatchBox footprint = MovingPatch(settings, 0.01).box_around(track);
+  EXPECT_DOUBLE_EQ(footprint.x_lo, 0.15);
+  EXPECT_DOUBLE_EQ(footprint.x_hi, 0.35);
+  EXPECT_DOUBLE_EQ(footprint.y_lo, 0.02);
+  EXPECT_DOUBLE_EQ(footprint.y_hi, 0.10);
+  settings.footprint_height = 0;
+
   DistributedTerrain terrain(config, MPI_COMM_WORLD, "slab:x");
   const std::string path = test::shared_temp_path(MPI_COMM_WORLD, "trackcosim_patch_csv_") + ".csv";
   std::ofstream csv;
