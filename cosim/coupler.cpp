@@ -84,12 +84,12 @@ std::vector<ShoeForce> VehicleCoupler::receive_forces() {
 
 void VehicleCoupler::finish() { send(finish_frame(), "while the vehicle sent its finish"); }
 
-void VehicleCoupler::checkpoint(double time, const std::string& reason) {
+void VehicleCoupler::checkpoint(double time, const std::string& reason, bool keep_going) {
   if (awaiting_forces_) throw std::logic_error("checkpoint between send_states and receive_forces");
   if (!welcome_.checkpoint)
     throw ProtocolError("the terrain at " + channel_->peer() +
                         " cannot write a co-simulation checkpoint (its welcome has no \"checkpoint\": true)");
-  send(encode_checkpoint({step_, time, reason}), "while the vehicle sent its checkpoint frame");
+  send(encode_checkpoint({step_, time, reason, keep_going}), "while the vehicle sent its checkpoint frame");
 }
 
 void VehicleCoupler::abort(const std::string& reason) noexcept {
@@ -165,6 +165,8 @@ void TerrainCoupler::keep_alive() {
 }
 
 std::optional<std::vector<ShoeState>> TerrainCoupler::receive_states(double& time) {
+  // A request is answered once: the states that follow a periodic checkpoint are plain states.
+  checkpoint_.reset();
   const comm::Frame f = receive("while the terrain waited for the states of coupling step " + std::to_string(step_));
   if (f.kind == static_cast<std::uint32_t>(MessageKind::Finish)) return std::nullopt;
   try {

@@ -15,6 +15,8 @@
 // terrain answer forces_stop instead of forces (terrain_asks_to_stop() then turns true); at the
 // top of a later step, instead of send_states, the vehicle saves its own state and calls
 // checkpoint(t_k, reason), after which both sides end. A hello with start_step > 0 resumes.
+// Periodic checkpoints: checkpoint(t_k, reason, /*keep_going=*/true) instead makes both sides
+// save the state of t_k and go on; send_states(t_k, ...) follows as usual.
 // Both sides advance concurrently between send_states and receive_forces (explicit
 // force-displacement scheme). Every wait, to send or to receive, has a timeout: a peer that stops
 // answering ends in a comm::ChannelError naming it and what was awaited, a peer that disagrees
@@ -60,9 +62,10 @@ class VehicleCoupler {
   void send_states(double time, const std::vector<ShoeState>& states);
   std::vector<ShoeForce> receive_forces();
   void finish();
-  /// Instead of send_states for step(): both sides save the state of `time` = t_k and end.
-  /// Throws ProtocolError when the terrain's welcome did not offer "checkpoint".
-  void checkpoint(double time, const std::string& reason);
+  /// Before send_states for step(): both sides save the state of `time` = t_k and end, or, with
+  /// `keep_going`, go on (send_states for the same step follows). Throws ProtocolError when the
+  /// terrain's welcome did not offer "checkpoint".
+  void checkpoint(double time, const std::string& reason, bool keep_going = false);
   /// Tells the terrain to stop with `reason` (best effort, never throws).
   void abort(const std::string& reason) noexcept;
 
@@ -112,7 +115,8 @@ class TerrainCoupler {
   /// long. Call it between units of work (terrain steps) whenever the vehicle waits.
   void keep_alive();
   /// The next step's states and their time; nullopt when the vehicle finished or asked for a
-  /// checkpoint (then checkpoint_request() holds it).
+  /// checkpoint (then checkpoint_request() holds it until the next call; after one whose
+  /// keep_going is set, call again for the same step's states).
   std::optional<std::vector<ShoeState>> receive_states(double& time);
   /// `stop`: send forces_stop (kind 8), asking the vehicle for a checkpoint frame; only allowed
   /// when the hello offered "checkpoint" (std::logic_error otherwise: kind 8 is never sent to a

@@ -136,6 +136,12 @@ int tcs_checkpoint(tcs_coupler* c, double time, const char* reason) {
   });
 }
 
+int tcs_checkpoint_continue(tcs_coupler* c, double time, const char* reason) {
+  return guarded(c, [&](trackcosim::cosim::VehicleCoupler& v) {
+    v.checkpoint(time, reason != nullptr ? reason : "a periodic checkpoint of the vehicle model", true);
+  });
+}
+
 void tcs_abort(tcs_coupler* c, const char* reason) {
   if (c != nullptr && c->coupler) c->coupler->abort(reason != nullptr ? reason : "aborted by the vehicle model");
 }

@@ -18,6 +18,8 @@
  * rank caught the batch system's stop signal), finish that interval, save the model's state of
  * t_k+1 and call tcs_checkpoint(c, t_k+1, reason) instead of the next tcs_send_states; the
  * terrain then writes its checkpoint and both end. A resumed run offers the step it resumes at.
+ * Periodic checkpoints: tcs_checkpoint_continue(c, t_k, reason) before tcs_send_states(c, t_k, ...)
+ * makes both sides save the state of t_k and go on.
  */
 #ifndef TRACKCOSIM_COUPLER_C_H
 #define TRACKCOSIM_COUPLER_C_H
@@ -62,6 +64,8 @@ int tcs_terrain_asks_to_stop(const tcs_coupler* c);
 /* Instead of tcs_send_states for the next step k: both sides save their state of `time` = t_k
  * and end (no tcs_finish afterwards). */
 int tcs_checkpoint(tcs_coupler* c, double time, const char* reason);
+/* The same, but the coupling goes on: call tcs_send_states(c, time, ...) next, for the same step. */
+int tcs_checkpoint_continue(tcs_coupler* c, double time, const char* reason);
 /* Tells the terrain to stop with a reason (best effort). */
 void tcs_abort(tcs_coupler* c, const char* reason);
 void tcs_free(tcs_coupler* c);

@@ -282,14 +282,17 @@ std::vector<ShoeForce> decode_forces(const comm::Frame& frame, std::uint64_t exp
 }
 
 comm::Frame encode_checkpoint(const CheckpointRequest& c) {
-  return json_frame(MessageKind::Checkpoint, {{"step", c.step}, {"time", c.time}, {"reason", c.reason}});
+  Json doc = {{"step", c.step}, {"time", c.time}, {"reason", c.reason}};
+  if (c.keep_going) doc["continue"] = true;
+  return json_frame(MessageKind::Checkpoint, doc);
 }
 
 CheckpointRequest decode_checkpoint(const comm::Frame& frame, std::uint64_t expected_step, const std::string& peer) {
   expect_kind(frame, MessageKind::Checkpoint, peer);
   const CheckpointRequest c = read_json(frame, "checkpoint request from " + peer, [](const io::JsonField& f) {
-    f.expect_object({"step", "time", "reason"});
+    f.expect_object({"step", "time", "reason", "continue"});
     CheckpointRequest r;
+    if (const auto c = f.optional_member("continue")) r.keep_going = c->boolean();
     r.step = f.member("step").unsigned_integer();
     r.time = f.member("time").number();
     if (const auto reason = f.optional_member("reason")) r.reason = reason->string();

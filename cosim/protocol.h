@@ -12,7 +12,8 @@
 //   5 finish     either way          empty: the sender stops normally
 //   6 refusal    either way          JSON {"error": "..."}: the sender stops, and says why
 //   7 checkpoint vehicle -> terrain  JSON {"step": k, "time": t_k, "reason": "..."}: instead of
-//                                     states(k), both sides write their checkpoint of t_k and end
+//                                     states(k), both sides write their checkpoint of t_k and end;
+//                                     with "continue": true they go on, states(k) follows
 //   8 forces_stop terrain -> vehicle the forces payload, instead of forces(k): a terrain rank
 //                                     caught a stop signal; the vehicle completes interval k and
 //                                     sends checkpoint(k + 1). Only to a hello with "checkpoint".
@@ -81,6 +82,9 @@ struct CheckpointRequest {
   std::uint64_t step = 0;
   double time = 0;
   std::string reason;  ///< e.g. "SIGUSR1 on the vehicle"
+  /// A periodic checkpoint: both sides save and the coupling goes on with states(k). Optional key
+  /// "continue", written only when true, so that a stop's frame is what it always was.
+  bool keep_going = false;
 };
 
 /// A peer spoke the protocol wrongly, or the two sides disagree: the message names both values.

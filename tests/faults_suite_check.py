@@ -10,6 +10,7 @@ wanted = [line.strip() for line in open(cases_file) if line.strip()]
 listing = subprocess.run(["ctest", "-N", "-L", "faults"], cwd=build, capture_output=True, text=True, check=True).stdout
 labelled = {line.split(": ", 1)[1].strip() for line in listing.splitlines() if line.strip().startswith("Test") and ": " in line}
 scripts = ["cosim_hung_peer_ends_the_job", "cosim_crash_keeps_outputs", "cosim_terrain_errors_are_printed",
+           "cosim_periodic_checkpoint_resume",
            "launcher_refuses_bad_input", "terrain_node_lost_peer_ends_the_job_np2"]
 missing = [name for name in wanted + scripts if name not in labelled]
 if missing:

@@ -114,6 +114,8 @@ def prepare_point(point, run, options):
         return record
     point_run = json.loads(json.dumps(run))
     point_run["vehicle"].update({"rig": rig_path, "end_time": end_time})
+    # A rig point cannot resume (vehicle_node refuses --rig with --restart): no periodic checkpoints.
+    point_run["vehicle"].pop("checkpoint_interval", None)
     point_run["output"] = point.folder
     if point.test == "grade":
         with open(run["terrain"]["config"]) as f:

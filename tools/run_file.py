@@ -51,6 +51,12 @@ def seconds(value):
     return None
 
 
+def positive_seconds(value):
+    if not is_number(value) or not math.isfinite(value) or value <= 0:
+        return "expected a number of seconds > 0, got " + describe(value)
+    return None
+
+
 def rank_count(value):
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         return "expected a whole number of ranks >= 1, got " + describe(value)
@@ -68,7 +74,7 @@ def coupling_scheme(value):
 SECTIONS = {
     "vehicle": {"config": (existing_file, True), "end_time": (seconds, False),
                 "coupling_step": (seconds, False), "coupling_scheme": (coupling_scheme, False),
-                "rig": (existing_file, False)},
+                "rig": (existing_file, False), "checkpoint_interval": (positive_seconds, False)},
     "terrain": {"config": (existing_file, True), "ranks": (rank_count, False), "checkpoint": (path, False)},
 }
 TOP_LEVEL = {"vehicle": (None, True), "terrain": (None, True), "output": (path, False)}

@@ -141,7 +141,8 @@ def program_commands(vehicle, terrain_config, folder, resume=False):
     vehicle_cmd = [find_program("vehicle_node"), "--config", vehicle["config"], "--terrain", "mpi",
                    "--out", os.path.join(folder, "vehicle")]
     for key, flag in (("end_time", "--end-time"), ("coupling_step", "--coupling-step"),
-                      ("coupling_scheme", "--coupling-scheme"), ("rig", "--rig")):
+                      ("coupling_scheme", "--coupling-scheme"), ("rig", "--rig"),
+                      ("checkpoint_interval", "--checkpoint-interval")):
         if key in vehicle:
             vehicle_cmd += [flag, str(vehicle[key])]
     # Both sides give up on a silent peer after the same time: the terrain's cosim.timeout, raised

@@ -57,7 +57,8 @@ keeps whole rows up to its last output step):
   rig.csv      with --rig: one row per output interval of what the rig measures (phase, chassis
                speed, sprocket speeds and torques, slip, drawbar pull, weight, ground force)
 With --terrain also timing.csv, and, when SIGUSR1 or SIGTERM stopped the co-simulation (a batch
-system's time-limit warning), checkpoint.bin: continue with --restart DIR/checkpoint.bin.
+system's time-limit warning) or every --checkpoint-interval, checkpoint.bin: continue with
+--restart DIR/checkpoint.bin.
 
 Example:
   vehicle_node --config configs/vehicles/m113.json --ground rigid --ground-profile bumpy \
@@ -134,6 +135,14 @@ int main(int argc, char** argv) {
                  "checkpoint (DIR/checkpoint.bin; the terrain resumes from its own, terrain_node --restart)")
       ->type_name("CHECKPOINT")
       ->needs(terrain_option);
+  CLI::Option* interval_checkpoint_option =
+      app.add_option("--checkpoint-interval", coupled.checkpoint_interval,
+                     "With --terrain: both programs write their checkpoints (DIR/checkpoint.bin and the "
+                     "terrain's) every S of simulated time while the run goes on, so that a crashed run "
+                     "continues with --restart from the last one (docs/protocol.md, \"Checkpoints\")")
+          ->type_name("S")
+          ->check(number_at_least_zero(false))
+          ->needs(terrain_option);
 
   try {
     app.parse(argc, argv);
@@ -146,6 +155,12 @@ int main(int argc, char** argv) {
     // The rig's phases run on the coupling's clock and its rows are means over output intervals,
     // which a checkpoint does not keep: a point is short and starts again whole.
     std::cerr << "vehicle_node: error: --rig cannot --restart: run the drawbar-rig point again from the start "
+                 "(see vehicle_node --help)\n";
+    return kExitUsage;
+  }
+  if (!rig.empty() && *interval_checkpoint_option) {
+    // For the same reason: the checkpoints could not be resumed.
+    std::cerr << "vehicle_node: error: --rig cannot --checkpoint-interval: a drawbar-rig point cannot --restart "
                  "(see vehicle_node --help)\n";
     return kExitUsage;
   }

@@ -26,7 +26,9 @@ void refuse_settings_unused_by_cosim(const TerrainConfig& config) {
     refuse(config, "output.probe_interval", "co-simulation writes no probes.csv (a standalone --config run does)");
   if (out.checkpoint_interval != 0)
     refuse(config, "output.checkpoint_interval",
-           "co-simulation writes checkpoint.bin only when a stop signal ends it (docs/protocol.md), not every N steps");
+           "co-simulation writes checkpoint.bin only when a stop signal ends it or the vehicle asks for one, every "
+           "vehicle_node --checkpoint-interval (the run file's vehicle.checkpoint_interval; docs/protocol.md), not "
+           "every N terrain steps");
   if (out.heightmap_spacing != defaults.heightmap_spacing)
     refuse(config, "output.heightmap_spacing",
            "co-simulation writes no heightmap.csv/.png (the settle statistics of a standalone --config run)");

@@ -35,6 +35,7 @@ enum class CommandKind : std::int32_t {
   Finish,      ///< the vehicle finished: the coupling ends
   Step,        ///< run the sub-steps with the shoe states of `time`
   Checkpoint,  ///< the vehicle checkpointed at `time`: write the terrain's and end
+  Periodic,    ///< the same, but the coupling goes on: the step's states come next
   Failure,     ///< the leader failed; the reason follows as text
 };
 
@@ -76,6 +77,16 @@ void open_timing(std::optional<io::CsvStream>& timing, const std::filesystem::pa
   for (const std::string_view name : kTerrainStageNames) (header += ',') += name;
   timing.emplace(path, header + ",imbalance,halo,exchange");
   for (const std::string& row : kept) timing->write_row(row);
+}
+
+/// patch.csv, a row per coupling step: a resumed coupling keeps the rows before `first_step`,
+/// as open_timing does (a periodic checkpoint's run wrote rows after it), and goes on after them.
+void open_patch_csv(std::ofstream& csv, const std::filesystem::path& path, bool resume, std::uint64_t first_step) {
+  const std::vector<std::string> kept = resume ? io::rows_before_step(path, first_step) : std::vector<std::string>{};
+  csv.open(path, std::ios::binary | std::ios::trunc);
+  csv << MovingPatch::csv_header();
+  for (const std::string& row : kept) csv << row << '\n';
+  csv.flush();
 }
 
 }  // namespace
@@ -144,12 +155,8 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   std::ofstream patch_csv;
   if (const auto& settings = config.scene.cosim.moving_patch) {
     patch.emplace(*settings, terrain.largest_sphere_radius());
-    if (leader && timing_csv != nullptr) {
-      // A resumed coupling continues the file of the run it resumes.
-      const std::filesystem::path file = timing_csv->parent_path() / "patch.csv";
-      patch_csv.open(file, resume != nullptr ? std::ios::app : std::ios::trunc);
-      if (resume == nullptr) patch_csv << MovingPatch::csv_header();
-    }
+    if (leader && timing_csv != nullptr)
+      open_patch_csv(patch_csv, timing_csv->parent_path() / "patch.csv", resume != nullptr, hello.start_step);
   }
   std::optional<CosimSnapshots> snapshots;
   if (const std::uint64_t interval = config.scene.output.snapshot_interval;
@@ -190,10 +197,13 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       try {
         std::optional<std::vector<cosim::ShoeState>> received = coupler->receive_states(time);
         const auto& request = coupler->checkpoint_request();
-        command.kind = received ? CommandKind::Step : request ? CommandKind::Checkpoint : CommandKind::Finish;
+        command.kind = received  ? CommandKind::Step
+                       : !request ? CommandKind::Finish
+                       : request->keep_going ? CommandKind::Periodic
+                                             : CommandKind::Checkpoint;
         command.time = request ? request->time : time;
         states = received ? std::move(*received) : std::vector<cosim::ShoeState>{};
-        if (command.kind == CommandKind::Checkpoint && !can_checkpoint)
+        if (request && !can_checkpoint)
           throw cosim::ProtocolError("this terrain writes no checkpoints");
       } catch (const std::exception& e) {
         command.kind = CommandKind::Failure;
@@ -207,6 +217,10 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     beat("the command of coupling step", summary.coupling_steps);
     if (command.kind == CommandKind::Failure) failure.share(group);
     if (command.kind == CommandKind::Finish) break;
+    if (command.kind == CommandKind::Periodic) {  // the same file as a stop's, replaced atomically
+      checkpoint(summary.coupling_steps, command.time);
+      continue;
+    }
     if (command.kind == CommandKind::Checkpoint) {
       checkpoint(summary.coupling_steps, command.time);
       summary.stopped = true;

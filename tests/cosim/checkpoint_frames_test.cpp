@@ -97,6 +97,54 @@ TEST(CheckpointFrames, CheckpointRoundTripAndStepCheck) {
   }
 }
 
+TEST(CheckpointFrames, ContinuingCheckpointRoundTripsAndAnOldFrameStops) {
+  CheckpointRequest periodic{40, 0.04, "every 0.04 s", true};
+  const comm::Frame f = encode_checkpoint(periodic);
+  const std::string text(f.payload.begin(), f.payload.end());
+  EXPECT_NE(text.find("\"continue\":true"), std::string::npos) << text;
+  const CheckpointRequest r = decode_checkpoint(f, 40, "peer");
+  EXPECT_TRUE(r.keep_going);
+  EXPECT_EQ(r.step, 40u);
+  EXPECT_EQ(r.time, 0.04);
+  EXPECT_EQ(r.reason, "every 0.04 s");
+  // A stop's frame is what it always was, and a frame of an older vehicle (no key) stops.
+  const comm::Frame stop = encode_checkpoint({40, 0.04, "SIGUSR1 on the vehicle"});
+  EXPECT_EQ(std::string(stop.payload.begin(), stop.payload.end()).find("continue"), std::string::npos);
+  const std::string old_text = R"({"step":40,"time":0.04,"reason":"SIGTERM on the vehicle"})";
+  const comm::Frame old{7, std::vector<unsigned char>(old_text.begin(), old_text.end())};
+  EXPECT_FALSE(decode_checkpoint(old, 40, "peer").keep_going);
+  const std::string bad_text = R"({"step":40,"time":0.04,"reason":"","continue":1})";
+  EXPECT_THROW(decode_checkpoint({7, std::vector<unsigned char>(bad_text.begin(), bad_text.end())}, 40, "peer"),
+               ProtocolError)
+      << "continue is a boolean";
+}
+
+TEST(CheckpointFrames, AContinuingCheckpointIsFollowedByTheSameStepsStates) {
+  Pair p;
+  p.connect(hello(true));
+  double t = 0;
+  p.vehicle.send_states(0.0, hello(true).initial);
+  ASSERT_TRUE(p.terrain.receive_states(t));
+  p.terrain.send_forces(kForces);
+  p.vehicle.receive_forces();
+  p.vehicle.checkpoint(1e-3, "every 0.001 s", true);
+  EXPECT_FALSE(p.terrain.receive_states(t));
+  ASSERT_TRUE(p.terrain.checkpoint_request());
+  EXPECT_TRUE(p.terrain.checkpoint_request()->keep_going);
+  EXPECT_EQ(p.terrain.checkpoint_request()->step, 1u);
+  EXPECT_EQ(p.vehicle.step(), 1u) << "a checkpoint is no step";
+  p.vehicle.send_states(1e-3, hello(true).initial);
+  ASSERT_TRUE(p.terrain.receive_states(t)) << "the coupling goes on";
+  EXPECT_EQ(t, 1e-3);
+  EXPECT_FALSE(p.terrain.checkpoint_request()) << "the request was answered";
+  EXPECT_EQ(p.terrain.step(), 2u);
+  p.terrain.send_forces(kForces);
+  p.vehicle.receive_forces();
+  p.vehicle.finish();
+  EXPECT_FALSE(p.terrain.receive_states(t));
+  EXPECT_FALSE(p.terrain.checkpoint_request()) << "a finish, not a checkpoint";
+}
+
 TEST(CheckpointFrames, ForcesStopRoundTripOnlyForACapableReceiver) {
   const comm::Frame f = encode_forces(9, kForces, true);
   EXPECT_EQ(f.kind, 8u);
@@ -188,13 +236,21 @@ TEST(CheckpointFrames, CApiOffersTheCapabilityAndSendsTheCheckpoint) {
   comm::TcpListener listener("127.0.0.1", 0);
   VehicleHello received;
   std::optional<CheckpointRequest> request;
+  std::optional<std::uint64_t> periodic;
   std::string error;
   std::thread terrain([&] {
     try {
       TerrainCoupler t(listener.accept(5), 5);
       received = t.accept({0, 0, 0, 7}, welcome());
       double time = 0;
-      while (t.receive_states(time)) t.send_forces(kForces, true);
+      for (;;) {
+        if (t.receive_states(time))
+          t.send_forces(kForces, true);
+        else if (t.checkpoint_request() && t.checkpoint_request()->keep_going)
+          periodic = t.checkpoint_request()->step;
+        else
+          break;
+      }
       request = t.checkpoint_request();
     } catch (const std::exception& e) {
       error = e.what();
@@ -208,6 +264,7 @@ TEST(CheckpointFrames, CApiOffersTheCapabilityAndSendsTheCheckpoint) {
   ASSERT_EQ(tcs_offer_checkpoint(c, 7, 0.007), 0) << tcs_last_error(c);
   ASSERT_EQ(tcs_handshake(c, 1e-3, 0.01, 2, masses, counts, spheres, states, nullptr), 0) << tcs_last_error(c);
   EXPECT_EQ(tcs_terrain_asks_to_stop(c), 0);
+  ASSERT_EQ(tcs_checkpoint_continue(c, 0.007, "every 0.007 s"), 0) << tcs_last_error(c);
   ASSERT_EQ(tcs_send_states(c, 0.007, states), 0) << tcs_last_error(c);
   ASSERT_EQ(tcs_receive_forces(c, forces), 0) << tcs_last_error(c);
   EXPECT_EQ(forces[8], 200.0);
@@ -218,7 +275,9 @@ TEST(CheckpointFrames, CApiOffersTheCapabilityAndSendsTheCheckpoint) {
   EXPECT_EQ(error, "");
   EXPECT_TRUE(received.checkpoint);
   EXPECT_EQ(received.start_step, 7u);
+  EXPECT_EQ(periodic, std::optional<std::uint64_t>(7)) << "tcs_checkpoint_continue, then the states of step 7";
   ASSERT_TRUE(request);
+  EXPECT_FALSE(request->keep_going);
   EXPECT_EQ(request->step, 8u);
   EXPECT_EQ(request->time, 0.008);
 }

@@ -31,6 +31,14 @@ def run_document(**changes):
     return run
 
 
+def read_run_file_text(folder, document):
+    """The checked run file of document, written to folder."""
+    path = os.path.join(folder, "run.json")
+    with open(path, "w") as f:
+        json.dump(document, f)
+    return read_run_file(path)
+
+
 class LauncherInputTest(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.TemporaryDirectory()
@@ -80,6 +88,20 @@ class LauncherInputTest(unittest.TestCase):
         self.refuses(run_document(vehicle={"end_time": "2s"}), "vehicle.end_time: expected a number of seconds")
         self.refuses(run_document(vehicle={"coupling_scheme": "seq"}), "vehicle.coupling_scheme", "sequential")
         self.refuses(run_document(vehicle={"config": "no/such/vehicle.json"}), "vehicle.config: no such file")
+        for interval in (0, -1, "10", float("nan"), True):
+            self.refuses(run_document(vehicle={"checkpoint_interval": interval}),
+                         "vehicle.checkpoint_interval: expected a number of seconds > 0")
+
+    def test_a_checkpoint_interval_reaches_vehicle_node(self):
+        run = read_run_file_text(self.folder.name, run_document(vehicle={"checkpoint_interval": 30}))
+        found = trackcosim.find_program
+        trackcosim.find_program = lambda name: name  # no built programs needed
+        try:
+            vehicle_cmd, terrain_cmd = trackcosim.program_commands(run["vehicle"], TERRAIN, "out")
+        finally:
+            trackcosim.find_program = found
+        self.assertEqual(vehicle_cmd[vehicle_cmd.index("--checkpoint-interval") + 1], "30")
+        self.assertNotIn("--checkpoint-interval", terrain_cmd)
 
     def test_the_command_line_is_checked(self):
         valid = run_document()

@@ -35,6 +35,9 @@ TEST(VehicleNodeCli, NumbersNoRunCanUseAreRefusedInOneShortLine) {
       {"--ground rigid --step 0", "--step: must be a finite number > 0, got 0"},
       {"--terrain mpi --timeout -1", "--timeout: must be a finite number > 0, got -1"},
       {"--terrain tcp --timeout nan", "--timeout: must be a finite number > 0, got nan"},
+      {"--terrain mpi --checkpoint-interval 0", "--checkpoint-interval: must be a finite number > 0, got 0"},
+      {"--terrain mpi --checkpoint-interval inf", "--checkpoint-interval: must be a finite number > 0, got inf"},
+      {"--ground rigid --checkpoint-interval 10", "--checkpoint-interval requires --terrain"},
   };
   for (const auto& c : cases) {
     const auto [status, output] = run_vehicle_node(c.arguments);
@@ -44,7 +47,8 @@ TEST(VehicleNodeCli, NumbersNoRunCanUseAreRefusedInOneShortLine) {
   }
 }
 
-// A rig file that is not there, or of the wrong mode, is named with its key; a rig run cannot resume.
+// A rig file that is not there, or of the wrong mode, is named with its key; a rig run cannot resume
+// (nor write periodic checkpoints it could not resume from).
 TEST(VehicleNodeCli, BadRigInputIsRefusedByName) {
   auto [status, output] = run_vehicle_node("--ground rigid --rig /nonexistent/rig.json --out /tmp/trackcosim_cli_rig");
   EXPECT_EQ(status, 1) << output;
@@ -52,6 +56,9 @@ TEST(VehicleNodeCli, BadRigInputIsRefusedByName) {
   std::tie(status, output) = run_vehicle_node("--terrain mpi --rig r.json --restart c.bin");
   EXPECT_EQ(status, 2) << output;
   EXPECT_NE(output.find("--rig cannot --restart"), std::string::npos) << output;
+  std::tie(status, output) = run_vehicle_node("--terrain mpi --rig r.json --checkpoint-interval 10");
+  EXPECT_EQ(status, 2) << output;
+  EXPECT_NE(output.find("--rig cannot --checkpoint-interval"), std::string::npos) << output;
 }
 
 }  // namespace

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 
 #include "cosim/coupler.h"
 #include "cosim/job_control.h"
 #include "io/csv_stream.h"
+#include "io/number_text.h"
 #include "io/progress_meter.h"
 #include "io/output_file.h"
 #include "vehicle_node/coupled/coupled_outputs.h"
@@ -139,40 +141,57 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
     summary.coupling_steps = first;
   }
   const bool sequential = o.scheme == "sequential";
+  // Periodic checkpoints on the coupling-step count from step 0, not on elapsed time, so that a
+  // resumed run keeps the schedule of the run it continues.
+  const std::size_t checkpoint_every =
+      o.checkpoint_interval > 0
+          ? std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(o.checkpoint_interval / coupling_step)))
+          : 0;
   const Clock::time_point start = Clock::now();
   // Plain lines (not a rewritten terminal line): mpirun forwards this stream beside the
   // terrain's, and a '\r' line would be overwritten by the other program's output.
   io::ProgressMeter meter(progress, o.progress_seconds, /*terminal=*/false, start, "vehicle_node: ");
+  const std::filesystem::path checkpoint_file = o.out_dir / "checkpoint.bin";
+  // Both checkpoints of t_k, the top of coupling step k (nothing of it has happened yet on either
+  // side): this side's file, then the frame that makes the terrain write its own. A stop and a
+  // periodic checkpoint write the same file; `keep_going` tells the terrain which one it is.
+  const auto write_checkpoints = [&](std::size_t k, const std::string& reason, bool keep_going) {
+    VehicleCheckpoint c;
+    c.coupling_step_index = k;
+    c.coupling_step = coupling_step;
+    c.scheme = o.scheme;
+    c.config_file = config.source;
+    c.surface_height = surface_height;
+    c.start_x = x0;
+    c.particles = summary.particles;
+    c.wall_seconds = wall_before + since(start);
+    c.wait_seconds = summary.wait_seconds;
+    c.system = system.save_state();
+    c.forces = forces;
+    RecordedRows rows = recorder.rows();
+    c.recorder_frames = rows.frames;
+    c.vehicle_csv = std::move(rows.vehicle_csv);
+    c.shoes_csv = std::move(rows.shoes_csv);
+    c.timing_csv = timing.text();
+    write_vehicle_checkpoint(checkpoint_file, c);
+    coupler.checkpoint(system.time(), reason, keep_going);
+  };
   try {
     for (std::size_t k = first; k < coupling_steps; ++k) {
       // Walltime safety: a signal here, or a terrain rank's (forces_stop), ends the run at t_k
-      // with both checkpoints; nothing of step k has happened yet on either side.
+      // with both checkpoints.
       if (const int signal = stop.caught(); signal != 0 || coupler.terrain_asks_to_stop()) {
         summary.stopped_by = signal != 0 ? cosim::signal_name(signal) : "terrain";
-        summary.checkpoint = o.out_dir / "checkpoint.bin";
-        VehicleCheckpoint c;
-        c.coupling_step_index = k;
-        c.coupling_step = coupling_step;
-        c.scheme = o.scheme;
-        c.config_file = config.source;
-        c.surface_height = surface_height;
-        c.start_x = x0;
-        c.particles = summary.particles;
-        c.wall_seconds = wall_before + since(start);
-        c.wait_seconds = summary.wait_seconds;
-        c.system = system.save_state();
-        c.forces = forces;
-        RecordedRows rows = recorder.rows();
-        c.recorder_frames = rows.frames;
-        c.vehicle_csv = std::move(rows.vehicle_csv);
-        c.shoes_csv = std::move(rows.shoes_csv);
-        c.timing_csv = timing.text();
-        write_vehicle_checkpoint(summary.checkpoint, c);
-        coupler.checkpoint(system.time(), signal != 0
-                                              ? std::string("SIG") + cosim::signal_name(signal) + " on the vehicle"
-                                              : std::string("a stop signal on the terrain"));
+        summary.checkpoint = checkpoint_file;
+        write_checkpoints(k, signal != 0 ? std::string("SIG") + cosim::signal_name(signal) + " on the vehicle"
+                                         : std::string("a stop signal on the terrain"),
+                          false);
         break;
       }
+      // A resumed run does not write again the checkpoint it started from.
+      const bool periodic = checkpoint_every > 0 && k > first && k % checkpoint_every == 0;
+      if (periodic) write_checkpoints(k, "every " + io::number_to_string(o.checkpoint_interval) + " s", true);
+      const double t_k = system.time();
       // Concurrent: this interval runs on the forces of the last one while the terrain computes
       // this one's. Sequential: wait for this interval's forces first (docs/protocol.md).
       Clock::time_point t0 = Clock::now();
@@ -199,6 +218,14 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
         wait = since(t0);
       }
       summary.wait_seconds += wait;
+      // The terrain handles frames in order: its forces of step k say that its checkpoint of t_k
+      // is whole (the vehicle does not know its folder: terrain=written), so a job killed after
+      // this line resumes from the pair.
+      if (periodic) {
+        std::printf("vehicle checkpoint step=%zu t=%.9g file=%s terrain=written\n", k, t_k,
+                    checkpoint_file.string().c_str());
+        std::fflush(stdout);
+      }
       double fz = 0;  // the terrain's vertical force on all shoes: the vehicle's weight once settled
       for (const cosim::ShoeForce& f : forces) fz += f.force[2];
       timing.write_row(timing_row(k, system.time(), compute, wait, fz));

@@ -12,6 +12,8 @@
 // the terrain, ends the run at the start of the next coupling step k with DIR/checkpoint.bin
 // (vehicle_checkpoint.h) and a checkpoint frame that makes the terrain write its own; the
 // summary then names the stop. `restart` continues such a run in the same folder.
+// `checkpoint_interval` writes the same pair of checkpoints while the run goes on (a checkpoint
+// frame with "continue"), so that a run that crashes resumes from its last one.
 
 #include <filesystem>
 #include <optional>
@@ -35,6 +37,9 @@ struct CoupledOptions {
   std::string scheme = "sequential";
   double progress_seconds = 5.0;
   std::filesystem::path restart;  ///< a vehicle checkpoint to continue from (empty: a new run)
+  /// s; > 0: both checkpoints every round(interval / coupling step) coupling steps (at least
+  /// one), counted from step 0, so that a resumed run keeps the schedule; 0: only on a stop
+  double checkpoint_interval = 0;
   std::filesystem::path rig;      ///< a drawbar-pull rig file (cosim/drawbar_rig.h) in place of the driver
 };
 

@@ -1,7 +1,8 @@
 #pragma once
 // The vehicle side of a co-simulation checkpoint (docs/checkpoint-format.md, "Vehicle
 // checkpoint"): what vehicle_node --terrain needs to continue a coupling that a stop signal
-// interrupted at the start of coupling step k, bit for bit as if it had never stopped: the
+// interrupted at the start of coupling step k (or that crashed after its periodic checkpoint of
+// step k, --checkpoint-interval), bit for bit as if it had never stopped: the
 // multibody state (mbd/multibody_state.h), the forces of interval k - 1 (the concurrent scheme
 // applies them over interval k), the output rows written so far (so the resumed run's
 // vehicle.csv, shoes.csv and timing.csv hold the whole history) and the run's accumulators.
