@@ -126,18 +126,22 @@ void end_distributed_solve(DeviceBodies& bodies, SolverWorkspace& ws) {
   bodies.ghost.clear();
 }
 
-ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityReference reference) {
+ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityReference reference, ChunkSums* also) {
   if (ws.distributed.active()) exchange_slots(ws);
   ChunkSums sums = gather_velocities(bodies.view(), ws.slots.view(), ws.slot_lists, bodies.size(), ws.partials, reference);
   if (!ws.distributed.active()) return sums;
-  if (reference.active) ws.distributed.exchange->sum(sums.s, 1);
+  real values[1 + kSumSlots];
+  int n = 0;
+  if (reference.active) values[n++] = sums.s[0];
+  if (also != nullptr)
+    for (int k = 0; k < kSumSlots; ++k) values[n++] = also->s[k];
+  if (n > 0) ws.distributed.exchange->sum(values, static_cast<std::size_t>(n));
+  n = 0;
+  if (reference.active) sums.s[0] = values[n++];
+  if (also != nullptr)
+    for (int k = 0; k < kSumSlots; ++k) also->s[k] = values[n++];
   exchange_velocities(bodies, ws);
   return sums;
-}
-
-ChunkSums global_sums(SolverWorkspace& ws, ChunkSums local) {
-  if (ws.distributed.active()) ws.distributed.exchange->sum(local.s, kSumSlots);
-  return local;
 }
 
 real residual_rms(SolverWorkspace& ws, real local_sum_of_squares) {

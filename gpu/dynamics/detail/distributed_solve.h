@@ -37,11 +37,13 @@ void end_distributed_solve(DeviceBodies& bodies, SolverWorkspace& ws);
 
 /// v(gamma) of every body from the reduction slots: the local per-body sums, with slots and
 /// ghost velocities exchanged around them when distributed. With an active reference the
-/// returned s[0] (APGD's curvature) is summed over all ranks.
-ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityReference reference = {});
+/// returned s[0] (APGD's curvature) is summed over all ranks. `also`, when given, is summed over
+/// all ranks in the same allreduce (APGD's gradient-step sums): on several ranks every sync point
+/// of an iteration costs a message's latency and the wait for the slower rank, and the values,
+/// summed element by element, are the same bits as in an allreduce of their own.
+ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityReference reference = {},
+                            ChunkSums* also = nullptr);
 
-/// Sums over all ranks (identity on one rank).
-ChunkSums global_sums(SolverWorkspace& ws, ChunkSums local);
 /// The residual's RMS over all ranks, sqrt(sum of squares / rows), from this rank's sum of
 /// squares: one allreduce carries both the sum and the row count, so a step needs no reduction of
 /// its own for the rows (the same bits: the count is an integer).
