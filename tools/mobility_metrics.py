@@ -162,7 +162,7 @@ def text(value, form):
 def report_lines(m):
     """The summary's lines for the printout."""
     slip, power, pressure = m["slip"], m["sprocket_power_kw"], m["ground_pressure_kpa"]
-    lines = [sinkage_line(m)]
+    lines = [sinkage_line(m)] + bed_floor_lines(m.get("bed_floor"))
     if slip is None:
         return lines + ["  slip                  n/a (the sprockets did not turn)",
                         "  sprocket power        n/a (the sprockets did not turn)",
@@ -191,6 +191,20 @@ def sinkage_line(m):
         return "  sinkage               n/a (%s)" % m.get("sinkage_note", "not measured")
     return ("  sinkage               mean %.4f m, deepest shoe %.4f m: track bottom below the undisturbed "
             "surface, loaded shoes, t = %.2f..%.2f s" % (s["mean"], s["max"], s["from"], s["to"]))
+
+
+def bed_floor_lines(check):
+    """A warning when the tracks reached the container floor or the bed is too thin for them
+    (tools/sinkage.py, floor_check): the sinkage is then the bed's depth, not the soil's answer."""
+    if not check or not (check["floor"] or check["thin"]):
+        return []
+    why = []
+    if check["floor"]:
+        why.append("shoes reached the container floor (%.3f m of grains left under the deepest)" % check["clearance_m"])
+    if check["thin"]:
+        why.append("the deepest shoe sank %.3f m into a bed %.3f m deep" % (check["deepest_m"], check["bed_depth_m"]))
+    return ["  WARNING               %s: the bed is too thin for this vehicle, and the sinkage measures the bed, "
+            "not the soil (docs/mobility-metrics.md, \"Sinkage\")" % "; ".join(why)]
 
 
 def end_speed_line(end):

@@ -5,7 +5,7 @@ import json
 import os
 
 from mobility_metrics import mobility
-from sinkage import mean_over, missing_inputs, sinkage_over_time
+from sinkage import SURFACE_FILE, floor_check, mean_over, missing_inputs, read_surface, sinkage_over_time
 from terrain_grow import strip_comments
 
 
@@ -106,10 +106,22 @@ def sinkage_of_run(folder, driving_window, vehicle_rows, shoe_rows):
     why = missing_inputs(folder)
     series = sinkage_over_time(folder, shoe_rows) if why is None else None
     if series is None:
-        return {"sinkage": None, "sinkage_note": why}
+        return {"sinkage": None, "sinkage_note": why, "bed_floor": None}
     window = driving_window
     if window is None and vehicle_rows:
         end = float(vehicle_rows[-1]["t"])
         window = [end / 2, end]
     figure = mean_over(series, window) if window else None
-    return {"sinkage": figure, "sinkage_note": None if figure else "no shoe carried by the terrain in the window"}
+    floor_z = container_floor(folder)
+    surface = read_surface(os.path.join(folder, SURFACE_FILE))
+    return {"sinkage": figure, "sinkage_note": None if figure else "no shoe carried by the terrain in the window",
+            "bed_floor": floor_check(series, surface, floor_z) if floor_z is not None else None}
+
+
+def container_floor(folder):
+    """The container floor's z from the terrain's run.json (its resolved config), None without one."""
+    try:
+        with open(os.path.join(folder, "terrain", "run.json")) as f:
+            return float(json.load(f)["config"]["container"]["min"][2])
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None

@@ -132,20 +132,48 @@ def sinkage_over_time(folder, shoe_rows=None):
         return None
     surface = read_surface(os.path.join(folder, SURFACE_FILE))
     loaded = loaded_shoes(shoe_rows if shoe_rows is not None else read_shoe_rows(folder))
-    series = {"t": [], "mean": [], "max": [], "loaded": []}
+    series = {"t": [], "mean": [], "max": [], "loaded": [], "lowest": []}
     for t, vtm in read_collection(os.path.join(folder, "vehicle", "vehicle.pvd")):
         carried = at_time(loaded, t) or set()
-        depths = []
+        depths, bottoms = [], []
         for shoe, (x, y, bottom) in shoe_bottoms(read_grid(read_multiblock(vtm)["spheres"])).items():
             top = surface.local(x, y) if shoe in carried else None
             if top is not None:
                 depths.append(top - bottom)
+                bottoms.append(bottom)
         if depths:
+            series["lowest"].append(min(bottoms))
             series["t"].append(t)
             series["mean"].append(sum(depths) / len(depths))
             series["max"].append(max(depths))
             series["loaded"].append(len(depths))
     return series
+
+
+# A shoe with fewer grain layers than this under it stands on the floor through them: the
+# sinkage is then the bed's depth, not the soil's answer.
+FLOOR_LAYERS = 2
+# A track that sinks deeper than this share of the bed feels the floor (its pressure bulb
+# reaches it) even before touching it.
+THIN_BED_SHARE = 0.5
+
+
+def floor_check(series, surface, floor_z):
+    """{"clearance_m", "bed_depth_m", "deepest_m", "floor", "thin"}: the least depth of grains left
+    under any loaded shoe at any frame (its bottom above the container floor), the bed's mean
+    depth (the undisturbed surface's filled cells above the floor), the deepest sinkage of the
+    run, and whether the shoes reached the floor (clearance below FLOOR_LAYERS mean grain
+    diameters: the surface map's cell) or the bed is too thin for them (deepest sinkage above
+    THIN_BED_SHARE of its depth). None without a loaded shoe."""
+    if not series["t"]:
+        return None
+    cells = [h for row in surface.top for h in row if h is not None]
+    bed_depth = sum(cells) / len(cells) - floor_z if cells else None
+    clearance = min(series["lowest"]) - floor_z
+    deepest = max(series["max"])
+    return {"clearance_m": clearance, "bed_depth_m": bed_depth, "deepest_m": deepest,
+            "floor": clearance < FLOOR_LAYERS * surface.spacing,
+            "thin": bed_depth is not None and deepest > THIN_BED_SHARE * bed_depth}
 
 
 def mean_over(series, window):

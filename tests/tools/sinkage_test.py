@@ -12,8 +12,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
-from mobility_metrics import speed_at_end  # noqa: E402
-from sinkage import mean_over, missing_inputs, read_surface, sinkage_over_time  # noqa: E402
+from mobility_metrics import bed_floor_lines, speed_at_end  # noqa: E402
+from sinkage import floor_check, mean_over, missing_inputs, read_surface, sinkage_over_time  # noqa: E402
 
 SPACING = 0.05
 # 4 columns from x = 0, 3 rows down from y = 0.15 (row 0 = the largest y): every cell 0.10 m
@@ -119,6 +119,27 @@ class SinkageTest(unittest.TestCase):
         self.assertAlmostEqual(over["max"], 0.03, places=12)
         self.assertEqual((over["from"], over["to"]), (0.1, 0.2))
         self.assertIsNone(mean_over(series, [0.5, 1.0]))
+
+    def test_a_bed_too_thin_for_the_shoes_is_said(self):
+        series = sinkage_over_time(self.folder)
+        # The loaded shoes' lowest bottoms: 0.085 (t = 0.1, shoe 1) and 0.07 (t = 0.2, shoe 0).
+        self.assertEqual(len(series["lowest"]), 2)
+        self.assertAlmostEqual(series["lowest"][1], 0.07, places=12)
+        surface = read_surface(os.path.join(self.folder, "terrain", "surface_start.csv"))
+        # Floor at z = 0: 0.07 m of grains under the deepest shoe, less than two cells (0.10 m).
+        on_floor = floor_check(series, surface, 0.0)
+        self.assertAlmostEqual(on_floor["clearance_m"], 0.07, places=12)
+        self.assertAlmostEqual(on_floor["bed_depth_m"], (10 * 0.10 + 0.13) / 11, places=12)  # 11 filled cells
+        self.assertTrue(on_floor["floor"])
+        self.assertFalse(on_floor["thin"])  # 0.03 m deep of a 0.1027 m bed
+        self.assertIn("reached the container floor", bed_floor_lines(on_floor)[0])
+        # Floor 0.2 m lower: 0.27 m of grains, a 0.30 m bed: nothing to say.
+        deep = floor_check(series, surface, -0.2)
+        self.assertFalse(deep["floor"] or deep["thin"])
+        self.assertEqual(bed_floor_lines(deep), [])
+        # A shoe 0.2 m deep in that bed (0.3027 m) (more than half its depth) feels the floor.
+        series["max"][1] = 0.2
+        self.assertIn("sank 0.200 m into a bed 0.303 m deep", bed_floor_lines(floor_check(series, surface, -0.2))[0])
 
     def test_a_run_without_the_inputs_says_which(self):
         os.remove(os.path.join(self.folder, "terrain", "surface_start.csv"))
