@@ -13,7 +13,8 @@ a mesh). A changed config, or a changed image under the same name, gets another 
 settled again; a comment or a changed coupling setting is not.
 
 Layout: STORE/<config stem>-<key 16>/bed.bin (the checkpoint) and bed.json (what made it).
-STORE is TRACKCOSIM_BED_STORE, default output/beds."""
+STORE is TRACKCOSIM_BED_STORE, default output/beds; TRACKCOSIM_BED_STORE=off turns the store off
+(the test suite does, so that no bed crosses from one test to the next)."""
 import datetime
 import hashlib
 import json
@@ -30,7 +31,11 @@ COSIM_BED_KEYS = ("settle_time",)
 
 
 def store_folder():
-    return os.environ.get("TRACKCOSIM_BED_STORE") or os.path.join("output", "beds")
+    """The store's folder, or None when TRACKCOSIM_BED_STORE=off (every run settles its own bed)."""
+    chosen = os.environ.get("TRACKCOSIM_BED_STORE")
+    if chosen == "off":
+        return None
+    return chosen or os.path.join("output", "beds")
 
 
 def _named_files(value, config_dir):

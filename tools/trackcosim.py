@@ -25,7 +25,7 @@ Run config (paths relative to the current folder):
   Settle once: without terrain.checkpoint, the first run of a terrain config saves the bed it
   settled (cosim.settle_time) in the bed store, and every later run of the same terrain starts
   from it at once, on any rank count (tools/bed_store.py: keyed by the config's content and the
-  files it names; TRACKCOSIM_BED_STORE, default output/beds). The launcher says which it did;
+  files it names; TRACKCOSIM_BED_STORE, default output/beds, "off": no store). The launcher says which it did;
   --fresh-bed settles again and replaces the stored bed.
   Every key is checked before anything starts (tools/run_file.py, docs/protocol.md "The run
   file"): an unknown or misspelt key, a wrong type or a missing config is refused, naming the key.
@@ -174,7 +174,9 @@ def terrain_timeout(terrain_config):
 def stored_bed(terrain_config):
     """The bed store's place for this terrain (tools/bed_store.py), or None when the terrain does
     not settle or its config cannot be read (terrain_node then says why)."""
-    from bed_store import StoredBed, settles
+    from bed_store import StoredBed, settles, store_folder
+    if store_folder() is None:
+        return None
     try:
         return StoredBed(terrain_config) if settles(terrain_config) else None
     except (OSError, ValueError):

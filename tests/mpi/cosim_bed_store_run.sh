@@ -3,7 +3,7 @@
 # the bed it settled; a second run of the same terrain starts from it (no settling) and gives the
 # robot the same bits as the run that settled; a run on another rank count uses it too; a change
 # that makes another bed (a material key) settles again, one that does not (a comment, the
-# coupling step) does not; --fresh-bed settles again.
+# coupling step) does not; --fresh-bed settles again; TRACKCOSIM_BED_STORE=off turns the store off.
 # Usage: cosim_bed_store_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
 set -euo pipefail
 vehicle=$1 src=$4
@@ -57,4 +57,8 @@ expect fresh "settling again (--fresh-bed)" "--fresh-bed did not settle again"
 sed -i 's|"friction": 0.7|"friction": 0.6|' "$work/terrain.json"
 launch friction 2 --dry-run
 expect friction "no settled bed stored for this terrain" "a changed friction reused the stale bed"
+TRACKCOSIM_BED_STORE=off launch off 2 --dry-run
+if grep -q "trackcosim: bed:" "$work/off.log" || grep -q -- "--from-checkpoint\|--save-bed" "$work/off.log"; then
+  cat "$work/off.log"; echo "FAIL: TRACKCOSIM_BED_STORE=off still used the store"; exit 1
+fi
 echo "settle once: the stored bed is made once, reused on 2 and 1 ranks (vehicle.csv byte for byte), kept by comments and coupling keys, refused after a material change"
