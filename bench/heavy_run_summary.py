@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""One parseable line for a finished heavy-vehicle co-simulation (bench/run_heavy.sh):
+
+  heavy vehicle=<name> grains=<n> steps=<k> wall_s=<t> ms_per_step=<m> distance_m=<d> sinkage_m=<s>
+        sprocket_torque_Nm=<q> rest_force_ratio=<r> max_grain_speed=<v>      (one line)
+
+  heavy_run_summary.py RUN_DIR VEHICLE_NAME WALL_SECONDS [--rest-window T0,T1]
+
+- steps, ms_per_step, distance_m, sinkage_m: the launcher's summary (RUN_DIR/run.json); sinkage
+  is the mean over the driving window (docs/mobility-metrics.md).
+- sprocket_torque_Nm: the mean motor torque of both sprockets over the same driving window
+  (run.json's driving_window_s).
+- rest_force_ratio: the summed vertical terrain force on all shoes (shoes.csv) over the rest
+  window, divided by the vehicle's weight (vehicle/run.json's total mass x 9.81). The rest window
+  is the 0.5 s before the sprockets first turn (mean sprocket speed above 1% of its maximum),
+  or --rest-window.
+- max_grain_speed: the fastest grain at any coupling step (terrain/solver.csv) [m/s].
+- wall_s: the run's wall time as the caller measured it (bed preparation included).
+Also prints a second line, `heavy_rest ...`, with the rest window and the ratio's swing in it.
+"""
+import csv
+import json
+import os
+import sys
+
+GRAVITY = 9.81
+REST_WINDOW_S = 0.5
+TURNING_SHARE = 0.01
+TIME_MATCH_S = 1e-9  # output times are sums of steps: a window edge is matched within this
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def mean(values):
+    return sum(values) / len(values) if values else float("nan")
+
+
+def sprocket_speed(row):
+    return abs(float(row["sprocket_speed_left"]) + float(row["sprocket_speed_right"])) / 2
+
+
+def rest_window(vehicle_rows):
+    """The REST_WINDOW_S before the sprockets first turn."""
+    top = max((sprocket_speed(r) for r in vehicle_rows), default=0.0)
+    start = next((float(r["t"]) for r in vehicle_rows if sprocket_speed(r) > TURNING_SHARE * top),
+                 float(vehicle_rows[-1]["t"]))
+    return max(0.0, start - REST_WINDOW_S), start
+
+
+def vertical_force_by_time(shoe_rows):
+    totals = {}
+    for r in shoe_rows:
+        t = float(r["t"])
+        totals[t] = totals.get(t, 0.0) + float(r["fz"])
+    return totals
+
+
+def main(argv):
+    if len(argv) not in (4, 6) or (len(argv) == 6 and argv[4] != "--rest-window"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    folder, name, wall = argv[1], argv[2], float(argv[3])
+    with open(os.path.join(folder, "run.json")) as f:
+        summary = json.load(f)["summary"]
+    with open(os.path.join(folder, "vehicle", "run.json")) as f:
+        vehicle_run = json.load(f)
+    mass = vehicle_run["vehicle"]["total_mass_kg"]
+    vehicle_rows = read_csv(os.path.join(folder, "vehicle", "vehicle.csv"))
+    if len(argv) == 6:
+        t0, t1 = (float(x) for x in argv[5].split(","))
+    else:
+        t0, t1 = rest_window(vehicle_rows)
+    forces = vertical_force_by_time(read_csv(os.path.join(folder, "vehicle", "shoes.csv")))
+    ratios = [force / (mass * GRAVITY) for t, force in sorted(forces.items()) if t0 - TIME_MATCH_S <= t < t1 - TIME_MATCH_S]
+    d0, d1 = summary["driving_window_s"]  # the launcher's driving window (docs/mobility-metrics.md)
+    driving = [r for r in vehicle_rows if d0 - TIME_MATCH_S <= float(r["t"]) <= d1 + TIME_MATCH_S]
+    torque = mean([(float(r["sprocket_torque_left"]) + float(r["sprocket_torque_right"])) / 2 for r in driving])
+    solver = read_csv(os.path.join(folder, "terrain", "solver.csv"))
+    fastest = max(float(r["max_grain_speed"]) for r in solver)
+    steps = summary["steps"]
+    sinkage = summary.get("sinkage_m")
+    print("heavy vehicle=%s grains=%d steps=%d wall_s=%.0f ms_per_step=%.1f distance_m=%.3f sinkage_m=%s "
+          "sprocket_torque_Nm=%.0f rest_force_ratio=%.4f max_grain_speed=%.3f" % (
+              name, summary["particles"], steps, wall, summary["step_ms"], summary["distance_m"],
+              "n/a" if sinkage is None else "%.4f" % sinkage, torque, mean(ratios), fastest))
+    print("heavy_rest window_s=%.3f,%.3f samples=%d ratio_min=%.4f ratio_max=%.4f weight_N=%.0f" % (
+        t0, t1, len(ratios), min(ratios, default=float("nan")), max(ratios, default=float("nan")),
+        mass * GRAVITY))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

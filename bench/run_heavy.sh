@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The heavy vehicles driven to the end on their gravel (issue "Real vehicles driven to the end on
+# real gravel"; docs/protocol.md, "Heavy vehicles"): each run file is run with
+# `tools/trackcosim run` as shipped, to its end, on 2 terrain ranks, and one line is printed per run
+# (bench/heavy_run_summary.py):
+#   heavy vehicle=<name> grains=<n> steps=<k> wall_s=<t> ms_per_step=<m> distance_m=<d> sinkage_m=<s>
+#         sprocket_torque_Nm=<q> rest_force_ratio=<r> max_grain_speed=<v>
+# wall_s counts the whole launcher run, the bed's settling included when the bed store has none
+# (FRESH_BED=1 settles again: the cost of a first run). Then the terrain's mean time per coupling
+# step per stage (terrain/timing.csv) and its solver's figures (terrain/solver.csv).
+# Long: about 30 min (M113) and 60 min (excavator) here; start it in the background, niced.
+#
+#   bench/run_heavy.sh [RUN_FILE...]       (default: the M113 and the excavator)
+# Environment: OUT (default output/heavy), TERRAIN_RANKS (2), FRESH_BED (0), TRACKCOSIM_BUILD.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+cd "$src"
+out=${OUT:-output/heavy} ranks=${TERRAIN_RANKS:-2}
+runs=("$@")
+[[ ${#runs[@]} -gt 0 ]] || runs=(configs/cosim_m113_gravel.json configs/cosim_excavator_gravel.json)
+export OMP_WAIT_POLICY=passive OMPI_MCA_mpi_yield_when_idle=1
+fresh=()
+[[ "${FRESH_BED:-0}" == 1 ]] && fresh=(--fresh-bed)
+mkdir -p "$out"
+for run in "${runs[@]}"; do
+  name=$(basename "$run" .json)
+  folder="$out/$name"
+  start=$(date +%s.%N)
+  tools/trackcosim run "$run" --out "$folder" --terrain-ranks "$ranks" --no-plot "${fresh[@]}" >"$out/$name.log" 2>&1 ||
+    { tail -20 "$out/$name.log"; echo "run_heavy.sh: $run failed (log $out/$name.log)" >&2; exit 1; }
+  wall=$(python3 -c "import time; print(time.time() - $start)")
+  vehicle=$(python3 -c "import json,sys; print(json.load(open('$folder/vehicle/run.json'))['vehicle']['name'])")
+  python3 bench/heavy_run_summary.py "$folder" "$vehicle" "$wall"
+  python3 - "$folder" <<'PY'
+import csv, sys
+folder = sys.argv[1]
+rows = list(csv.DictReader(open(folder + "/terrain/timing.csv")))
+skip = {"step", "t"}
+print("heavy_stages " + " ".join("%s_ms=%.1f" % (c, 1000 * sum(float(r[c]) for r in rows) / len(rows))
+                                  for c in rows[0] if c not in skip))
+solver = list(csv.DictReader(open(folder + "/terrain/solver.csv")))
+n = len(solver)
+print("heavy_solver contacts_mean=%.0f iterations_mean=%.1f residual_mean=%.2e" % (
+    sum(float(r["contacts"]) for r in solver) / n, sum(float(r["iterations"]) for r in solver) / n,
+    sum(float(r["residual"]) for r in solver) / n))
+PY
+done
