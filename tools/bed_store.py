@@ -7,8 +7,8 @@ settled bed here (terrain_node --save-bed), and every later run of the same terr
 it (--from-checkpoint), on any rank count.
 
 A bed is found by a key: the SHA-256 of the terrain config's content with the keys that cannot
-change the settled bed left out (output, end_time, the standalone settle criterion, and every
-cosim key but settle_time), plus the content of every file the config names (a heightmap image,
+change the settled bed left out (output, end_time, the standalone settle criterion, domain (how
+the bed is split over ranks), and every cosim key but settle_time), plus the content of every file the config names (a heightmap image,
 a mesh). A changed config, or a changed image under the same name, gets another key and is
 settled again; a comment or a changed coupling setting is not.
 
@@ -24,8 +24,9 @@ from terrain_grow import strip_comments
 
 # Raised when the meaning of a stored bed changes (its checkpoint format, the settle loop).
 BED_FORMAT = 1
-# The top-level keys that cannot change the settled bed.
-NOT_THE_BED = ("output", "end_time", "settle")
+# The top-level keys that cannot change the settled bed. `domain` only splits it over ranks, as
+# the rank count does, which the store also leaves to each run.
+NOT_THE_BED = ("output", "end_time", "settle", "domain")
 # Of `cosim`, only the settling time makes the bed.
 COSIM_BED_KEYS = ("settle_time",)
 

@@ -242,6 +242,10 @@ struct SettleSettings {
 struct DomainSettings {
   std::string layout = "auto";  ///< "auto", "slab:x|y|z" or "grid:PXxPYxPZ" (--layout overrides)
   bool balance = true;          ///< cuts at particle-count quantiles instead of equal widths
+  /// What a moved cut balances once the terrain has stepped: "particles" (equal active particles
+  /// per rank) or "contacts" (equal solved contacts, the solver's work: under a vehicle the
+  /// compressed grains carry more contacts each, and a cut by particles left one rank waiting).
+  std::string balance_by = "particles";
   std::uint64_t rebalance_interval = 0;  ///< move the cuts to the current quantiles every N steps; 0 = never
   /// Largest distance a body may move in one step [m]; it widens the ghost layer. 0: one
   /// particle radius. A faster body stops the run with an error naming it.

@@ -217,6 +217,7 @@ Json settle_json(const SettleSettings& s) {
 Json domain_json(const DomainSettings& s) {
   return {{"layout", s.layout},
           {"balance", s.balance},
+          {"balance_by", s.balance_by},
           {"rebalance_interval", s.rebalance_interval},
           {"max_displacement", s.max_displacement}};
 }

@@ -80,7 +80,7 @@ SettleSettings read_settle_settings(const io::JsonField& f) {
 }
 
 DomainSettings read_domain_settings(const io::JsonField& f) {
-  f.expect_object({"layout", "balance", "rebalance_interval", "max_displacement"});
+  f.expect_object({"layout", "balance", "balance_by", "rebalance_interval", "max_displacement"});
   DomainSettings s;
   if (const auto v = f.optional_member("layout")) {
     s.layout = v->string();
@@ -91,6 +91,11 @@ DomainSettings read_domain_settings(const io::JsonField& f) {
     }
   }
   if (const auto v = f.optional_member("balance")) s.balance = v->boolean();
+  if (const auto v = f.optional_member("balance_by")) {
+    s.balance_by = v->string();
+    if (s.balance_by != "particles" && s.balance_by != "contacts")
+      v->fail("expected \"particles\" or \"contacts\", got \"" + s.balance_by + "\"");
+  }
   if (const auto v = f.optional_member("rebalance_interval")) s.rebalance_interval = v->unsigned_integer();
   if (const auto v = f.optional_member("max_displacement")) s.max_displacement = v->non_negative_number();
   return s;

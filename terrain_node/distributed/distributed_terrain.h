@@ -233,6 +233,7 @@ class DistributedTerrain {
   real max_displacement_ = 0;
   std::uint64_t rebalance_interval_ = 0;
   bool balance_ = true;
+  bool balance_contacts_ = false;  ///< domain.balance_by is "contacts"
   std::vector<int> neighbours_;
   std::unique_ptr<comm::NeighbourExchange> exchange_;
   std::unique_ptr<gpu::RigidBodySystem> system_;

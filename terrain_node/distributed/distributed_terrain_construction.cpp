@@ -111,6 +111,7 @@ DistributedTerrain::DistributedTerrain(const TerrainConfig& config, const comm::
   ghost_width_ = domain::ghost_width(radius > 0 ? radius : real(1), config.scene.step.collision.envelope,
                                      max_displacement_);
   balance_ = settings.balance;
+  balance_contacts_ = settings.balance_by == "contacts";
   rebalance_interval_ = settings.rebalance_interval;
   // Only the particles' ranges, kept once: a patch asks for every held body each coupling step.
   for (const GidRange& r : config.gid_ranges)

@@ -85,13 +85,20 @@ void DistributedTerrain::hand_over(Handover h, bool move_cuts) {
   for (const BodyRecord& r : h.active.bodies) active_position.push_back(position_of(r));
   const domain::GridShape grid = decomposition_.grid();
   const int parts[3] = {grid.px, grid.py, grid.pz};
+  // The solved contacts (each on one rank) and their midpoints: the warm starts to hand over, and
+  // with domain.balance_by = "contacts" what the cuts balance.
+  std::vector<Vec3> midpoints;
+  const std::vector<gpu::WarmStartImpulse> solved =
+      held_->stepped ? solved_impulses(&midpoints) : std::vector<gpu::WarmStartImpulse>{};
+  const bool by_contacts = balance_contacts_ && held_->stepped;
   std::vector<real> cuts[3];
-  // The cuts follow the active particles; with none anywhere (a patch past the bed) they stay.
+  // The cuts follow the active particles (or their contacts); with none anywhere (a patch past
+  // the bed) they stay.
   for (int a = 0; a < 3; ++a)
     if (parts[a] > 1)
-      cuts[a] = move_cuts
-                    ? global_cuts(group_, active_position, a, parts[a], ghost_width_, true, decomposition_.cuts(a))
-                    : decomposition_.cuts(a);
+      cuts[a] = move_cuts ? global_cuts(group_, by_contacts ? midpoints : active_position, a, parts[a], ghost_width_,
+                                        true, decomposition_.cuts(a))
+                          : decomposition_.cuts(a);
   domain::Decomposition next(grid, cuts[0], cuts[1], cuts[2]);
 
   const BodyRecords mine = send_to_owners(group_, h.active, next);
@@ -105,8 +112,6 @@ void DistributedTerrain::hand_over(Handover h, bool move_cuts) {
   if (!held_->stepped) {
     warm_out.assign(warm_out.size(), system_->warm_start());
   } else {
-    std::vector<Vec3> midpoints;
-    const std::vector<gpu::WarmStartImpulse> solved = solved_impulses(&midpoints);
     for (std::size_t c = 0; c < solved.size(); ++c)
       for (int r = 0; r < ranks_; ++r)
         if (next.distance_to_box(midpoints[c], r) <= ghost_width_) warm_out[static_cast<std::size_t>(r)].push_back(solved[c]);

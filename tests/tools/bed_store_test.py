@@ -39,7 +39,8 @@ class BedKeyTest(unittest.TestCase):
         self.assertEqual(base, self.key(None, "// a comment\n" + json.dumps(BASE, indent=3)))
         for edit in (lambda c: c["output"].update(progress_interval=1), lambda c: c.update(end_time=5),
                      lambda c: c["cosim"].update(coupling_step=1e-3, timeout=20),
-                     lambda c: c["cosim"]["moving_patch"].update(ahead=0.3)):
+                     lambda c: c["cosim"]["moving_patch"].update(ahead=0.3),
+                     lambda c: c.update(domain={"layout": "slab:x", "balance_by": "contacts"})):
             self.assertEqual(base, self.changed(edit))
 
     def test_keys_that_make_the_bed_change_it(self):
