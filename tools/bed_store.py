@@ -23,7 +23,9 @@ import os
 from terrain_grow import strip_comments
 
 # Raised when the meaning of a stored bed changes (its checkpoint format, the settle loop).
-BED_FORMAT = 1
+# 2: checkpoint format version 3 keeps the rolling impulses; a version 2 bed would start a run
+# with rolling resistance from zero rolling impulses, not the self-settled run's bits.
+BED_FORMAT = 2
 # The top-level keys that cannot change the settled bed. `domain` only splits it over ranks, as
 # the rank count does, which the store also leaves to each run.
 NOT_THE_BED = ("output", "end_time", "settle", "domain")

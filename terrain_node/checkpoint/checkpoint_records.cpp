@@ -1,4 +1,4 @@
-// Packing and unpacking the version 2 records (layout: docs/checkpoint-format.md). Each record
+// Packing and unpacking the version 3 records (layout: docs/checkpoint-format.md). Each record
 // has one field list that serves packing, unpacking and its size, so the layout never depends on
 // the compiler's struct padding.
 
@@ -24,7 +24,8 @@ static_assert(std::endian::native == std::endian::little, "the file is little-en
 static_assert(sizeof(GlobalId) == 8 && sizeof(ShapeIndex) == 4 && sizeof(gpu::Motion) == 1);
 static_assert(sizeof(double) == 8 && std::numeric_limits<double>::is_iec559);
 static_assert(sizeof(real) != 8 || (kBodyRecordBytes == 213 && kSphereRecordBytes == 44 && kPlaneRecordBytes == 64 &&
-                                    kBoxRecordBytes == 96 && kWarmRecordBytes == 48),
+                                    kBoxRecordBytes == 96 && kWarmRecordBytes == 72 &&
+                                    kWarmRecordBytesV2 == 48),
               "docs/checkpoint-format.md gives these sizes");
 
 struct PackTo {
@@ -76,10 +77,17 @@ struct BoxFields {
     io(b.body_gid), io(b.shape_index), io(zero_padding), io(b.center), io(b.half_extents), io(b.orientation);
   }
 };
-struct WarmFields {
+// Version 3's warm-start record is version 2's with the rolling impulse after it.
+struct WarmFieldsV2 {
   template <class Io, class W>
   static void visit(Io& io, W& w) {
     io(w.gid_a), io(w.gid_b), io(w.shape_a), io(w.shape_b), io(w.impulse_on_b);
+  }
+};
+struct WarmFields {
+  template <class Io, class W>
+  static void visit(Io& io, W& w) {
+    WarmFieldsV2::visit(io, w), io(w.rolling_on_b);
   }
 };
 
@@ -312,6 +320,14 @@ std::vector<WarmStartEntry> unpack_warm(std::string_view records) {
   std::vector<WarmStartEntry> out(records.size() / kWarmRecordBytes);
   for (std::size_t i = 0; i < out.size(); ++i)
     out[i] = get_record<WarmFields, kWarmRecordBytes, WarmStartEntry>(records.data() + i * kWarmRecordBytes);
+  return out;
+}
+
+std::string widen_warm_v2(std::string_view records) {
+  std::string out;
+  out.reserve(records.size() / kWarmRecordBytesV2 * kWarmRecordBytes);
+  for (std::size_t at = 0; at + kWarmRecordBytesV2 <= records.size(); at += kWarmRecordBytesV2)
+    put_record<WarmFields, kWarmRecordBytes>(out, get_record<WarmFieldsV2, kWarmRecordBytesV2, WarmStartEntry>(records.data() + at));
   return out;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The records of checkpoint format version 2 (docs/checkpoint-format.md): every body, sphere,
+// The records of checkpoint format version 3 (docs/checkpoint-format.md): every body, sphere,
 // plane, box and warm-start entry is one fixed-size record, packed field by field, that names
 // its body by gid. Any rank can therefore write or read any run of consecutive records without
 // knowing the rest of the file, and a set of bodies travels between ranks as these same bytes.
@@ -22,7 +22,9 @@ constexpr std::size_t kBodyRecordBytes = 8 + 24 * sizeof(real) + 1 + 4 + 8;  // 
 constexpr std::size_t kSphereRecordBytes = 8 + 4 + 4 * sizeof(real);          // body gid, shape index, offset, radius
 constexpr std::size_t kPlaneRecordBytes = 8 + 4 + 4 + 6 * sizeof(real);
 constexpr std::size_t kBoxRecordBytes = 8 + 4 + 4 + 10 * sizeof(real);
-constexpr std::size_t kWarmRecordBytes = 8 + 8 + 4 + 4 + 3 * sizeof(real);
+constexpr std::size_t kWarmRecordBytes = 8 + 8 + 4 + 4 + 6 * sizeof(real);  // key, impulse, rolling impulse
+/// Version 2's warm-start record: key and impulse, no rolling impulse. Read, never written.
+constexpr std::size_t kWarmRecordBytesV2 = 8 + 8 + 4 + 4 + 3 * sizeof(real);
 
 /// Bodies with all their shapes as the file's records, each kind back to back.
 struct PackedBodies {
@@ -70,6 +72,9 @@ gpu::BodySet unpack_bodies(const PackedBodies& packed, const std::string& where)
 
 std::string pack_warm(const std::vector<WarmStartEntry>& entries);
 std::vector<WarmStartEntry> unpack_warm(std::string_view records);
+/// Version 2 warm-start records as version 3 ones, the rolling impulse zero: a reader widens a
+/// version 2 file's records once, and everything after it knows one record size.
+std::string widen_warm_v2(std::string_view records);
 
 /// The file's sections, numbered for the checksum.
 enum class Section : std::uint64_t { Bodies = 1, Spheres = 2, Planes = 3, Boxes = 4, Warm = 5 };

@@ -1,5 +1,6 @@
-// The version 2 file: header, config text, then the sections of records, then a checksum
-// (layout and messages: docs/checkpoint-format.md).
+// The version 3 file: header, config text, then the sections of records, then a checksum
+// (layout and messages: docs/checkpoint-format.md). Version 2 files are read too: they differ
+// only in their shorter warm-start record, widened to version 3's as soon as its checksum holds.
 
 #include "terrain_node/checkpoint/checkpoint_slices.h"
 
@@ -19,7 +20,14 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'T', 'C', 'S', 'M', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kVersion = 3;
+/// The oldest version this build reads: 2, whose warm-start records lack the rolling impulse.
+constexpr std::uint32_t kOldestVersion = 2;
+
+/// Bytes per warm-start record in a file of `version`; the one thing versions 2 and 3 differ in.
+std::size_t warm_record_bytes(std::uint32_t version) {
+  return version == 2 ? kWarmRecordBytesV2 : kWarmRecordBytes;
+}
 
 /// The fixed fields after magic and version: file offsets 12 to 84 (as in version 1).
 struct Header {
@@ -36,24 +44,24 @@ constexpr std::uint64_t kChecksumBytes = sizeof(std::uint64_t);
 struct Offsets {
   std::uint64_t bodies, spheres, planes, boxes, warm, end;
 };
-Offsets offsets_of(const Header& h) {
+Offsets offsets_of(const Header& h, std::size_t warm_bytes) {
   Offsets o;
   o.bodies = kHeaderEnd + h.config_bytes;
   o.spheres = o.bodies + h.bodies * kBodyRecordBytes;
   o.planes = o.spheres + h.spheres * kSphereRecordBytes;
   o.boxes = o.planes + h.planes * kPlaneRecordBytes;
   o.warm = o.boxes + h.boxes * kBoxRecordBytes;
-  o.end = o.warm + h.warm * kWarmRecordBytes;
+  o.end = o.warm + h.warm * warm_bytes;
   return o;
 }
 
 /// The file size the header's counts imply; UINT64_MAX when that would not fit in 64 bits.
-std::uint64_t implied_size(const Header& h) {
+std::uint64_t implied_size(const Header& h, std::size_t warm_bytes) {
   constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t total = kHeaderEnd + kChecksumBytes;
   const std::pair<std::uint64_t, std::uint64_t> sections[] = {
       {h.bodies, kBodyRecordBytes}, {h.spheres, kSphereRecordBytes}, {h.planes, kPlaneRecordBytes},
-      {h.boxes, kBoxRecordBytes},   {h.warm, kWarmRecordBytes},      {h.config_bytes, 1}};
+      {h.boxes, kBoxRecordBytes},   {h.warm, warm_bytes},            {h.config_bytes, 1}};
   for (const auto& [count, bytes] : sections) {
     if (count > (kMax - total) / bytes) return kMax;
     total += count * bytes;
@@ -136,7 +144,7 @@ void write_checkpoint_slices(CheckpointIo& io, CheckpointSlice slice, const fs::
     head.append(reinterpret_cast<const char*>(&h), sizeof h);
     head += slice.config_text;
   }
-  const Offsets at = offsets_of(h);
+  const Offsets at = offsets_of(h, kWarmRecordBytes);
   io.write_at_all(0, head);
   io.write_at_all(at.bodies + body0 * kBodyRecordBytes, b.bodies);
   io.write_at_all(at.spheres + sphere0 * kSphereRecordBytes, b.spheres);
@@ -176,11 +184,12 @@ CheckpointSlice read_checkpoint_block(CheckpointIo& io, const fs::path& path) {
   std::memcpy(&version, head.data() + sizeof kMagic, sizeof version);
   if (version == 1)
     refuse("checkpoint format version 1 (one file gathered on one rank, trackcosim before 2026-11-26) cannot be "
-           "read by this build, which reads version 2 (written in slices by every rank); rerun the case that wrote "
-           "it with this build to get a version 2 checkpoint");
-  if (version != kVersion)
-    refuse("unsupported checkpoint format version " + std::to_string(version) + " (this build reads version " +
-           std::to_string(kVersion) + ")");
+           "read by this build, which reads versions 2 and 3 (written in slices by every rank); rerun the case that "
+           "wrote it with this build to get a version 3 checkpoint");
+  if (version < kOldestVersion || version > kVersion)
+    refuse("unsupported checkpoint format version " + std::to_string(version) + " (this build reads versions " +
+           std::to_string(kOldestVersion) + " and " + std::to_string(kVersion) + ")");
+  const std::size_t warm_bytes = warm_record_bytes(version);
   if (size < kHeaderEnd + kChecksumBytes) truncated(minimum);
   Header h;
   std::memcpy(&h, head.data() + sizeof kMagic + sizeof kVersion, sizeof h);
@@ -188,7 +197,7 @@ CheckpointSlice read_checkpoint_block(CheckpointIo& io, const fs::path& path) {
     refuse("inconsistent checkpoint header: header size " + std::to_string(h.header_bytes) + " (expected " +
            std::to_string(sizeof(Header)) + "), " + std::to_string(h.real_bytes) + "-byte reals (this build uses " +
            std::to_string(sizeof(real)) + ")");
-  const std::uint64_t expected = implied_size(h);
+  const std::uint64_t expected = implied_size(h, warm_bytes);
   if (size < expected) truncated(expected == std::numeric_limits<std::uint64_t>::max() ? "more than 2^64"
                                                                                        : std::to_string(expected));
   if (size != expected)
@@ -201,7 +210,7 @@ CheckpointSlice read_checkpoint_block(CheckpointIo& io, const fs::path& path) {
   s.file_bodies = h.bodies;
   s.file_warm = h.warm;
   s.config_text = io.read_at_all(kHeaderEnd, h.config_bytes);
-  const Offsets at = offsets_of(h);
+  const Offsets at = offsets_of(h, warm_bytes);
   std::string stored_bytes = io.read_at_all(at.end, kChecksumBytes);
   std::uint64_t stored = 0;
   std::memcpy(&stored, stored_bytes.data(), std::min<std::size_t>(stored_bytes.size(), sizeof stored));
@@ -213,10 +222,10 @@ CheckpointSlice read_checkpoint_block(CheckpointIo& io, const fs::path& path) {
   for (std::size_t i = 0; i < s.bodies.body_count(); ++i) my_spheres += packed_body(s.bodies, i).sphere_count;
   const std::uint64_t sphere0 = io.exclusive_sum(my_spheres);
   const auto [warm0, warm] = block_of(h.warm, io.rank(), io.ranks());
-  s.warm = io.read_at_all(at.warm + warm0 * kWarmRecordBytes, warm * kWarmRecordBytes);
+  s.warm = io.read_at_all(at.warm + warm0 * warm_bytes, warm * warm_bytes);
   const bool entry_before = warm0 > 0 && warm > 0;
-  const std::string warm_before = io.read_at_all(at.warm + (entry_before ? warm0 - 1 : 0) * kWarmRecordBytes,
-                                                 entry_before ? kWarmRecordBytes : 0);
+  std::string warm_before = io.read_at_all(at.warm + (entry_before ? warm0 - 1 : 0) * warm_bytes,
+                                           entry_before ? warm_bytes : 0);
   // Counts are believed only after the checksum: until then the range is kept inside the section.
   // The ranks' ranges tile [0, S): the last one reaches S even when the counts fall short of it.
   const std::uint64_t sphere_begin = std::min(sphere0, h.spheres);
@@ -239,11 +248,15 @@ CheckpointSlice read_checkpoint_block(CheckpointIo& io, const fs::path& path) {
   mine ^= section_checksum(Section::Boxes, box0,
                            std::string_view(boxes).substr(box0 * kBoxRecordBytes, box_count * kBoxRecordBytes),
                            kBoxRecordBytes);
-  mine ^= section_checksum(Section::Warm, warm0, s.warm, kWarmRecordBytes);
+  mine ^= section_checksum(Section::Warm, warm0, s.warm, warm_bytes);
   const std::uint64_t computed = io.xor_all(mine);
   if (computed != stored)
     refuse("checkpoint checksum mismatch: stored " + std::to_string(stored) + ", computed " + std::to_string(computed) +
            " (the file is damaged)");
+  if (version == 2) {  // its rolling impulses read as zero: such a run warm-starts its rolling rows from zero
+    s.warm = widen_warm_v2(s.warm);
+    warm_before = widen_warm_v2(warm_before);
+  }
 
   // A well-sealed file: now its counts and orders must agree with themselves.
   const std::uint64_t body_spheres = io.sum(my_spheres);  // collective: every rank, always

@@ -1,5 +1,5 @@
 #pragma once
-// The terrain checkpoint written and read in slices (format version 2, docs/checkpoint-format.md):
+// The terrain checkpoint written and read in slices (format version 3, docs/checkpoint-format.md):
 // every rank writes its own consecutive run of each section's records and reads back only a
 // block of them, so no rank ever holds the whole terrain, and the file's bytes do not depend on
 // how many ranks wrote it or will read it.

@@ -1,4 +1,4 @@
-// A whole checkpoint in one process: the version 2 file (checkpoint_slices.h) written and read
+// A whole checkpoint in one process: the version 3 file (checkpoint_slices.h) written and read
 // as a single slice, for tests, tools and benchmarks. The terrain program itself writes and reads
 // it in slices over its ranks (DistributedTerrain::write_checkpoint, read_checkpoint_share).
 

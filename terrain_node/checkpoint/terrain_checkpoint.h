@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/dynamics/body_set.h"
@@ -20,13 +21,18 @@ using gpu::GlobalId;
 using gpu::PlaneShape;
 using gpu::ShapeIndex;
 
-/// One contact's impulse kept for the next step's warm start: key (gid_a < gid_b, shape
-/// indices) and the world-frame impulse body B received [N s].
+/// One contact's impulses kept for the next step's warm start: key (gid_a < gid_b, shape
+/// indices), the world-frame impulse body B received [N s] and, with rolling resistance, the
+/// rolling impulse rho_u u + rho_w w (gpu::WarmStartImpulse::rolling_on_b; zero without it, and
+/// zero when read from a version 2 file, which has no field for it).
 struct WarmStartEntry {
   GlobalId gid_a, gid_b;
   ShapeIndex shape_a, shape_b;
   Vec3 impulse_on_b;
+  Vec3 rolling_on_b{0, 0, 0};
 };
+// It travels between ranks as it is (the restart's warm-start routing).
+static_assert(std::is_trivially_copyable_v<WarmStartEntry> && sizeof(WarmStartEntry) == 72);
 
 struct TerrainCheckpoint {
   std::uint64_t step = 0;   ///< steps taken

@@ -409,7 +409,7 @@ TerrainCheckpoint DistributedTerrain::gather_checkpoint() const {
   c.time = time();
   c.bodies = merge_bodies(s, everywhere, {&all});
   for (const gpu::WarmStartImpulse& e : all_warm)
-    c.warm_start.push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
+    c.warm_start.push_back(checkpoint_entry(e));
   std::sort(c.warm_start.begin(), c.warm_start.end(), [](const WarmStartEntry& l, const WarmStartEntry& r) {
     return std::tie(l.gid_a, l.gid_b, l.shape_a, l.shape_b) < std::tie(r.gid_a, r.gid_b, r.shape_a, r.shape_b);
   });

@@ -95,7 +95,7 @@ void DistributedTerrain::write_checkpoint(const std::filesystem::path& path, con
 
   std::vector<std::vector<WarmStartEntry>> warm_out(static_cast<std::size_t>(ranks_));
   for (const gpu::WarmStartImpulse& e : solved_impulses(nullptr))
-    warm_out[static_cast<std::size_t>(block_of(e.gid_a))].push_back({e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b});
+    warm_out[static_cast<std::size_t>(block_of(e.gid_a))].push_back(checkpoint_entry(e));
   std::vector<WarmStartEntry> warm = comm::all_to_all(group_, warm_out);
   std::sort(warm.begin(), warm.end(), key_less);
   slice.warm = pack_warm(warm);
@@ -136,7 +136,7 @@ void DistributedTerrain::take_warm_start(const CheckpointShare& share) {
     }
   std::vector<gpu::WarmStartImpulse> warm;
   for (const RoutedWarm& w : comm::all_to_all(group_, out))
-    warm.push_back({w.entry.gid_a, w.entry.gid_b, w.entry.shape_a, w.entry.shape_b, w.entry.impulse_on_b});
+    warm.push_back(solver_impulse(w.entry));
   std::sort(warm.begin(), warm.end(), [](const gpu::WarmStartImpulse& l, const gpu::WarmStartImpulse& r) {
     return std::tie(l.gid_a, l.gid_b, l.shape_a, l.shape_b) < std::tie(r.gid_a, r.gid_b, r.shape_a, r.shape_b);
   });

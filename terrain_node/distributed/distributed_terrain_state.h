@@ -8,6 +8,8 @@
 
 #include "gpu/collision/contact_list.h"
 #include "gpu/dynamics/body_set.h"
+#include "gpu/dynamics/solver_exchange.h"
+#include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/distributed/body_records.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/distributed/solve_partition_plan.h"
@@ -69,6 +71,15 @@ BodyRecords send_to_owners(const comm::RankGroup& group, const BodyRecords& reco
 /// The same for the listed bodies of `set`.
 BodyRecords send_to_owners(const comm::RankGroup& group, const gpu::BodySet& set,
                            const std::vector<std::uint32_t>& bodies, const domain::Decomposition& next);
+
+/// A solver's warm-start impulse as a checkpoint entry and back: every field, in one place, so
+/// that a field added to both (as the rolling impulse was) cannot be dropped by one conversion.
+inline WarmStartEntry checkpoint_entry(const gpu::WarmStartImpulse& e) {
+  return {e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b, e.rolling_on_b};
+}
+inline gpu::WarmStartImpulse solver_impulse(const WarmStartEntry& e) {
+  return {e.gid_a, e.gid_b, e.shape_a, e.shape_b, e.impulse_on_b, e.rolling_on_b};
+}
 
 inline std::uint32_t index_of(const std::vector<gpu::GlobalId>& sorted, gpu::GlobalId gid) {
   return static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), gid) - sorted.begin());

@@ -4,13 +4,21 @@
 # terrain ranks that starts from that checkpoint (settle_time skipped) must give the robot exactly
 # what the co-simulation that settles by itself gives it: vehicle.csv and shoes.csv byte for byte.
 # The launcher passes terrain.checkpoint as --from-checkpoint.
-# Usage: cosim_from_checkpoint_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
+# With ROLLING_FRICTION, the bed's solver gets that "rolling_friction" (docs/ccp.md): the
+# checkpoint then carries the rolling impulses of the warm start too (format version 3), which
+# the self-settled run's first coupled step warm-starts from as well.
+# Usage: cosim_from_checkpoint_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR [ROLLING_FRICTION]
 set -euo pipefail
-vehicle=$1 terrain=$2 mpiexec=$3 src=$4
+vehicle=$1 terrain=$2 mpiexec=$3 src=$4 rolling=${5:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 bed="$src/configs/cosim_robot_terrain.json"
+if [[ -n "$rolling" ]]; then
+  sed "s|\"solver\": {|\"solver\": {\"rolling_friction\": $rolling, |" "$bed" >"$work/rolling_bed.json"
+  grep -q "\"rolling_friction\": $rolling," "$work/rolling_bed.json" || { echo "FAIL: could not set rolling_friction"; exit 1; }
+  bed="$work/rolling_bed.json"
+fi
 sed 's|"end_time": 0,|"end_time": 0.2,|' "$bed" >"$work/standalone.json"
 grep -q '"end_time": 0.2,' "$work/standalone.json" || { echo "FAIL: could not set the end time"; exit 1; }
 "$mpiexec" -n 1 "$terrain" --config "$work/standalone.json" --out "$work/settled" --checkpoint-at 200 >"$work/settled.log"
@@ -42,4 +50,4 @@ JSON
 python3 "$src/tools/trackcosim.py" run "$work/run.json" --dry-run | grep -q -- "--from-checkpoint $work/settled/checkpoint.bin" ||
   { echo "FAIL: the launcher did not pass the checkpoint"; exit 1; }
 rows=$(( $(wc -l <"$work/from/vehicle/shoes.csv") - 1 ))
-echo "co-simulation from a 1-rank checkpoint on 2 terrain ranks = the self-settling one ($rows shoes.csv rows byte for byte); launcher passes it"
+echo "co-simulation from a 1-rank checkpoint on 2 terrain ranks = the self-settling one ($rows shoes.csv rows byte for byte)${rolling:+, rolling_friction $rolling}; launcher passes it"

@@ -1,8 +1,9 @@
 // The checkpoint written and read in slices (terrain_node/checkpoint/checkpoint_slices.h,
 // docs/checkpoint-format.md "Writing in slices", "Reading in slices") by n ranks played by n
 // threads of this process, which share one file in memory: any rank count writes the same bytes
-// as one process does, any rank count reads back the whole file exactly once, and a bad file is
-// refused on every rank with the same message, whichever rank's block holds the fault.
+// as one process does, any rank count reads back the whole file exactly once, a bad file is
+// refused on every rank with the same message, whichever rank's block holds the fault, and a
+// version 2 file (warm-start records without the rolling impulse) is read with those impulses zero.
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include <tuple>
 #include <vector>
 
+#include "io/checkpoint_file.h"
 #include "terrain_node/checkpoint/checkpoint_records.h"
 #include "terrain_node/checkpoint/checkpoint_slices.h"
 
@@ -119,7 +121,8 @@ class ThreadRanks {
 };
 
 /// A fixed wall (plane, box, sphere), dynamic bodies of 1 to 3 spheres with gaps in their gids,
-/// a kinematic shoe (sphere, box, sphere), and a warm-start entry between neighbours.
+/// a kinematic shoe (sphere, box, sphere), and a warm-start entry between neighbours, with
+/// rolling impulses.
 CheckpointSlice sample() {
   gpu::BodySet b;
   auto add = [&](GlobalId gid, gpu::Motion motion) {
@@ -137,8 +140,8 @@ CheckpointSlice sample() {
   for (GlobalId gid = 3; gid < 40; gid += 1 + gid % 3) {
     const std::uint32_t i = add(gid, gpu::Motion::Dynamic);
     for (GlobalId k = 0; k <= gid % 3; ++k) b.add_sphere(i, {0.001 * static_cast<double>(k), 0, 0}, 0.01);
-    warm.push_back({0, gid, 2, 0, {0, 0, 1e-3 * static_cast<double>(gid)}});
-    if (i > 1) warm.push_back({b.gid[i - 1], gid, 0, static_cast<ShapeIndex>(gid % 3), {1e-4, -0.0, 0}});
+    warm.push_back({0, gid, 2, 0, {0, 0, 1e-3 * static_cast<double>(gid)}, {1e-5 * static_cast<double>(gid), -0.0, 2e-6}});
+    if (i > 1) warm.push_back({b.gid[i - 1], gid, 0, static_cast<ShapeIndex>(gid % 3), {1e-4, -0.0, 0}, {0, -1.0 / 3, 0}});
   }
   const std::uint32_t shoe = add(50, gpu::Motion::Kinematic);
   b.add_sphere(shoe, {0, 0, 0}, 0.02);
@@ -313,6 +316,92 @@ TEST(CheckpointSlices, FewerSpheresCountedThanStoredIsInconsistentNotDamage) {
   const std::string file = written_by(1, bad);
   for (const int n : {1, 2, 3})
     expect_refused_alike(read_by(n, file), "inconsistent checkpoint: ", std::to_string(n) + " ranks");
+}
+
+// ---- version 2 files (docs/checkpoint-format.md, "Versioning"): read, their rolling impulses zero
+
+/// `v3` (a version 3 file) as the version 2 writer made it: version 2, the warm-start records
+/// without their rolling impulses, sealed again. Only the header's and the warm-start section's
+/// checksum terms change, so the old ones are XORed out and the new ones in.
+std::string as_version_2(const std::string& v3) {
+  std::uint64_t warm = 0, config = 0, checksum = 0;
+  std::memcpy(&warm, v3.data() + 52, sizeof warm);
+  std::memcpy(&config, v3.data() + 60, sizeof config);
+  const std::size_t warm_at = v3.size() - 8 - warm * kWarmRecordBytes;
+  std::memcpy(&checksum, v3.data() + v3.size() - 8, sizeof checksum);
+  std::string v2 = v3.substr(0, warm_at), records;
+  const std::uint32_t version = 2;
+  std::memcpy(v2.data() + 8, &version, sizeof version);
+  for (std::size_t at = warm_at; at < v3.size() - 8; at += kWarmRecordBytes) records.append(v3, at, kWarmRecordBytesV2);
+  auto head_term = [&](const std::string& file) {
+    io::Fnv1a hash;
+    hash.add(file.data(), kHeaderEnd + config);
+    return hash.value();
+  };
+  checksum ^= head_term(v3) ^ head_term(v2);
+  checksum ^= section_checksum(Section::Warm, 0, std::string_view(v3).substr(warm_at, warm * kWarmRecordBytes),
+                               kWarmRecordBytes);
+  checksum ^= section_checksum(Section::Warm, 0, records, kWarmRecordBytesV2);
+  v2 += records;
+  v2.append(reinterpret_cast<const char*>(&checksum), sizeof checksum);
+  return v2;
+}
+
+/// `slice`'s warm-start entries with their rolling impulses zero: what a version 2 file holds.
+std::string without_rolling(const CheckpointSlice& slice) {
+  std::vector<WarmStartEntry> entries = unpack_warm(slice.warm);
+  for (WarmStartEntry& e : entries) e.rolling_on_b = {0, 0, 0};
+  return pack_warm(entries);
+}
+
+TEST(CheckpointSlices, VersionTwoFileIsReadOnAnyRankCountWithRollingImpulsesZero) {
+  const CheckpointSlice whole = sample();
+  const std::string v3 = one_process_file(whole), v2 = as_version_2(v3);
+  const std::uint64_t warm = whole.warm.size() / kWarmRecordBytes;
+  ASSERT_EQ(v2.size(), v3.size() - warm * (kWarmRecordBytes - kWarmRecordBytesV2));
+  ASSERT_NE(without_rolling(whole), whole.warm);  // the sample has rolling impulses to lose
+  for (const int n : {1, 2, 3, 7}) {
+    const Blocks read = read_by(n, v2), read_v3 = read_by(n, v3);
+    std::string joined_warm;
+    for (int r = 0; r < n; ++r) {
+      const CheckpointSlice &s = read.slices[static_cast<std::size_t>(r)], &s3 = read_v3.slices[static_cast<std::size_t>(r)];
+      ASSERT_EQ(read.errors[static_cast<std::size_t>(r)], "") << "rank " << r << " of " << n;
+      EXPECT_EQ(s.step, whole.step);
+      EXPECT_EQ(s.config_text, whole.config_text);
+      EXPECT_EQ(s.file_warm, warm);
+      EXPECT_EQ(s.bodies.bodies, s3.bodies.bodies) << "rank " << r << " of " << n;  // the same bodies and shapes
+      EXPECT_EQ(s.bodies.spheres, s3.bodies.spheres) << "rank " << r << " of " << n;
+      EXPECT_EQ(s.bodies.planes, s3.bodies.planes) << "rank " << r << " of " << n;
+      EXPECT_EQ(s.bodies.boxes, s3.bodies.boxes) << "rank " << r << " of " << n;
+      joined_warm += s.warm;  // version 3 records, widened by the reader
+    }
+    EXPECT_EQ(joined_warm, without_rolling(whole)) << n << " ranks";
+  }
+}
+
+TEST(CheckpointSlices, VersionTwoFileIsCheckedWithItsOwnRecordSize) {
+  CheckpointSlice unordered = sample();  // the entries either side of 2 ranks' boundary swapped
+  const std::size_t half = unordered.warm.size() / kWarmRecordBytes / 2;
+  std::swap_ranges(unordered.warm.begin() + (half - 1) * kWarmRecordBytes, unordered.warm.begin() + half * kWarmRecordBytes,
+                   unordered.warm.begin() + half * kWarmRecordBytes);
+  const std::string v2 = as_version_2(one_process_file(sample())), bad_order = as_version_2(written_by(1, unordered));
+  for (const int n : {1, 2, 3}) {
+    const std::string ranks = std::to_string(n) + " ranks";
+    // Truncated and overlong: the sizes a version 2 file's counts give.
+    expect_refused_alike(read_by(n, v2.substr(0, v2.size() - 1)),
+                         "truncated checkpoint: expected " + std::to_string(v2.size()) + " bytes, found " +
+                             std::to_string(v2.size() - 1),
+                         ranks);
+    expect_refused_alike(read_by(n, v2 + "x"),
+                         "inconsistent checkpoint counts: they need " + std::to_string(v2.size()) + " bytes, the file has " +
+                             std::to_string(v2.size() + 1),
+                         ranks);
+    std::string damaged = v2;
+    damaged[v2.size() - 20] ^= 0x10;  // in the last warm-start record
+    expect_refused_alike(read_by(n, damaged), "checkpoint checksum mismatch", ranks);
+    expect_refused_alike(read_by(n, bad_order), "inconsistent checkpoint: warm-start entries are not in strictly increasing",
+                         ranks);
+  }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The terrain checkpoint file, format version 2 (terrain_node/checkpoint/terrain_checkpoint.h and
+// The terrain checkpoint file, format version 3 (terrain_node/checkpoint/terrain_checkpoint.h and
 // checkpoint_slices.h, docs/checkpoint-format.md): bit-exact round trip of every field, shape
 // indices and shape counters, warm starts and config text; the documented byte layout, found at
 // the offsets the page's table gives and sealed with the checksum the page defines; atomic
@@ -33,7 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // docs/checkpoint-format.md: header end, checksum, bytes per body / sphere / plane / box / warm entry.
-constexpr std::size_t kHeaderEnd = 84, kChecksum = 8, kBody = 213, kSphere = 44, kPlane = 64, kBox = 96, kWarm = 48;
+constexpr std::size_t kHeaderEnd = 84, kChecksum = 8, kBody = 213, kSphere = 44, kPlane = 64, kBox = 96, kWarm = 72;
 // Inside a body record: the 24 reals from byte 8, then motion, sphere count, first sphere.
 constexpr std::size_t kBodyMotion = 200, kBodySphereCount = 201, kBodyFirstSphere = 205;
 
@@ -76,8 +76,11 @@ TerrainCheckpoint sample() {
   b.add_box(shoe, {0, 0, 0}, {0.05, 0.02, 0.01}, {0.8, 0, 0.6, 0});
   b.add_sphere(1, {1e-3, 0, 0}, 0.002);  // body gid 5 gets its second shape last
   b.add_sphere(wall, {0, 0, 1}, 0.1);
-  c.warm_start = {{0, 5, 2, 0, {0, 0, 1e-3}}, {5, 6, 0, 0, {1e-3, -2e-4, 5e-5}}, {6, 20, 0, 2, {-0.0, 1e-310, 1}},
-                  {20, 31, 1, 2, {1.0 / 3, 2.0 / 3, -1.0 / 3}}};
+  // Impulses and rolling impulses (the second without rolling resistance: zero).
+  c.warm_start = {{0, 5, 2, 0, {0, 0, 1e-3}, {2e-4, -1e-4, 0}},
+                  {5, 6, 0, 0, {1e-3, -2e-4, 5e-5}, {0, 0, 0}},
+                  {6, 20, 0, 2, {-0.0, 1e-310, 1}, {-0.0, 5e-324, -1.0 / 7}},
+                  {20, 31, 1, 2, {1.0 / 3, 2.0 / 3, -1.0 / 3}, {1e300, -3e-5, 0.1}}};
   return c;
 }
 
@@ -347,7 +350,7 @@ TEST_F(CheckpointFile, FileFollowsTheDocumentedLayout) {
   const TerrainCheckpoint c = sample();
   const gpu::BodySet& b = c.bodies;
   EXPECT_EQ(bytes.substr(0, 8), "TCSMCKPT");
-  EXPECT_EQ(peek<std::uint32_t>(bytes, 8), 2u);    // version
+  EXPECT_EQ(peek<std::uint32_t>(bytes, 8), 3u);    // version
   EXPECT_EQ(peek<std::uint32_t>(bytes, 12), 72u);  // header size from offset 12
   EXPECT_EQ(peek<std::uint32_t>(bytes, 16), 8u);   // bytes per real
   const std::uint64_t counts[] = {b.size(), b.sphere_body.size(), b.planes.size(), b.boxes.size(), c.warm_start.size(),
@@ -404,7 +407,8 @@ TEST_F(CheckpointFile, FileFollowsTheDocumentedLayout) {
     EXPECT_TRUE(same_bits(peek<Vec3>(bytes, at + 40), b.boxes[x].half_extents)) << "box " << x;
     EXPECT_TRUE(same_bits(peek<Quat>(bytes, at + 64), b.boxes[x].orientation)) << "box " << x;
   }
-  // Warm-start entries (sorted by key already): gid A, gid B, shape A, shape B, impulse on B.
+  // Warm-start entries (sorted by key already): gid A, gid B, shape A, shape B, impulse on B,
+  // rolling impulse on B.
   for (std::size_t w = 0; w < c.warm_start.size(); ++w) {
     const std::size_t at = l.warm_at + kWarm * w;
     const WarmStartEntry& e = c.warm_start[w];
@@ -413,6 +417,7 @@ TEST_F(CheckpointFile, FileFollowsTheDocumentedLayout) {
     EXPECT_EQ(peek<std::uint32_t>(bytes, at + 16), e.shape_a) << "warm " << w;
     EXPECT_EQ(peek<std::uint32_t>(bytes, at + 20), e.shape_b) << "warm " << w;
     EXPECT_TRUE(same_bits(peek<Vec3>(bytes, at + 24), e.impulse_on_b)) << "warm " << w;
+    EXPECT_TRUE(same_bits(peek<Vec3>(bytes, at + 48), e.rolling_on_b)) << "warm " << w;
   }
   EXPECT_EQ(peek<std::uint64_t>(bytes, l.checksum_at), documented_checksum(bytes));
 
@@ -497,7 +502,7 @@ TEST_F(CheckpointFile, NewerVersionIsRefusedNamingFoundAndSupported) {
   poke<std::uint32_t>(newer, 8, 99);
   reseal(newer);
   const std::string e = error_with(newer);
-  EXPECT_NE(e.find("unsupported checkpoint format version 99 (this build reads version 2)"), std::string::npos) << e;
+  EXPECT_NE(e.find("unsupported checkpoint format version 99 (this build reads versions 2 and 3)"), std::string::npos) << e;
   EXPECT_NE(e.find(bad.string()), std::string::npos) << e;
 }
 
@@ -508,7 +513,7 @@ TEST_F(CheckpointFile, VersionOneFileHasItsOwnRefusal) {
   for (const std::string& file : {old, old.substr(0, 12), old.substr(0, 92)}) {
     const std::string e = error_with(file);
     EXPECT_NE(e.find("checkpoint " + bad.string() + ": checkpoint format version 1 "), std::string::npos) << e;
-    EXPECT_NE(e.find("which reads version 2"), std::string::npos) << e;
+    EXPECT_NE(e.find("which reads versions 2 and 3"), std::string::npos) << e;
     EXPECT_NE(e.find("rerun the case"), std::string::npos) << e;
   }
 }
