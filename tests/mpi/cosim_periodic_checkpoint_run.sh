@@ -82,6 +82,7 @@ JSON
   same_as "$1" "$3"
   steps_once "$work/$1/vehicle/timing.csv"
   steps_once "$work/$1/terrain/timing.csv"
+  steps_once "$work/$1/terrain/solver.csv"
 }
 
 # The reference: no periodic checkpoints.
