@@ -83,4 +83,11 @@ std::string_view rows_after_header(std::string_view text, std::string_view heade
   return text.substr(header.size() + 1);
 }
 
+void open_continued(std::optional<CsvStream>& stream, const std::filesystem::path& file, std::string_view header,
+                    bool resume, std::uint64_t first_step) {
+  const std::vector<std::string> kept = resume ? rows_before_step(file, first_step) : std::vector<std::string>{};
+  stream.emplace(file, header);
+  for (const std::string& row : kept) stream->write_row(row);
+}
+
 }  // namespace trackcosim::io

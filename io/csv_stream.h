@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,11 @@ class CsvStream {
 /// header and a last line without its line end (a run killed mid-write) are left out; a
 /// missing file has none.
 std::vector<std::string> rows_before_step(const std::filesystem::path& file, std::uint64_t first_step);
+
+/// Opens `stream` on `file` (truncating it) with `header`; a resumed run (`resume`) first keeps
+/// the earlier run's rows before `first_step` (rows_before_step) and writes them back.
+void open_continued(std::optional<CsvStream>& stream, const std::filesystem::path& file, std::string_view header,
+                    bool resume, std::uint64_t first_step);
 
 /// The rows of `text`, a file's text() kept by a checkpoint, after its header line (empty text:
 /// no rows). Throws std::invalid_argument naming `file` when that line is not `header`: the

@@ -67,7 +67,6 @@ struct SharedFailure {
 /// `first_step` (a stopped run may have timed steps it did not checkpoint) and appends.
 void open_timing(std::optional<io::CsvStream>& timing, const std::filesystem::path& path, bool resume,
                  std::uint64_t first_step) {
-  const std::vector<std::string> kept = resume ? io::rows_before_step(path, first_step) : std::vector<std::string>{};
   // Per coupling step: the leader's wait for the vehicle; the sub-steps ("terrain"), which the
   // next columns partition: the leader's own time in each stage of them (terrain_step_stages.h)
   // and its wait for the slowest terrain rank at the end (imbalance), the rest being loop and
@@ -75,8 +74,7 @@ void open_timing(std::optional<io::CsvStream>& timing, const std::filesystem::pa
   // the stages (ghosts, solve, integrate) and are not added to them; and the exchange.
   std::string header = "step,t,wait,terrain";
   for (const std::string_view name : kTerrainStageNames) (header += ',') += name;
-  timing.emplace(path, header + ",imbalance,halo,exchange");
-  for (const std::string& row : kept) timing->write_row(row);
+  io::open_continued(timing, path, header + ",imbalance,halo,exchange", resume, first_step);
 }
 
 /// patch.csv, a row per coupling step: a resumed coupling keeps the rows before `first_step`,

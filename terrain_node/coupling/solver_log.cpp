@@ -9,10 +9,7 @@
 namespace trackcosim::terrain {
 
 SolverLog::SolverLog(const std::filesystem::path& file, bool resume, std::uint64_t first_step) {
-  if (file.empty()) return;
-  const std::vector<std::string> kept = resume ? io::rows_before_step(file, first_step) : std::vector<std::string>{};
-  csv_.emplace(file, "step,t,contacts,iterations,residual,max_grain_speed");
-  for (const std::string& row : kept) csv_->write_row(row);
+  if (!file.empty()) io::open_continued(csv_, file, "step,t,contacts,iterations,residual,max_grain_speed", resume, first_step);
 }
 
 void SolverLog::substep(const DistributedTerrain& terrain) {
