@@ -181,6 +181,11 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       watchdog->beat("terrain step", terrain.step_count(), checkpoint_allowance(slowest_step, 0, checkpoint_bodies));
     write_coupling_checkpoint(terrain, {step, vehicle_time, coupling_step, shoes, first_proxy}, control.checkpoint,
                               control.record);
+    // A resume keeps the rows before the checkpoint's step from the files on disk: every row
+    // written so far must be there before the vehicle hears of the checkpoint (the streams
+    // otherwise flush once a second, and a job killed just after it lost up to a second of rows).
+    if (timing) timing->flush();
+    solver_log.flush();
     beat("the checkpoint of coupling step", step);
   };
   bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way

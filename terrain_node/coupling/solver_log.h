@@ -29,6 +29,10 @@ class SolverLog {
   void substep(const DistributedTerrain& terrain);
   /// Collective over the terrain's ranks: ends coupling step `step` (started at time `t`).
   void record(const DistributedTerrain& terrain, std::uint64_t step, double t);
+  /// Every row so far to the file (before a checkpoint: a resume reads them back).
+  void flush() {
+    if (csv_) csv_->flush();
+  }
 
  private:
   std::optional<io::CsvStream> csv_;
