@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <csignal>
 #include <cstdlib>
 
 #include "comm/rank_group.h"
@@ -21,6 +22,10 @@ void ensure_mpi() {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (initialized) return;
+  // A peer that dies closes its TCP sockets; the next write to one raises SIGPIPE, whose default
+  // action kills this rank without a word (exit status 141) before MPI, the watchdog or the
+  // coupler can name the lost peer. Ignored, the write fails with EPIPE and those report it.
+  std::signal(SIGPIPE, SIG_IGN);
   MPI_Init(nullptr, nullptr);
   std::atexit(finalize_at_exit);
 }

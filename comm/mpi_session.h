@@ -7,6 +7,7 @@
 namespace trackcosim::comm {
 
 /// Initialises MPI unless it already is; registers MPI_Finalize at exit when it initialised it.
+/// Ignores SIGPIPE first, so a peer lost mid-run is reported as an error rather than a kill.
 void ensure_mpi();
 
 /// This program's role communicator for the lifetime of the object: initialises MPI when
