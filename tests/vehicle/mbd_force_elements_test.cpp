@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tests/vehicle/mbd_test_util.h"
@@ -81,6 +82,59 @@ TEST(MbdForceElements, TorqueMotorAcceleratesAndCoasts) {
   for (int i = 0; i < 1000; ++i) r.sys.step(1e-3);
   EXPECT_NEAR(r.sys.revolute_speed(r.axle), 2.5, 1e-6);
   EXPECT_EQ(r.sys.motor_torque(r.motor), 0.0);
+}
+
+
+// A dashpot to the world (set_world_damping): with nothing else acting, every velocity of the
+// body shrinks by (1 - rate h) per step, linear and angular alike.
+TEST(MbdForceElements, WorldDampingDecaysAFreeBodysVelocities) {
+  MultibodySystem sys;
+  sys.set_gravity({0, 0, 0});
+  BodyDesc d = body("free", 40.0, {2.0, 3.0, 5.0}, {0, 0, 1});
+  d.velocity = {1.0, 0.0, -2.0};
+  d.angular_velocity = {0.0, 4.0, 0.0};  // about a principal axis: no gyroscopic exchange
+  const BodyId b = sys.add_body(d);
+  const double rate = 20.0, h = 1e-3;
+  sys.set_world_damping(b, rate);
+  const int steps = 100;
+  for (int i = 0; i < steps; ++i) sys.step(h);
+  const double share = std::pow(1.0 - rate * h, steps);  // about exp(-2)
+  const BodyState s = sys.state(b);
+  EXPECT_NEAR(s.velocity.x, 1.0 * share, 1e-9);
+  EXPECT_NEAR(s.velocity.z, -2.0 * share, 1e-9);
+  EXPECT_NEAR(s.angular_velocity.y, 4.0 * share, 1e-9);
+  sys.set_world_damping(b, 0.0);  // released: the body keeps its speed
+  sys.step(h);
+  EXPECT_NEAR(sys.state(b).velocity.x, 1.0 * share, 1e-9);
+}
+
+// At rest the dashpot carries nothing: the spring of the first test still holds the whole
+// weight, and it gets there without overshoot.
+TEST(MbdForceElements, WorldDampingCarriesNoLoadAtRest) {
+  MultibodySystem sys;
+  const double m = 50.0, k = 2e4, rest = 0.5;
+  const BodyId base = sys.add_body(fixed_body("base"));
+  const BodyId mass = sys.add_body(body("mass", m, {1, 1, 1}, {0, 0, rest}));
+  sys.add_prismatic(base, mass, {0, 0, rest}, {0, 0, 1});
+  const ForceElementId s = sys.add_spring_damper(base, mass, {0, 0, 0}, {0, 0, rest}, k, 0.0, rest, 0.0);
+  sys.set_world_damping(mass, 2.0 * std::sqrt(k / m));  // critical for this undamped spring
+  const double expected = rest - m * kG / k;
+  double lowest = rest;
+  for (int i = 0; i < 3000; ++i) {
+    sys.step(1e-3);
+    lowest = std::min(lowest, sys.state(mass).position.z);
+  }
+  EXPECT_NEAR(sys.spring_force(s), m * kG, 1e-3);
+  EXPECT_GT(lowest, expected - 1e-3 * (rest - expected));  // no overshoot beyond 0.1%
+}
+
+TEST(MbdForceElements, WorldDampingAboveOnePerStepIsRefused) {
+  MultibodySystem sys;
+  const BodyId b = sys.add_body(body("b", 1.0, {1, 1, 1}, {0, 0, 1}));
+  EXPECT_THROW(sys.set_world_damping(b, -1.0), std::invalid_argument);
+  EXPECT_THROW(sys.set_world_damping(b, std::nan("")), std::invalid_argument);
+  sys.set_world_damping(b, 2000.0);
+  EXPECT_THROW(sys.step(1e-3), std::invalid_argument);  // 2000 /s x 1 ms = 2: explicit, unstable
 }
 
 }  // namespace

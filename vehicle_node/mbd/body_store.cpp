@@ -31,6 +31,7 @@ int BodyStore::add(const BodyDesc& d) {
   inertia.push_back(d.fixed ? V3::Zero() : to_eigen(d.inertia));
   f_ext.push_back(V3::Zero());
   t_ext.push_back(V3::Zero());
+  world_damping.push_back(0.0);
   dof.push_back(d.fixed ? -1 : moving_count++);
   name.push_back(d.name);
   return static_cast<int>(x.size()) - 1;

@@ -17,6 +17,7 @@ struct BodyStore {
   std::vector<double> mass;                // 0 for fixed bodies
   std::vector<V3> inertia;                 // principal moments, body frame
   std::vector<V3> f_ext, t_ext;            // held external force, torque about com (world)
+  std::vector<double> world_damping;       // 1/s: rate of the dashpot to the world (0: none)
   std::vector<int> dof;                    // index among moving bodies, -1 when fixed
   // cold
   std::vector<std::string> name;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "vehicle_node/mbd/system_impl.h"
 
@@ -128,6 +129,14 @@ void MultibodySystem::Impl::step(double h) {
   for (int i = 0; i < nbody; ++i) {
     force[i] = bodies.mass[i] * gravity + bodies.f_ext[i];
     torque[i] = bodies.t_ext[i];
+    if (const double rate = bodies.world_damping[i]; rate > 0.0) {
+      // Explicit: v+ = v (1 - rate h) alone, so a rate above 1 / h would reverse the velocity.
+      if (rate * h > 1.0)
+        throw std::invalid_argument("step: the world damping of '" + bodies.name[i] + "' (" + std::to_string(rate) +
+                                    " /s) exceeds 1 / h = " + std::to_string(1.0 / h) + " /s");
+      force[i] -= rate * bodies.mass[i] * bodies.v[i];
+      torque[i] -= rate * (bodies.inertia_world(i) * bodies.w[i]);
+    }
   }
   for (const SpringDamper& s : springs) apply_spring(s, bodies, force, torque);
   rows.clear();

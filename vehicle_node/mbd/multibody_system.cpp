@@ -184,6 +184,14 @@ void MultibodySystem::set_gravity(Vec3 g) {
   impl_->gravity = to_eigen(g);
 }
 
+void MultibodySystem::set_world_damping(BodyId b, double rate_per_s) {
+  impl_->bodies.check(b, "set_world_damping");
+  if (!(rate_per_s >= 0.0) || !std::isfinite(rate_per_s))
+    throw std::invalid_argument("set_world_damping: the rate on '" + impl_->bodies.name[b.value] +
+                                "' must be finite and >= 0");
+  impl_->bodies.world_damping[b.value] = rate_per_s;
+}
+
 void MultibodySystem::set_external_force(BodyId b, Vec3 force, Vec3 torque_about_com) {
   impl_->bodies.check(b, "set_external_force");
   if (!finite(force) || !finite(torque_about_com))

@@ -104,6 +104,10 @@ class MultibodySystem {
   void set_gravity(Vec3 g);
   /// External force and torque about the centre of mass, world frame, held until changed.
   void set_external_force(BodyId b, Vec3 force, Vec3 torque_about_com);
+  /// A dashpot between b and the world, held until changed: F = -m rate v and T = -I rate w
+  /// (world frame), explicit, so every velocity of b alone decays as exp(-rate t). It carries
+  /// nothing at rest. rate in 1/s, >= 0 (0: none) and at most 1 / h of the steps taken.
+  void set_world_damping(BodyId b, double rate_per_s);
   void set_solver_settings(const SolverSettings& s);
 
   // ---- stepping ------------------------------------------------------------------------

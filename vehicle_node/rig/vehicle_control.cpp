@@ -7,13 +7,15 @@ namespace trackcosim::vehicle {
 VehicleControl::VehicleControl(const RunConfig& config, const std::filesystem::path& rig_file,
                                const TrackedVehicle& vehicle, MultibodySystem& system,
                                const std::filesystem::path& out_dir)
-    : driver_(config.driver), vehicle_(vehicle) {
+    : driver_(config.driver), rest_damping_(config.simulation.rest_damping), vehicle_(vehicle) {
   if (rig_file.empty()) return;
   rig_.emplace(cosim::load_rig_settings(rig_file), vehicle, system);
   csv_.emplace(out_dir);
 }
 
 void VehicleControl::apply(MultibodySystem& system, double t) {
+  if (rest_damping_.until > 0.0)
+    system.set_world_damping(vehicle_.chassis(), t < rest_damping_.until ? 1.0 / rest_damping_.time_constant : 0.0);
   if (rig_)
     rig_->apply(system, t);
   else

@@ -23,7 +23,8 @@ class VehicleControl {
   VehicleControl(const RunConfig& config, const std::filesystem::path& rig_file, const TrackedVehicle& vehicle,
                  MultibodySystem& system, const std::filesystem::path& out_dir);
 
-  /// Sets the inputs for the step that starts at t. Call before every step.
+  /// Sets the inputs for the step that starts at t (the driver's or the rig's, and the rest
+  /// damping of the chassis while t < its `until`). Call before every step.
   void apply(MultibodySystem& system, double t);
   /// With a rig: after every step, what the rig measures over it; `shoe_forces` as in shoes.csv.
   bool has_rig() const { return rig_.has_value(); }
@@ -36,6 +37,7 @@ class VehicleControl {
 
  private:
   const DriverSettings& driver_;
+  const RestDamping rest_damping_;
   const TrackedVehicle& vehicle_;
   std::optional<VehicleRig> rig_;
   std::optional<cosim::RigCsv> csv_;

@@ -22,8 +22,23 @@ std::string vtk_interval_problem(double vtk, double output) {
   return {};
 }
 
+RestDamping read_rest_damping(const JsonField& section) {
+  section.expect_object({"until", "time_constant"});
+  RestDamping d;
+  d.until = section.member("until").non_negative_number();
+  d.time_constant = section.member("time_constant").positive_number();
+  return d;
+}
+
+std::string rest_damping_problem(const RestDamping& d, double step) {
+  if (d.until > 0.0 && d.time_constant < step)
+    return "time_constant (" + io::number_to_string(d.time_constant) + " s) must be >= the step (" +
+           io::number_to_string(step) + " s): the dashpot is explicit";
+  return {};
+}
+
 SimulationSettings read_simulation(const JsonField& section) {
-  section.expect_object({"step", "end_time", "output_interval", "vtk_interval"});
+  section.expect_object({"step", "end_time", "output_interval", "vtk_interval", "rest_damping"});
   SimulationSettings s;
   if (const auto f = section.optional_member("step")) s.step = f->positive_number();
   if (const auto f = section.optional_member("end_time")) s.end_time = f->non_negative_number();
@@ -35,6 +50,10 @@ SimulationSettings read_simulation(const JsonField& section) {
     s.vtk_interval = f->non_negative_number();
     if (const std::string problem = vtk_interval_problem(*s.vtk_interval, s.output_interval); !problem.empty())
       f->fail(problem);
+  }
+  if (const auto f = section.optional_member("rest_damping")) {
+    s.rest_damping = read_rest_damping(*f);
+    if (const std::string problem = rest_damping_problem(s.rest_damping, s.step); !problem.empty()) f->fail(problem);
   }
   return s;
 }
@@ -77,6 +96,8 @@ void check_simulation_settings(const SimulationSettings& s) {
   // The config checked it against its own output interval; --output-interval may have changed that.
   if (const std::string problem = vtk_interval_problem(vtk_interval(s), s.output_interval); !problem.empty())
     throw std::invalid_argument("simulation.vtk_interval " + problem);
+  if (const std::string problem = rest_damping_problem(s.rest_damping, s.step); !problem.empty())
+    throw std::invalid_argument("simulation.rest_damping " + problem + " (--step)");
 }
 
 std::size_t rows_per_vtk_frame(const SimulationSettings& s) {

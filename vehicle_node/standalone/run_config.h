@@ -16,6 +16,15 @@
 
 namespace trackcosim::vehicle {
 
+/// A dashpot between the chassis and the world for the first `until` seconds
+/// (MultibodySystem::set_world_damping at rate 1 / time_constant): it takes the bounce out of the
+/// vehicle's landing on its ground, and carries none of its weight at rest (docs/vehicle.md,
+/// "Rest damping"). until 0: none.
+struct RestDamping {
+  double until = 0.0;          ///< s
+  double time_constant = 0.0;  ///< s, >= the step
+};
+
 struct SimulationSettings {
   double step = 1e-3;             ///< s
   double end_time = 5.0;          ///< s
@@ -24,6 +33,7 @@ struct SimulationSettings {
   /// interval (it may come from the command line); 0, none; else a whole multiple of it, so
   /// that every frame falls on a vehicle.csv row.
   std::optional<double> vtk_interval;
+  RestDamping rest_damping;
 };
 
 /// The VTK interval in effect (s, 0: no series).
