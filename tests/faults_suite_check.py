@@ -7,11 +7,23 @@ import sys
 
 build, cases_file = sys.argv[1], sys.argv[2]
 wanted = [line.strip() for line in open(cases_file) if line.strip()]
-listing = subprocess.run(["ctest", "-N", "-L", "faults"], cwd=build, capture_output=True, text=True, check=True).stdout
-labelled = {line.split(": ", 1)[1].strip() for line in listing.splitlines() if line.strip().startswith("Test") and ": " in line}
+
+
+def ctest_names(*options):
+    listing = subprocess.run(["ctest", "-N"] + list(options), cwd=build, capture_output=True, text=True,
+                             check=True).stdout
+    return {line.split(": ", 1)[1].strip() for line in listing.splitlines()
+            if line.strip().startswith("Test") and ": " in line}
+
+
+labelled = ctest_names("-L", "faults")
 scripts = ["cosim_hung_peer_ends_the_job", "cosim_crash_keeps_outputs", "cosim_terrain_errors_are_printed",
            "cosim_periodic_checkpoint_resume",
-           "launcher_refuses_bad_input", "terrain_node_lost_peer_ends_the_job_np2"]
+           "launcher_refuses_bad_input", "terrain_node_lost_peer_ends_the_job_np2",
+           "input_checks_refuse_bad_cells", "anchor_sweep_refuses_bad_input", "mobility_collect_refuses_broken_rig_csv"]
+# Registered only where a python3 imports matplotlib and numpy (tests/tools/CMakeLists.txt).
+plot_scripts = {"plot_refuses_bad_input", "launcher_plots_under_a_python_without_numpy"}
+scripts += sorted(plot_scripts & ctest_names())
 missing = [name for name in wanted + scripts if name not in labelled]
 if missing:
     print("not in the faults suite (renamed or not built?): " + ", ".join(missing))

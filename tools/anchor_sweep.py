@@ -21,6 +21,11 @@ bed), <case>/ (config.json and the run's outputs), depth_torques.png and depth_p
 depths.csv (per case: depth when the pull starts, at the end, the deepest, and the rise under
 the pull). `slurm` submits the bed as jobs/terrain_run.sbatch, the cases as one array job of
 jobs/anchor_sweep.sbatch after it, and the plot as a job after the array.
+
+Bad input (a sweeps file that is not JSON, a scenario without its torques, a torque that is not a
+finite number, a bed or run config that does not exist, a folder without sweep.json) is refused
+before anything runs, with one `anchor_sweep: error:` line naming the file and the key, and exit
+status 2 (docs/exit-status.md); --debug adds the traceback.
 """
 import argparse
 import concurrent.futures
@@ -33,14 +38,16 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from terrain_grow import strip_comments  # noqa: E402
+from input_checks import (EXIT_RUN_FAILED, InputError, OneLineParser, finite_float, member,  # noqa: E402
+                          number_list_member, number_member, read_csv, run_guarded)
+from input_checks import read_json as read_checked_json  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def read_json(path):
-    with open(path) as f:
-        return json.loads(strip_comments(f.read()))
+def read_json(path, what="a JSON file"):
+    """A JSON file with // comments (the configs'); InputError names the file."""
+    return read_checked_json(path, what, comments=True)
 
 
 def write_json(path, value):
@@ -57,12 +64,39 @@ def in_root(path):
 
 # --- the plan -------------------------------------------------------------------------------------
 
+def scenario_config(sweeps, a, key):
+    """The bed or run config a scenario names: a JSON file that exists, checked now rather than
+    found missing when the bed fails to settle."""
+    name = member(sweeps, [a.scenario, key], a.sweeps)
+    if not isinstance(name, str):
+        raise InputError("%s: %s.%s: expected a path, got %r" % (a.sweeps, a.scenario, key, name))
+    read_json(in_root(name), "a terrain config (%s.%s of %s)" % (a.scenario, key, a.sweeps))
+    return in_root(name)
+
+
+def read_scenario(a):
+    """The scenario a.scenario of the sweeps file, every key the plan uses checked, naming the
+    file and the key: `configs/anchor/sweeps.json: small.torques[1]: expected a finite number`."""
+    if not os.path.isfile(in_root(a.sweeps)):
+        raise InputError("--sweeps %s: no such file" % a.sweeps)
+    sweeps = read_json(in_root(a.sweeps), "a sweeps file")
+    if not isinstance(sweeps, dict) or not isinstance(sweeps.get(a.scenario), dict):
+        there = ", ".join(k for k in sweeps if not k.startswith("/")) if isinstance(sweeps, dict) else "none"
+        raise InputError(f"{a.sweeps}: no scenario '{a.scenario}' (there: {there})")
+    checked = {"bed": scenario_config(sweeps, a, "bed"), "run": scenario_config(sweeps, a, "run")}
+    wanted = (["torques", "pull_for_torques"] if a.sweep in ("both", "torques") else []) + \
+             (["pulls", "torque_for_pulls"] if a.sweep in ("both", "pulls") else [])
+    for key in wanted:
+        read = number_list_member if key in ("torques", "pulls") else number_member
+        checked[key] = read(sweeps, [a.scenario, key], a.sweeps)
+    for key in ("grain_density", "press", "end_time", "torque_from", "pull_from"):
+        if key in sweeps[a.scenario]:
+            checked[key] = number_member(sweeps, [a.scenario, key], a.sweeps)
+    return checked
+
+
 def make_plan(a):
-    sweeps = read_json(in_root(a.sweeps))
-    if a.scenario not in sweeps:
-        sys.exit(f"anchor_sweep: no scenario '{a.scenario}' in {a.sweeps} (there: "
-                 f"{', '.join(k for k in sweeps if not k.startswith('/'))})")
-    sc = sweeps[a.scenario]
+    sc = read_scenario(a)
     cases = []
     if a.sweep in ("both", "torques"):
         cases += [{"name": f"torque_{t:g}", "sweep": "torques", "torque": t, "pull": sc["pull_for_torques"]}
@@ -73,7 +107,7 @@ def make_plan(a):
     # A scenario may set the grains' density, the press and the times instead of its configs'
     # (docs/anchor.md, "A bed of gravel"); the command line's options win over the scenario's.
     press = a.press if a.press is not None else sc.get("press")
-    return {"scenario": a.scenario, "bed": in_root(sc["bed"]), "run": in_root(sc["run"]), "cases": cases,
+    return {"scenario": a.scenario, "bed": sc["bed"], "run": sc["run"], "cases": cases,
             "grain_density": sc.get("grain_density"),
             "settings": {"iterations": a.iterations, "end_time": a.end_time or sc.get("end_time", 0),
                          "clearance": a.clearance, "torque_from": a.torque_from or sc.get("torque_from", 0),
@@ -83,11 +117,12 @@ def make_plan(a):
             "threads": a.threads, "jobs": a.jobs}
 
 
-def anchor_entry(config):
-    bodies = config.get("bodies", [])
-    if len(bodies) != 1 or len(bodies[0].get("loads", [])) != 3:
-        sys.exit("anchor_sweep: the run config needs one entry in `bodies` with three loads "
-                 "(press; press and torque; pull)")
+def anchor_entry(config, source):
+    bodies = config.get("bodies", []) if isinstance(config, dict) else []
+    if not isinstance(bodies, list) or len(bodies) != 1 or not isinstance(bodies[0], dict) or \
+            not isinstance(bodies[0].get("loads"), list) or len(bodies[0]["loads"]) != 3:
+        raise InputError("%s: bodies: the anchor's run config needs one entry in `bodies` with three loads "
+                         "(press; press and torque; pull)" % source)
     return bodies[0]
 
 
@@ -101,16 +136,19 @@ def spheres_of(entry, config_path):
 
 def bed_surface(bed_dir):
     """(mean top, highest top, the bed's last gid) of a settled bed."""
-    settle = read_json(os.path.join(bed_dir, "settle.json"))
-    run = read_json(os.path.join(bed_dir, "run.json"))
-    last = max(r["first"] + r["count"] - 1 for r in run["gid_ranges"])
-    return settle["floor_z"] + settle["depth_mean"], settle["floor_z"] + settle["depth_max"], last
+    settle_file, run_file = os.path.join(bed_dir, "settle.json"), os.path.join(bed_dir, "run.json")
+    settle = read_json(settle_file, "a settled bed's settle.json")
+    ranges = member(read_json(run_file, "a settled bed's run.json"), ["gid_ranges"], run_file)
+    last = max(number_member(r, ["first"], run_file) + number_member(r, ["count"], run_file) - 1 for r in ranges)
+    floor, mean_depth, max_depth = (number_member(settle, [k], settle_file) for k in ("floor_z", "depth_mean",
+                                                                                      "depth_max"))
+    return floor + mean_depth, floor + max_depth, int(last)
 
 
 def case_config(plan, case, bed_dir):
     """The run config of one case, placed over the settled bed."""
-    config = read_json(plan["run"])
-    entry = anchor_entry(config)
+    config = read_json(plan["run"], "the anchor's run config")
+    entry = anchor_entry(config, plan["run"])
     spheres, spheres_file = spheres_of(entry, plan["run"])
     if spheres_file:
         entry["shape"]["spheres_file"] = spheres_file  # the case's config lives elsewhere
@@ -178,7 +216,8 @@ def settle_bed(plan, out):
     print("bed: " + " ".join(cmd), flush=True)
     with open(os.path.join(bed_dir, "terrain_node.log"), "w") as log:
         if subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT) != 0:
-            sys.exit(f"anchor_sweep: the bed did not settle; see {bed_dir}/terrain_node.log")
+            print(f"anchor_sweep: error: the bed did not settle; see {bed_dir}/terrain_node.log", file=sys.stderr)
+            sys.exit(EXIT_RUN_FAILED)
     return bed_dir
 
 
@@ -240,14 +279,17 @@ def run_slurm(plan, out, a):
 # --- the figures ----------------------------------------------------------------------------------
 
 def depth_series(case_dir):
-    meta = read_json(os.path.join(case_dir, "case.json"))
+    case_file = os.path.join(case_dir, "case.json")
+    meta = read_json(case_file, "a case's case.json")
+    gid, surface, tip = (number_member(meta, [k], case_file) for k in ("gid", "surface", "tip_below_com"))
+    probes = read_csv(os.path.join(case_dir, "probes.csv"), required=("t", "gid", "z"), torn_end=True,
+                      what="a terrain_node probes.csv")
     t, depth = [], []
-    with open(os.path.join(case_dir, "probes.csv")) as f:
-        for row in csv.DictReader(f):
-            if int(row["gid"]) != meta["gid"]:
-                continue
-            t.append(float(row["t"]))
-            depth.append(meta["surface"] - (float(row["z"]) - meta["tip_below_com"]))
+    for row in probes.rows:
+        if float(row["gid"]) != gid:
+            continue
+        t.append(float(row["t"]))
+        depth.append(surface - (float(row["z"]) - tip))
     return meta, t, depth
 
 
@@ -317,7 +359,7 @@ def plot(plan, out):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+    p = OneLineParser(description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("command", nargs="?", default="run", choices=["run", "slurm", "case", "plot"],
                    help="run: everything here; slurm: submit; case: one case (array tasks); plot")
@@ -331,22 +373,25 @@ def main(argv):
     p.add_argument("--jobs", type=int, default=2, help="cases at a time (run)")
     p.add_argument("--threads", type=int, default=1, help="OpenMP threads per case")
     p.add_argument("--iterations", type=int, default=0, help="solver.max_iterations (0: the run config's)")
-    p.add_argument("--end-time", type=float, default=0, help="end_time (0: the run config's)")
-    p.add_argument("--press", type=float, default=None, help="the pressing force [N] (default: the run config's)")
-    p.add_argument("--torque-from", type=float, default=0, help="when the torque starts [s] (0: the run config's)")
-    p.add_argument("--pull-from", type=float, default=0, help="when the pull starts [s] (0: the run config's)")
-    p.add_argument("--clearance", type=float, default=0.01, help="the tip's height over the highest grain [m]")
+    p.add_argument("--end-time", type=finite_float, default=0, help="end_time (0: the run config's)")
+    p.add_argument("--press", type=finite_float, default=None, help="the pressing force [N] (default: the run config's)")
+    p.add_argument("--torque-from", type=finite_float, default=0, help="when the torque starts [s] (0: the run config's)")
+    p.add_argument("--pull-from", type=finite_float, default=0, help="when the pull starts [s] (0: the run config's)")
+    p.add_argument("--clearance", type=finite_float, default=0.01, help="the tip's height over the highest grain [m]")
     p.add_argument("--snapshot-interval", type=int, default=None, help="output.snapshot_interval (default: the config's)")
     p.add_argument("--sbatch-args", default="", help="more sbatch options for every job (slurm), e.g. '-p batch -t 04:00:00'")
     a = p.parse_args(argv)
     out = a.out or os.path.join("output", f"anchor_{a.scenario}")
     plan_file = os.path.join(out, "sweep.json")
     if a.command in ("case", "plot"):
-        plan = read_json(plan_file)
+        if not os.path.isfile(plan_file):
+            raise InputError(f"--out {out}: no sweep folder (no {plan_file}: `tools/anchor_sweep.py run` or "
+                             "`slurm` writes it)")
+        plan = read_json(plan_file, "a sweep's plan")
         if a.command == "plot":
             return plot(plan, out)
         if a.index is None or not 0 <= a.index < len(plan["cases"]):
-            sys.exit(f"anchor_sweep case: give an index 0..{len(plan['cases']) - 1}")
+            raise InputError(f"case: give an index 0..{len(plan['cases']) - 1}")
         return run_case(plan, out, a.index)
     plan = make_plan(a)
     os.makedirs(out, exist_ok=True)
@@ -359,4 +404,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_guarded("anchor_sweep", lambda argv: main(argv[1:]), sys.argv))

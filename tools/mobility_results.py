@@ -12,6 +12,7 @@ import json
 import math
 import os
 
+from input_checks import InputError, read_csv
 from mobility_plan import TESTS
 from obstacle_analysis import obstacle_figures, series as obstacle_series
 from rig_analysis import climbs, point_figures, read_rig
@@ -88,11 +89,13 @@ def analyse_point(point, rigid):
         raise PointError("%s: no rig.csv (did vehicle_node run with --rig?)" % path)
     try:
         rig = read_rig(path)
-    except (OSError, ValueError, KeyError) as e:
-        raise PointError("%s: %s" % (path, e))
+    except InputError as e:  # names the file, and the line and column of a bad cell
+        raise PointError(str(e))
     if point.test == "obstacle":
         return obstacle_row(point, rig)
     figures = point_figures(rig, TESTS[point.test]["series"])
+    if not figures["samples"]:
+        raise PointError("%s: no row of the measure phase (the run ended before it was measured)" % path)
     row = {COLUMNS[point.test][0]: point.value}
     row.update({column: figures[key] for column, key in FIGURE_COLUMNS[point.test]})
     if point.test == "grade":
@@ -109,13 +112,12 @@ def obstacle_start(rig):
 
 
 def read_vehicle_csv(folder):
-    path = os.path.join(folder, "vehicle", "vehicle.csv")
+    """(rows, column names) of the point's vehicle.csv, every cell checked; PointError names the file."""
     try:
-        with open(path, newline="") as f:
-            reader = csv.DictReader(f)
-            return list(reader), reader.fieldnames or []
-    except OSError as e:
-        raise PointError("%s: %s" % (path, e.strerror or e))
+        table = read_csv(os.path.join(folder, "vehicle", "vehicle.csv"), required=("t",), what="a vehicle.csv")
+    except InputError as e:
+        raise PointError(str(e))
+    return table.rows, table.fieldnames
 
 
 def obstacle_row(point, rig):

@@ -1,12 +1,18 @@
 """A run folder as the plots read it (tools/plot_run.py): which kind of run it holds, and its
 CSV files as columns. A figure asks a Table for the columns it needs; one that is missing
 raises MissingData naming the file and the column, so that the figure is skipped with that
-reason rather than the whole plot failing."""
-import csv
+reason rather than the whole plot failing. A cell that is not a number is not missing data but
+a broken file: input_checks.InputError names the file, the line and the column, and the plot
+stops there."""
 import json
 import os
 
 import numpy as np
+
+from input_checks import read_csv
+
+# The columns of the run folders' CSV files that hold words: shoes.csv's side (left or right).
+TEXT_COLUMNS = ("side",)
 
 
 class MissingData(Exception):
@@ -19,7 +25,7 @@ class RunFolderError(Exception):
 
 class Table:
     """The rows of one CSV file (csv.DictReader dicts, as tools/mobility_metrics.py takes them)
-    and its numeric columns as arrays."""
+    and its numeric columns as arrays; every cell was checked when read (input_checks.read_csv)."""
 
     def __init__(self, path, rows, fieldnames):
         self.path, self.rows, self.fieldnames = path, rows, list(fieldnames or [])
@@ -47,15 +53,16 @@ class Table:
 
 
 def read_table(path):
+    """The checked CSV file: a last row cut short (a run killed while writing) is left out; a blank
+    cell (a merged timing.csv where one program has no row) reads as nan; any other cell that is not
+    a finite number is refused by file, line and column."""
     if not os.path.isfile(path):
         raise MissingData("no %s" % path)
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        # A row cut short (a run killed while writing) has None for its missing fields: left out.
-        rows = [r for r in reader if None not in r.values()]
-    if not rows:
+    table = read_csv(path, required=("t",), texts=TEXT_COLUMNS, blanks=True, torn_end=True,
+                     what="a CSV file of a trackcosim run")
+    if not table.rows:
         raise MissingData("%s has no rows" % path)
-    return Table(path, rows, reader.fieldnames)
+    return Table(path, table.rows, table.fieldnames)
 
 
 def read_json(path):

@@ -4,11 +4,13 @@ Which figures, by the files present (plot_data.run_kind): a co-simulation or a s
 vehicle_node run gets the vehicle's figures (plot_vehicle.py); a co-simulation also the sinkage
 and the phase times (plot_terrain.py, plot_timing.py); a standalone terrain_node run the
 figures of its stats.csv. A figure whose data are missing is skipped with the reason on stderr;
-each file written is one line on stdout (its path)."""
+each file written is one line on stdout (its path). A folder none of whose figures can be made
+(another program's files under the expected names, a run that wrote no rows yet) is refused:
+an exit status 0 with no figure would read as success."""
 import os
 import sys
 
-from plot_data import MissingData, VehicleRun, read_table, run_kind
+from plot_data import MissingData, RunFolderError, VehicleRun, read_table, run_kind
 from plot_terrain import contacts_figure, energy_figure, residual_figure, sinkage_figure
 from plot_timing import phase_times_figure
 from plot_vehicle import (motion_figure, road_wheel_figure, shoe_heights_figure, slip_figure, sprocket_figure,
@@ -56,16 +58,20 @@ def write_plots(folder, out=None, track="left", dpi=None):
     folder the plots do not know raises plot_data.RunFolderError."""
     figures = figures_of(folder, track)
     out = out or os.path.join(folder, "plots")
-    os.makedirs(out, exist_ok=True)
-    written = []
+    written, skipped = [], []
     for name, make in figures:
         try:
             figure = make()
         except MissingData as e:
             print("trackcosim: plot: skipped %s: %s" % (name, e), file=sys.stderr)
+            skipped.append("%s: %s" % (name, e))
             continue
+        os.makedirs(out, exist_ok=True)
         path = os.path.join(out, name)
         figure.savefig(path, dpi=dpi or "figure", format="png")
         written.append(path)
         print(path, flush=True)
+    if not written:
+        raise RunFolderError("%s: no figure could be made from it (a folder of another program, or a run that has "
+                             "written no rows yet?); the first reason: %s" % (folder, skipped[0]))
     return written

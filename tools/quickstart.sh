@@ -31,7 +31,10 @@ if [[ "$mode" == run ]]; then
   # 1 vehicle rank + 2 terrain ranks (configs/cosim_gravel.json; 6 to 11 minutes here). Passive
   # OpenMP waiting keeps shared or oversubscribed cores usable (results are the same either way).
   export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-  TRACKCOSIM_BUILD="$build_dir" python3 tools/trackcosim.py run configs/cosim_gravel.json
+  # Through the wrapper tools/trackcosim, not trackcosim.py under the first python3 on PATH: the
+  # wrapper picks the python3 with numpy and matplotlib for the plots at the end (a pyenv or
+  # virtual-environment python3 may come first).
+  TRACKCOSIM_BUILD="$build_dir" tools/trackcosim run configs/cosim_gravel.json
 else
   cmake --build "$build_dir" -j "$jobs"
   ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"

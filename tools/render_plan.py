@@ -13,7 +13,11 @@ TIME_SLACK = 1e-9
 
 
 class RenderError(Exception):
-    """A run folder or option the renderer cannot work with, said for the user."""
+    """A run folder or option the renderer cannot work with, said for the user (exit status 2)."""
+
+
+class RenderFailed(RenderError):
+    """The input was good but the drawing failed: POV-Ray or ffmpeg missing or failing (exit status 1)."""
 
 
 class Frame:

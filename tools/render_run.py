@@ -12,7 +12,8 @@ import time
 
 from command_line import UsageError, parse_render_command_line
 from render_frame import SCENES, Job, draw, png_path
-from render_plan import RenderError, find_series, parse_slice, plan_frames, slice_of
+from input_checks import EXIT_RUN_FAILED
+from render_plan import RenderError, RenderFailed, find_series, parse_slice, plan_frames, slice_of
 from render_setup import prepare
 from vtk_reader import VtkError
 
@@ -22,7 +23,7 @@ INSTALL_HINT = "apt-get install povray ffmpeg (or bash tools/install_deps.sh --w
 def check_programs(names):
     missing = [n for n in names if not shutil.which(n)]
     if missing:
-        raise RenderError("%s not found: %s" % (" and ".join(missing), INSTALL_HINT))
+        raise RenderFailed("%s not found: %s" % (" and ".join(missing), INSTALL_HINT))
 
 
 def cores():
@@ -46,7 +47,7 @@ def draw_frames(pool, jobs, workers):
     start, done, busy = time.monotonic(), 0, 0.0
     for index, seconds, error in pool.imap_unordered(draw, jobs):
         if error:
-            raise RenderError("frame %d: %s" % (index, error))
+            raise RenderFailed("frame %d: %s" % (index, error))
         done, busy = done + 1, busy + seconds
         wall = time.monotonic() - start
         print("render: %d/%d frames, %.2f s per frame (%.2f s wall each, %d jobs), ETA %s" % (
@@ -66,7 +67,7 @@ def make_movie(out, view, frames, fps):
                "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", movie]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
-        raise RenderError("ffmpeg failed on %s: %s" % (movie, result.stderr.strip()[-400:]))
+        raise RenderFailed("ffmpeg failed on %s: %s" % (movie, result.stderr.strip()[-400:]))
     print("render: %s (%d frames at %d fps)" % (movie, len(frames), fps), flush=True)
 
 
@@ -121,7 +122,8 @@ def render(folder, opts):
 
 
 def render_command(args, fail):
-    """The `render` subcommand of tools/trackcosim.py; fail(message) prints its error line."""
+    """The `render` subcommand of tools/trackcosim.py; fail(message[, exit status]) prints its error
+    line and exits (docs/exit-status.md: 2 for bad input, 1 when the drawing itself failed)."""
     try:
         folder, opts = parse_render_command_line(args)
     except UsageError as e:
@@ -130,6 +132,8 @@ def render_command(args, fail):
         fail("render %s: no such run folder" % folder)
     try:
         return render(folder, opts)
+    except RenderFailed as e:
+        fail(str(e), EXIT_RUN_FAILED)
     except (RenderError, VtkError) as e:
         fail(str(e))
     except (KeyError, ValueError, IndexError) as e:

@@ -18,8 +18,9 @@ Two choices decide every figure, and both are made from the data rather than by 
 
 Pure functions of the rows; the only I/O is read_rig. nan marks a figure the point does not have.
 """
-import csv
 import math
+
+from input_checks import InputError, read_csv
 
 RIG_COLUMNS = ("t", "phase", "chassis_x", "chassis_z", "chassis_vx", "pitch_deg", "sprocket_speed_left",
                "sprocket_speed_right", "sprocket_torque_left", "sprocket_torque_right", "track_speed", "slip",
@@ -35,14 +36,13 @@ NAN = float("nan")
 
 
 def read_rig(path):
-    """{column: list}: floats, phase as text. A file without the rig's columns is refused by name."""
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        missing = [c for c in RIG_COLUMNS if c not in (reader.fieldnames or [])]
-        if missing:
-            raise ValueError("%s: not a rig.csv (no column %s)" % (path, ", ".join(missing)))
-        rows = list(reader)
-    return {c: [r[c] if c == "phase" else float(r[c]) for r in rows] for c in RIG_COLUMNS}
+    """{column: list}: floats, phase as text. input_checks.InputError names the file (and the line
+    and column) of a file without the rig's columns, a row cut short, a cell that is not a finite
+    number (slip may be nan: the rig writes nan while the track stands) and a file without rows."""
+    table = read_csv(path, required=RIG_COLUMNS, texts=("phase",), nan_columns=("slip",), what="a rig.csv")
+    if not table.rows:
+        raise InputError("%s: no rows, only the header (the run ended before its first output)" % path)
+    return {c: [r[c] for r in table.rows] if c == "phase" else table.numbers(c) for c in RIG_COLUMNS}
 
 
 def mean(values):

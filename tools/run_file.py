@@ -11,22 +11,11 @@ import json
 import math
 import os
 
+from input_checks import describe
+
 
 class RunFileError(Exception):
     """A run file the launcher refuses; the message names the file and the key."""
-
-
-def describe(value):
-    """A JSON value as the programs name it in their errors: 'an array of 2 elements', 'a string'."""
-    if isinstance(value, list):
-        return "an array of %d elements" % len(value)
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "the number %r" % value
-    if isinstance(value, str):
-        return "the string " + json.dumps(value)
-    return "an object" if isinstance(value, dict) else "null"
 
 
 def is_number(value):
@@ -110,6 +99,26 @@ def check_run(source, run):
     return run
 
 
+def check_transport(source, terrain_config):
+    """The launcher starts both programs as one MPI job, so they couple over MPI: a terrain config
+    whose cosim.transport says "tcp" would make the terrain wait for a TCP vehicle that never
+    comes and fail after cosim.timeout blaming the vehicle. A config terrain_node cannot read is
+    left to terrain_node, which names the key."""
+    from terrain_grow import strip_comments
+    try:
+        with open(terrain_config) as f:
+            cosim = json.loads(strip_comments(f.read())).get("cosim", {})
+        transport = cosim.get("transport", "mpi")
+    except (OSError, ValueError, AttributeError):
+        return
+    if transport != "mpi":
+        raise RunFileError(
+            '%s: terrain.config %s: cosim.transport is %s, but the launcher couples the programs over MPI '
+            '(one mpirun or srun job): remove the key or set it to "mpi"; to couple over TCP, start '
+            'terrain_node --cosim and vehicle_node --terrain tcp yourself (docs/protocol.md, "Starting over TCP")'
+            % (source, terrain_config, describe(transport)))
+
+
 def read_run_file(source):
     """The checked run file at path source (JSON)."""
     try:
@@ -119,4 +128,6 @@ def read_run_file(source):
         raise RunFileError("%s: cannot read the run file: %s" % (source, e.strerror or e))
     except ValueError as e:  # json.JSONDecodeError says line and column; a bad encoding does not
         raise RunFileError("%s: not a JSON run file: %s" % (source, e))
-    return check_run(source, run)
+    check_run(source, run)
+    check_transport(source, run["terrain"]["config"])
+    return run

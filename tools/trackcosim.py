@@ -38,7 +38,9 @@ RUN_DIR/plots), with the shoe heights of --track (default left) and --dpi (defau
 docs/plots.md lists the figures and their data.
 
 tools/trackcosim --help (or -h, help) prints this text; an error prints one `trackcosim: error:`
-line (exit status 1).
+line. Exit status (docs/exit-status.md): 0 done (or stopped by a signal with its checkpoints),
+1 the run failed, 2 bad input (command line, run file, config, run folder), 3 a program lost its
+peer, 130 interrupted. --debug anywhere adds the traceback of an error.
 
 After a line saying that a rank gave up on a lost peer (a node lost mid-run), mpirun or srun has
 15 s to return before the launcher ends it (tools/launch_guard.py: either may wait for the lost
@@ -91,17 +93,18 @@ programs then stop at the same coupling step k with vehicle/checkpoint.bin and
 terrain/checkpoint.bin; the launcher prints "stopped by SIGUSR1 at coupling step k; resume with
 ..." and exits 0, leaving RUN_DIR/stopped.txt with that command. `--resume RUN_DIR` continues the
 run from both checkpoints (on any terrain rank count), appending to RUN_DIR's outputs."""
+import difflib
 import json
 import os
 import shutil
 import subprocess
 import sys
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
+from input_checks import EXIT_BAD_INPUT, EXIT_PEER_LOST, EXIT_RUN_FAILED, run_guarded  # noqa: E402
 from mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E402
 from mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
@@ -111,9 +114,13 @@ from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
 from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
 
 
-def fail(message):
+SUBCOMMANDS = ("run", "plot", "render", "mobility", "help")
+
+
+def fail(message, status=EXIT_BAD_INPUT):
+    """One error line and the exit status (docs/exit-status.md): unless said, the input was bad."""
     print("trackcosim: error: " + message, file=sys.stderr)
-    sys.exit(1)
+    sys.exit(status)
 
 
 def find_program(name):
@@ -123,7 +130,7 @@ def find_program(name):
             return path
     found = shutil.which(name)
     if not found:
-        fail("cannot find %s: build it (cmake --build build) or set TRACKCOSIM_BUILD" % name)
+        fail("cannot find %s: build it (cmake --build build) or set TRACKCOSIM_BUILD" % name, EXIT_RUN_FAILED)
     return found
 
 
@@ -318,13 +325,28 @@ def plot_command(args):
 
 def plot_after_run(folder):
     """The run's figures in RUN_DIR/plots. The run has succeeded whatever happens here, so any
-    failure, a missing matplotlib included, is one warning line and not the run's exit status."""
+    failure, a missing matplotlib included, is one warning line and not the run's exit status.
+    A python3 without matplotlib or numpy (one found before the Debian python3 on PATH, as by
+    `python3 tools/trackcosim.py`) hands the plots to tools/trackcosim plot, whose wrapper picks
+    the python3 that has them."""
     try:
         from plot_run import write_plots
+    except ImportError as e:
+        sys.stdout.flush()
+        result = subprocess.run([os.path.join(HERE, "trackcosim"), "plot", folder], stderr=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            reason = (result.stderr.strip().splitlines() or ["exit status %d" % result.returncode])[-1]
+            warn_no_plots(folder, "%s: %s; then %s" % (type(e).__name__, e, reason))
+        return
+    try:
         write_plots(folder)
     except Exception as e:  # noqa: BLE001 - said as a warning, the run's outputs are complete
-        print("trackcosim: warning: no plots (%s: %s); the run's outputs are complete; "
-              "tools/trackcosim plot %s tries again" % (type(e).__name__, e, folder), file=sys.stderr)
+        warn_no_plots(folder, "%s: %s" % (type(e).__name__, e))
+
+
+def warn_no_plots(folder, reason):
+    print("trackcosim: warning: no plots (%s); the run's outputs are complete; "
+          "tools/trackcosim plot %s tries again" % (reason, folder), file=sys.stderr)
 
 
 def main(argv):
@@ -340,9 +362,13 @@ def main(argv):
     if args and args[0] == "mobility":
         from mobility_tests import mobility_command
         return mobility_command(args[1:], fail)
-    if not args or args[0] != "run":
+    if not args:
         print(__doc__, file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
+    if args[0] != "run":
+        close = difflib.get_close_matches(args[0], SUBCOMMANDS, n=1)
+        fail("unknown subcommand %r (%sexpected one of: %s; tools/trackcosim --help tells more)" % (
+            args[0], "did you mean %s? " % close[0] if close else "", ", ".join(SUBCOMMANDS)))
     try:
         config_file, options = parse_command_line(args[1:])
     except UsageError as e:
@@ -410,11 +436,13 @@ def main(argv):
     if bed is not None and bed.exists() and "--save-bed" in terrain_cmd:
         bed.write_record(folder, ranks)  # the bed is good even when the coupling later failed
     if returncode != 0 and not (guard and guard.ended_hung_step):
-        fail("the co-simulation failed (exit status %d); see the messages above" % process.returncode)
+        lost = returncode == EXIT_PEER_LOST or lost_peer.ended_hung_launcher
+        fail("the co-simulation failed (exit status %d); see the messages above" % process.returncode,
+             EXIT_PEER_LOST if lost else EXIT_RUN_FAILED)
     text = "".join(output)
     v, t = parse_line("vehicle cosim", text), parse_line("terrain cosim", text)
     if not v or not t:
-        fail("the programs ended without their summary lines")
+        fail("the programs ended without their summary lines", EXIT_RUN_FAILED)
     stopped = parse_line("vehicle stopped", text)
     if stopped:
         merge_timing(folder)
@@ -454,23 +482,8 @@ def main(argv):
 
 
 def run_main(argv):
-    """main, with no Python traceback for a user: a file or value the system refuses becomes one
-    error line; anything else is a bug of the launcher, said as such (TRACKCOSIM_DEBUG=1: traceback)."""
-    try:
-        return main(argv)
-    except KeyboardInterrupt:
-        print("trackcosim: interrupted", file=sys.stderr)
-        return 130
-    except (OSError, ValueError) as e:
-        fail(str(e))
-    except Exception as e:  # noqa: BLE001 - reported, not hidden
-        if os.environ.get("TRACKCOSIM_DEBUG"):
-            raise
-        frame = traceback.extract_tb(e.__traceback__)[-1]
-        print("trackcosim: internal error: %s: %s (at %s:%d); please report it with the command line and "
-              "the run file (TRACKCOSIM_DEBUG=1 shows the traceback)" % (
-                  type(e).__name__, e, os.path.basename(frame.filename), frame.lineno), file=sys.stderr)
-        return 1
+    """main, with no Python traceback for a user (tools/input_checks.py run_guarded)."""
+    return run_guarded("trackcosim", main, argv)
 
 
 if __name__ == "__main__":

@@ -44,19 +44,19 @@ class LauncherInputTest(unittest.TestCase):
         self.folder = tempfile.TemporaryDirectory()
         self.addCleanup(self.folder.cleanup)
 
-    def launcher(self, *args):
+    def launcher(self, *args, env=None):
         result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py")] + list(args),
-                                cwd=ROOT, capture_output=True, text=True, timeout=60)
+                                cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
         self.assertNotIn("Traceback", result.stdout + result.stderr)
         return result
 
     def refuses(self, document, *words, options=()):
-        """Runs --dry-run on document (JSON text or a value); asserts exit 1 and words in the error."""
+        """Runs --dry-run on document (JSON text or a value); asserts exit 2 (bad input) and words in the error."""
         path = os.path.join(self.folder.name, "run.json")
         with open(path, "w") as f:
             f.write(document if isinstance(document, str) else json.dumps(document))
         result = self.launcher("run", path, "--dry-run", "--out", os.path.join(self.folder.name, "out"), *options)
-        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
         self.assertTrue(result.stderr.startswith("trackcosim: error: "), result.stderr)
         for word in words:
             self.assertIn(word, result.stderr)
@@ -110,7 +110,7 @@ class LauncherInputTest(unittest.TestCase):
         self.refuses(valid, "unknown argument '--bogus'", options=("--bogus",))
         self.refuses(valid, "--launcher must be", options=("--launcher", "qsub"))
         missing = self.launcher("run", "configs/cosim_gravel.json", "--out")
-        self.assertEqual(missing.returncode, 1)
+        self.assertEqual(missing.returncode, 2)
         self.assertIn("--out needs a value", missing.stderr)
 
     def test_an_out_folder_under_a_file_is_refused_naming_the_file(self):
@@ -127,6 +127,45 @@ class LauncherInputTest(unittest.TestCase):
         bare = self.launcher()
         self.assertEqual(bare.returncode, 2)
         self.assertIn("trackcosim run CONFIG", bare.stderr)
+
+    def test_a_misspelt_subcommand_is_one_error_line_naming_it(self):
+        result = self.launcher("rnu", "configs/cosim_gravel.json")
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stdout, "")
+        self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
+        self.assertIn("trackcosim: error: unknown subcommand 'rnu' (did you mean run? expected one of: run, plot, "
+                      "render, mobility, help", result.stderr)
+
+    def test_a_terrain_config_over_tcp_is_refused_at_dry_run_naming_the_key(self):
+        terrain = os.path.join(self.folder.name, "tcp_terrain.json")
+        with open(TERRAIN) as f:
+            text = f.read()
+        with open(terrain, "w") as f:
+            f.write(text.replace('"transport": "mpi"', '"transport": "tcp"', 1))
+        error = self.refuses(run_document(terrain={"config": terrain}), "terrain.config %s: cosim.transport" % terrain,
+                             '"tcp"', "remove the key", "vehicle_node --terrain tcp")
+        self.assertEqual(len(error.splitlines()), 1, error)
+
+    def test_exit_status_says_whether_the_run_failed_or_lost_its_peer(self):
+        """docs/exit-status.md: the launcher's own status is 1 for a failed co-simulation and 3 when
+        mpirun reports a program's lost peer (3), whatever mpirun's other statuses."""
+        bin_folder = os.path.join(self.folder.name, "bin")
+        for name, body in (("mpirun", 'echo "terrain_node: error: the vehicle stopped answering"; exit $FAKE_STATUS'),
+                           ("vehicle_node/vehicle_node", "exit 0"), ("terrain_node/terrain_node", "exit 0")):
+            path = os.path.join(bin_folder, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write("#!/bin/sh\n%s\n" % body)
+            os.chmod(path, 0o755)
+        path = os.path.join(self.folder.name, "run.json")
+        with open(path, "w") as f:
+            json.dump(run_document(), f)
+        for mpirun_status, status in (("1", 1), ("3", 3), ("137", 1)):
+            env = dict(os.environ, PATH=bin_folder + os.pathsep + os.environ["PATH"], TRACKCOSIM_BUILD=bin_folder,
+                       TRACKCOSIM_BED_STORE="off", FAKE_STATUS=mpirun_status)
+            result = self.launcher("run", path, "--out", os.path.join(self.folder.name, "out"), "--no-plot", env=env)
+            self.assertEqual(result.returncode, status, result.stdout + result.stderr)
+            self.assertIn("trackcosim: error: the co-simulation failed (exit status %s)" % mpirun_status, result.stderr)
 
     def test_a_shipped_run_file_passes(self):
         cwd = os.getcwd()

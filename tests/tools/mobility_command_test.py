@@ -76,7 +76,7 @@ class MobilityCommandTest(unittest.TestCase):
                             (["dbp", self.run_file, "--slips", "0", "--launcher", "hetjob"], "--launcher must be one of mpirun, srun"),
                             (["obstacle", self.run_file, "--speed", "0.5,1"], "--speed: the obstacle test is one run"),
                             (["dbp", os.path.join(self.folder, "none.json"), "--slips", "0"], "none.json: cannot read the run file")):
-            result = self.launcher(*args, "--out", self.out, status=1)
+            result = self.launcher(*args, "--out", self.out, status=2)  # bad input (docs/exit-status.md)
             lines = result.stderr.splitlines()
             self.assertTrue(lines[0].startswith("trackcosim: error: "), result.stderr)
             self.assertIn(words, lines[0])

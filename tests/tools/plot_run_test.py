@@ -272,7 +272,7 @@ class TerrainAndErrorTest(FolderTest):
             plot_run.figures_of(self.folder)
         result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "plot", self.folder],
                                 capture_output=True, text=True, timeout=120)
-        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.returncode, 2)  # bad input (docs/exit-status.md)
         self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
         self.assertTrue(result.stderr.startswith("trackcosim: error: "), result.stderr)
         self.assertIn("vehicle/vehicle.csv", result.stderr)

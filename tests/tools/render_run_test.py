@@ -110,7 +110,7 @@ class RenderSyntheticRun(unittest.TestCase):
         self.assertEqual(os.listdir(os.path.join(folder, "render", "side")), ["frame_000000.png"])
         self.assertFalse(os.path.exists(os.path.join(folder, "render", "chase")))
         r = render(folder, "--view", "chase")
-        self.assertEqual((r.returncode, r.stderr.count("\n")), (1, 1), r.stderr)
+        self.assertEqual((r.returncode, r.stderr.count("\n")), (2, 1), r.stderr)  # bad input
         self.assertIn("trackcosim: error:", r.stderr)
         self.assertIn("no vehicle.pvd", r.stderr)
 
@@ -118,13 +118,13 @@ class RenderSyntheticRun(unittest.TestCase):
         empty = os.path.join(self.tmp.name, "empty")
         os.makedirs(empty, exist_ok=True)
         r = render(empty)
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 2)  # bad input
         self.assertTrue(r.stderr.startswith("trackcosim: error:") and r.stderr.count("\n") == 1, r.stderr)
         for looked in ("vehicle/vehicle.pvd", "terrain/particles.pvd", "particles.pvd"):
             self.assertIn(os.path.join(empty, looked), r.stderr)
         no_programs = dict(os.environ, PATH=empty)
         r = render(self.run_dir, "--out", os.path.join(self.tmp.name, "none"), env=no_programs)
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 1)  # the drawing failed
         self.assertIn("povray and ffmpeg not found: apt-get install povray ffmpeg", r.stderr)
         r = render(self.run_dir, "--size", "320")
         self.assertIn("--size: expected WxH", r.stderr)
