@@ -49,22 +49,24 @@ import sys
 
 import numpy as np
 
+from input_checks import OneLineParser, finite_float, run_guarded
+
 
 def options(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+    p = OneLineParser(description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--radius", type=float, default=0.5, help="helix outer radius [m] (paper: 0.5)")
-    p.add_argument("--pitch", type=float, default=0.25, help="helix rise per turn [m]")
-    p.add_argument("--turns", type=float, default=1.0, help="helix turns (a whole number)")
-    p.add_argument("--thickness", type=float, default=0.02, help="helix plate thickness [m]")
-    p.add_argument("--shaft-radius", type=float, default=0.04, help="[m]")
-    p.add_argument("--shaft-length", type=float, default=1.2, help="from the tip centre up [m]")
-    p.add_argument("--tip-radius", type=float, default=0.05, help="[m]")
-    p.add_argument("--spacing", type=float, default=0.0,
+    p.add_argument("--radius", type=finite_float, default=0.5, help="helix outer radius [m] (paper: 0.5)")
+    p.add_argument("--pitch", type=finite_float, default=0.25, help="helix rise per turn [m]")
+    p.add_argument("--turns", type=finite_float, default=1.0, help="helix turns (a whole number)")
+    p.add_argument("--thickness", type=finite_float, default=0.02, help="helix plate thickness [m]")
+    p.add_argument("--shaft-radius", type=finite_float, default=0.04, help="[m]")
+    p.add_argument("--shaft-length", type=finite_float, default=1.2, help="from the tip centre up [m]")
+    p.add_argument("--tip-radius", type=finite_float, default=0.05, help="[m]")
+    p.add_argument("--spacing", type=finite_float, default=0.0,
                    help="largest distance between neighbouring helix spheres [m]; 0: the thickness")
-    p.add_argument("--grain-radius", type=float, default=0.025,
+    p.add_argument("--grain-radius", type=finite_float, default=0.025,
                    help="smallest grain radius [m]; it must not pass through the helix plate")
-    p.add_argument("--mass", type=float, default=10.0, help="[kg] (paper: 10)")
+    p.add_argument("--mass", type=finite_float, default=10.0, help="[kg] (paper: 10)")
     p.add_argument("--principal-frame", action="store_true",
                    help="write the tensor's own principal moments and axes (for a free anchor) instead of the shaft's axes")
     p.add_argument("-o", "--output", default="anchor_spheres.json")
@@ -207,4 +209,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_guarded("anchor_spheres", lambda argv: main(argv[1:]), sys.argv))

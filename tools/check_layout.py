@@ -10,11 +10,11 @@ before `terrain_node`); it may include its own folder and the listed prefixes. A
 folder that no rule covers and that is not listed as unruled is an error too: a new folder must
 say where it stands. With "mpi_only_in", an MPI name (MPI_..., <mpi.h>) anywhere else, comments
 included, is an error: everything that touches MPI lives in comm/."""
-import argparse
-import json
 import os
 import re
 import sys
+
+from input_checks import OneLineParser, member, read_json, run_guarded
 
 SOURCE_ENDINGS = (".h", ".hpp", ".cuh", ".c", ".cpp", ".cu")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -22,9 +22,8 @@ MPI = re.compile(r'\bMPI_\w*|<mpi\.h>')
 
 
 def load_rules(path):
-    with open(path) as f:
-        data = json.load(f)
-    return data["rules"], data.get("unruled", []), data.get("mpi_only_in", [])
+    data = read_json(path, "a layout rules file")
+    return member(data, ["rules"], path), data.get("unruled", []), data.get("mpi_only_in", [])
 
 
 def governing_key(path, rules):
@@ -89,7 +88,7 @@ def violations(root, rules, unruled, mpi_only_in=()):
 
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = OneLineParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", default=os.path.dirname(here))
     parser.add_argument("--rules", default=os.path.join(here, "layout_arrows.json"))
     args = parser.parse_args(argv)
@@ -105,4 +104,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_guarded("check_layout", lambda argv: main(argv[1:]), sys.argv))

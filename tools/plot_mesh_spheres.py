@@ -11,8 +11,6 @@ shoe's grousers (on its -z side) face the reader.
   tools/plot_mesh_spheres.py configs/vehicles/meshes/shoe_grousers.obj /tmp/shoe_spheres.json \\
       -o docs/images/shoe_grousers_spheres.png --title "M113 shoe with grousers"
 """
-import argparse
-import json
 import sys
 
 import numpy as np
@@ -20,21 +18,25 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
+from input_checks import (InputError, OneLineParser, finite_float, finite_number, member, read_json, read_text,
+                          run_guarded)
+
 
 def read_obj(path):
     """(vertices n x 3, triangles m x 3, from 0); polygons split into fans, as io/mesh_file does."""
     vertices, faces = [], []
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if not w:
-                continue
-            if w[0] == "v":
-                vertices.append([float(x) for x in w[1:4]])
-            elif w[0] == "f":
+    for number, line in enumerate(read_text(path, "an OBJ mesh").splitlines(), 1):
+        w = line.split()
+        where = "%s: line %d" % (path, number)
+        if w and w[0] == "v":
+            vertices.append([finite_number(x, where, text=True) for x in w[1:4]])
+        elif w and w[0] == "f":
+            try:
                 idx = [int(x.split("/")[0]) for x in w[1:]]
-                idx = [i - 1 if i > 0 else len(vertices) + i for i in idx]
-                faces += [[idx[0], idx[k], idx[k + 1]] for k in range(1, len(idx) - 1)]
+            except ValueError:
+                raise InputError("%s: expected vertex numbers, got %r" % (where, line)) from None
+            idx = [i - 1 if i > 0 else len(vertices) + i for i in idx]
+            faces += [[idx[0], idx[k], idx[k + 1]] for k in range(1, len(idx) - 1)]
     return np.array(vertices), np.array(faces)
 
 
@@ -60,21 +62,21 @@ def equal_axes(ax, lo, hi):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = OneLineParser(description=__doc__.split("\n")[0])
     p.add_argument("mesh", help=".obj file")
     p.add_argument("spheres", help="mesh_spheres output (JSON)")
     p.add_argument("-o", "--output", default="mesh_spheres.png")
     p.add_argument("--title", default="")
-    p.add_argument("--elev", type=float, default=-25, help="view elevation (degrees; < 0 looks from below)")
-    p.add_argument("--azim", type=float, default=-50, help="view azimuth (degrees)")
+    p.add_argument("--elev", type=finite_float, default=-25, help="view elevation (degrees; < 0 looks from below)")
+    p.add_argument("--azim", type=finite_float, default=-50, help="view azimuth (degrees)")
     a = p.parse_args(argv)
 
     v, t = read_obj(a.mesh)
-    data = json.load(open(a.spheres))
-    com = np.array(data["centre_of_mass"])
-    spheres = np.array(data["spheres"])
+    data = read_json(a.spheres, "a mesh_spheres output")
+    com = np.array(member(data, ["centre_of_mass"], a.spheres))
+    spheres = np.array(member(data, ["spheres"], a.spheres))
     centres, radii = spheres[:, :3] + com, spheres[:, 3]
-    fit = data["fit"]
+    fit = member(data, ["fit"], a.spheres)
 
     figure = Figure(figsize=(12, 4.2), layout="constrained")
     lo = np.minimum(v.min(axis=0), (centres - radii[:, None]).min(axis=0))
@@ -117,4 +119,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_guarded("plot_mesh_spheres", lambda argv: main(argv[1:]), sys.argv))

@@ -29,19 +29,21 @@ grousers' depth in --layers rows.
 import argparse
 import sys
 
+from input_checks import OneLineParser, finite_float, run_guarded
+
 
 def options(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+    p = OneLineParser(description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--length", type=float, default=0.14, help="plate length along the chain (x) [m]")
-    p.add_argument("--width", type=float, default=0.38, help="plate width across the track (y) [m]")
-    p.add_argument("--top", type=float, default=0.03, help="z of the plate's inner face (the pin offset) [m]")
-    p.add_argument("--thickness", type=float, default=0.05, help="plate thickness [m]")
+    p.add_argument("--length", type=finite_float, default=0.14, help="plate length along the chain (x) [m]")
+    p.add_argument("--width", type=finite_float, default=0.38, help="plate width across the track (y) [m]")
+    p.add_argument("--top", type=finite_float, default=0.03, help="z of the plate's inner face (the pin offset) [m]")
+    p.add_argument("--thickness", type=finite_float, default=0.05, help="plate thickness [m]")
     p.add_argument("--grousers", type=int, default=2, help="number of grousers")
-    p.add_argument("--grouser-width", type=float, default=0.03, help="along x [m]")
-    p.add_argument("--grouser-height", type=float, default=0.025, help="below the plate [m]")
-    p.add_argument("--grouser-pitch", type=float, default=0.08, help="distance between grouser centres [m]")
-    p.add_argument("--cell", type=float, default=0.03, help="largest grid spacing along x and y [m]")
+    p.add_argument("--grouser-width", type=finite_float, default=0.03, help="along x [m]")
+    p.add_argument("--grouser-height", type=finite_float, default=0.025, help="below the plate [m]")
+    p.add_argument("--grouser-pitch", type=finite_float, default=0.08, help="distance between grouser centres [m]")
+    p.add_argument("--cell", type=finite_float, default=0.03, help="largest grid spacing along x and y [m]")
     p.add_argument("--layers", type=int, default=2, help="grid rows through the plate's thickness")
     p.add_argument("-o", "--output", default="shoe_grousers.obj")
     a = p.parse_args(argv)
@@ -145,4 +147,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_guarded("shoe_mesh", lambda argv: main(argv[1:]), sys.argv))

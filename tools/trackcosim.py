@@ -334,7 +334,9 @@ def plot_after_run(folder):
     except ImportError as e:
         sys.stdout.flush()
         result = subprocess.run([os.path.join(HERE, "trackcosim"), "plot", folder], stderr=subprocess.PIPE, text=True)
-        if result.returncode != 0:
+        if result.returncode == 0:
+            sys.stderr.write(result.stderr)  # the figures it skipped, and why
+        else:
             reason = (result.stderr.strip().splitlines() or ["exit status %d" % result.returncode])[-1]
             warn_no_plots(folder, "%s: %s; then %s" % (type(e).__name__, e, reason))
         return

@@ -3,11 +3,14 @@ cell that is not a finite number is refused by file, line and column; a binary f
 line (and column, when its bytes sit in a data row); a row cut short by its line (or left out
 when it is the last and may still be written); NaN and infinities wherever a number is read, but
 in the columns whose writer means "undefined" by nan; a tool's error is one line and exit status
-2, a bug one line and 1, never a traceback (--debug shows it)."""
+2, a bug one line and 1, never a traceback (--debug shows it); the small tools refuse a NaN or
+an infinity on their command line and a missing input file the same way."""
 import contextlib
+import importlib.util
 import io
 import math
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -131,6 +134,32 @@ class GuardTest(unittest.TestCase):
         self.assertIn("tool: internal error: KeyError", stderr)
         status, stderr = self.guarded(KeyError("x"), ("tool", "--debug"))
         self.assertIn("Traceback", stderr)
+
+
+class SmallToolsTest(unittest.TestCase):
+    """The tools with a command line of their own, besides trackcosim and anchor_sweep."""
+
+    def refuses(self, tool, *args, words=()):
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", tool)] + list(args),
+                                capture_output=True, text=True, timeout=60)
+        self.assertNotIn("Traceback", result.stderr)
+        self.assertEqual(result.returncode, EXIT_BAD_INPUT, result.stderr)
+        self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
+        for word in words:
+            self.assertIn(word, result.stderr)
+
+    def test_numbers_on_the_command_line_are_finite(self):
+        self.refuses("shoe_mesh.py", "--length", "inf", "-o", os.devnull,
+                     words=("argument --length: expected a finite number, got 'inf'",))
+        if importlib.util.find_spec("numpy") and importlib.util.find_spec("matplotlib"):
+            self.refuses("anchor_spheres.py", "--radius", "inf", "-o", os.devnull, words=("--radius",))
+            self.refuses("anchor_spheres.py", "--spacing", "nan", "-o", os.devnull, words=("--spacing",))
+            self.refuses("plot_mesh_spheres.py", "a.obj", "b.json", "--elev", "nan", words=("--elev",))
+
+    def test_a_missing_input_file_is_named(self):
+        self.refuses("check_layout.py", "--rules", "/no/rules.json", words=("/no/rules.json: cannot read",))
+        if importlib.util.find_spec("numpy") and importlib.util.find_spec("matplotlib"):
+            self.refuses("plot_mesh_spheres.py", "/no/part.obj", "/no/spheres.json", words=("/no/part.obj",))
 
 
 if __name__ == "__main__":
