@@ -83,10 +83,7 @@ def parse_render_command_line(args):
         one_of(options, option, choices)
     for option in ("--start", "--end"):
         if options[option] is not None:
-            try:
-                options[option] = float(options[option])
-            except ValueError:
-                raise UsageError("%s: expected a time in seconds, got %r" % (option, options[option])) from None
+            options[option] = number(options[option], option, what="a time in seconds")
     width, _, height = options["--size"].partition("x")
     if not (width.isdigit() and height.isdigit() and 16 <= int(width) <= 16384 and 16 <= int(height) <= 16384):
         raise UsageError("--size: expected WxH in pixels (16 to 16384 each), got %r" % options["--size"])

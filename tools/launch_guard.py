@@ -28,6 +28,8 @@ import subprocess
 import sys
 import threading
 
+from input_checks import EXIT_BAD_INPUT, InputError, finite_number
+
 # Lines after which the launcher has GRACE seconds to return: a rank that gave up on its peers
 # (comm/watchdog.cpp, the channels' deadlines), Open MPI ending the job, srun ending the step.
 LOST_PEER_LINES = re.compile(
@@ -115,10 +117,10 @@ def main(argv):
     grace = DEFAULT_GRACE_S
     if args[:1] == ["--grace"] and len(args) >= 2:
         try:
-            grace = float(args[1])
-        except ValueError:
+            grace = finite_number(args[1], "--grace", text=True)
+        except InputError:
             print("launch_guard: error: --grace takes seconds, got %r" % args[1], file=sys.stderr)
-            return 2
+            return EXIT_BAD_INPUT
         args = args[2:]
     if args[:1] == ["--"]:
         args = args[1:]

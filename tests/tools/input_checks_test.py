@@ -151,6 +151,11 @@ class SmallToolsTest(unittest.TestCase):
     def test_numbers_on_the_command_line_are_finite(self):
         self.refuses("shoe_mesh.py", "--length", "inf", "-o", os.devnull,
                      words=("argument --length: expected a finite number, got 'inf'",))
+        self.refuses("launch_guard.py", "--grace", "nan", "--", "true", words=("--grace takes seconds, got 'nan'",))
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "render", ROOT,
+                                 "--start", "inf"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, EXIT_BAD_INPUT, result.stderr)
+        self.assertIn("--start: expected a time in seconds, got 'inf'", result.stderr)
         if importlib.util.find_spec("numpy") and importlib.util.find_spec("matplotlib"):
             self.refuses("anchor_spheres.py", "--radius", "inf", "-o", os.devnull, words=("--radius",))
             self.refuses("anchor_spheres.py", "--spacing", "nan", "-o", os.devnull, words=("--spacing",))
