@@ -107,7 +107,7 @@ def number(text, option, low=-math.inf, high=math.inf, what="a number"):
         value = float(text)
     except ValueError:
         value = math.nan
-    if not (low <= value <= high):
+    if not (math.isfinite(value) and low <= value <= high):  # NaN and infinities are no run's numbers
         raise UsageError("%s: expected %s, got %r" % (option, what, text))
     return value
 
