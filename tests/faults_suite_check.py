@@ -20,7 +20,8 @@ labelled = ctest_names("-L", "faults")
 scripts = ["cosim_hung_peer_ends_the_job", "cosim_crash_keeps_outputs", "cosim_terrain_errors_are_printed",
            "cosim_periodic_checkpoint_resume",
            "launcher_refuses_bad_input", "terrain_node_lost_peer_ends_the_job_np2",
-           "input_checks_refuse_bad_cells", "anchor_sweep_refuses_bad_input", "mobility_collect_refuses_broken_rig_csv"]
+           "input_checks_refuse_bad_cells", "anchor_sweep_refuses_bad_input", "mobility_collect_refuses_broken_rig_csv",
+           "mesh_spheres_refuses_bad_numbers"]
 # Registered only where a python3 imports matplotlib and numpy (tests/tools/CMakeLists.txt).
 plot_scripts = {"plot_refuses_bad_input", "launcher_plots_under_a_python_without_numpy"}
 scripts += sorted(plot_scripts & ctest_names())

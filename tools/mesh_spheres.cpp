@@ -4,7 +4,10 @@
 // relative to the centre of mass (io/sphere_decomposition.h), measures the fit and writes
 //   {"mass", "volume", "centre_of_mass", "inertia", "principal_moments", "principal_axes",
 //    "spheres": [[x, y, z, r], ...], "options": {...}, "fit": {...}}
-// Prints the report. Exit status 1 for a refused mesh or bad options.
+// Prints the report. Exit status (the project's convention, docs/testing.md): 0 written; 1 the
+// output could not be written; 2 bad input: a refused mesh, a missing or bad option (a NaN or
+// infinite number included), each one line `mesh_spheres: error: ...`, the usage after a
+// command-line error.
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -15,6 +18,7 @@
 #include "io/mesh_check.h"
 #include "io/mesh_file.h"
 #include "io/mesh_mass.h"
+#include "io/number_option.h"
 #include "io/output_file.h"
 #include "io/sphere_decomposition.h"
 #include "io/sphere_fit_report.h"
@@ -22,6 +26,13 @@
 namespace {
 
 using namespace trackcosim;
+
+constexpr int kExitOutputFailed = 1;
+constexpr int kExitBadInput = 2;
+
+constexpr const char* kUsage =
+    "usage: mesh_spheres MESH.obj|MESH.stl --density KG_PER_M3 [-o spheres.json] [--f R] [--refined-f R] "
+    "[--sharp-angle DEG] [--refine-levels N] [--merge FRACTION] (mesh_spheres --help tells more)";
 
 nlohmann::json to_json(Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -52,15 +63,23 @@ int main(int argc, char** argv) {
   double density = 0;
   io::DecompositionOptions options;
   io::FitSampling sampling;
-  app.add_option("mesh", mesh_file, "closed surface mesh, .obj or .stl")->required();
-  app.add_option("--density", density, "kg/m^3")->required()->check(CLI::PositiveNumber);
+  CLI::Option* mesh_option =
+      app.add_option("mesh", mesh_file, "closed surface mesh, .obj or .stl")->required()->type_name("MESH");
+  app.add_option("--density", density, "kg/m^3")->required()->check(io::finite_number(io::NumberSign::AboveZero));
   app.add_option("-o,--output", output, "sphere set JSON")->capture_default_str();
-  app.add_option("--f", options.f, "centre ratio d/r on original faces, [0, 1)")->capture_default_str();
-  app.add_option("--refined-f", options.refined_f, "centre ratio on refined faces, [0, 1)")->capture_default_str();
+  // The ranges are the decomposition's own (io/sphere_decomposition.h); finiteness is checked here.
+  app.add_option("--f", options.f, "centre ratio d/r on original faces, [0, 1)")
+      ->check(io::finite_number())
+      ->capture_default_str();
+  app.add_option("--refined-f", options.refined_f, "centre ratio on refined faces, [0, 1)")
+      ->check(io::finite_number())
+      ->capture_default_str();
   app.add_option("--sharp-angle", options.sharp_angle_deg, "degrees between normals that make an edge sharp")
+      ->check(io::finite_number())
       ->capture_default_str();
   app.add_option("--refine-levels", options.refine_levels, "splits of faces at sharp edges")->capture_default_str();
   app.add_option("--merge", options.merge_tolerance, "drop spheres inside others within this fraction of the part's size")
+      ->check(io::finite_number(io::NumberSign::AtLeastZero))
       ->capture_default_str();
   app.add_option("--cap-samples", sampling.cap_samples, "fit report: points per sphere")
       ->check(CLI::Range(1, 100000))
@@ -68,7 +87,20 @@ int main(int argc, char** argv) {
   app.add_option("--face-steps", sampling.face_steps, "fit report: grid steps per face side")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // A bad value is one line naming the option; a missing or unknown word also gets the usage.
+    if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr || dynamic_cast<const CLI::ConversionError*>(&e) != nullptr)
+      std::fprintf(stderr, "mesh_spheres: error: %s\n", e.what());
+    else if (mesh_option->count() == 0)
+      std::fprintf(stderr, "mesh_spheres: error: a mesh file is required: the part's closed surface, .obj or .stl, "
+                           "as the first word\n%s\n", kUsage);
+    else
+      std::fprintf(stderr, "mesh_spheres: error: %s\n%s\n", e.what(), kUsage);
+    return kExitBadInput;
+  }
 
   try {
     io::TriangleMesh mesh = io::read_mesh_file(mesh_file);
@@ -90,11 +122,11 @@ int main(int argc, char** argv) {
     std::printf("fit: protrusion %.3g%%, gap %.3g%% of the part's size -> %s\n", 100 * fit.protrusion, 100 * fit.gap,
                 output.c_str());
   } catch (const io::ConfigError& e) {
-    std::fprintf(stderr, "mesh_spheres: %s\n", e.what());
-    return 1;
+    std::fprintf(stderr, "mesh_spheres: error: %s\n", e.what());
+    return kExitBadInput;
   } catch (const io::OutputError& e) {
-    std::fprintf(stderr, "mesh_spheres: %s\n", e.what());
-    return 1;
+    std::fprintf(stderr, "mesh_spheres: error: %s\n", e.what());
+    return kExitOutputFailed;
   }
   return 0;
 }

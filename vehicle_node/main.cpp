@@ -15,6 +15,7 @@
 
 #include "cosim/coupler.h"
 #include "cosim/job_control.h"
+#include "io/number_option.h"
 #include "io/version.h"
 #include "vehicle_node/coupled/coupled_run.h"
 #include "vehicle_node/standalone/standalone_run.h"
@@ -24,25 +25,6 @@ namespace {
 constexpr int kExitError = 1;  // bad input: config, output folder, diverged run
 constexpr int kExitUsage = 2;  // bad command line
 // 3 (cosim::kExitPeerLost): the terrain stopped answering
-
-/// A finite number above (or, with `zero_allowed`, at least) zero. CLI11's own PositiveNumber
-/// prints its range with the largest double in full, 300 digits.
-CLI::Validator number_at_least_zero(bool zero_allowed) {
-  return CLI::Validator(
-      [zero_allowed](std::string& text) -> std::string {
-        double value = 0;
-        std::size_t used = 0;
-        try {
-          value = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != text.size() || !std::isfinite(value) || value < 0 || (!zero_allowed && value == 0))
-          return std::string("must be a finite number ") + (zero_allowed ? ">= 0" : "> 0") + ", got " + text;
-        return {};
-      },
-      zero_allowed ? "NUMBER >= 0" : "NUMBER > 0");
-}
 
 constexpr const char* kFooter = R"(
 Outputs in DIR (written as the run goes and flushed at each output interval, so a killed run
@@ -92,14 +74,14 @@ int main(int argc, char** argv) {
           ->check(CLI::IsMember({"flat", "bumpy"}));
   CLI::Option* end_option = app.add_option("--end-time", end_time, "Simulated time, s (default: simulation.end_time)")
                                 ->type_name("T")
-                                ->check(number_at_least_zero(true));
+                                ->check(trackcosim::io::finite_number(trackcosim::io::NumberSign::AtLeastZero));
   CLI::Option* step_option = app.add_option("--step", step, "Time step, s (default: simulation.step, 1e-3)")
                                  ->type_name("H")
-                                 ->check(number_at_least_zero(false));
+                                 ->check(trackcosim::io::finite_number(trackcosim::io::NumberSign::AboveZero));
   CLI::Option* interval_option =
       app.add_option("--output-interval", output_interval, "Time between output rows, s (default 0.01)")
           ->type_name("S")
-          ->check(number_at_least_zero(false));
+          ->check(trackcosim::io::finite_number(trackcosim::io::NumberSign::AboveZero));
   app.add_option("--out", options.out_dir, "Output folder, created if missing")->type_name("DIR")->capture_default_str();
   app.add_flag("--quiet", quiet, "No progress lines");
   vehicle::CoupledOptions coupled;
@@ -113,12 +95,12 @@ int main(int argc, char** argv) {
   app.add_option("--terrain-host", coupled.host, "tcp: the terrain leader's address")->capture_default_str();
   app.add_option("--terrain-port", coupled.port, "tcp: its port")->capture_default_str()->check(CLI::Range(1, 65535));
   app.add_option("--coupling-step", coupled.coupling_step, "Coupling step, s (default: the vehicle step)")
-      ->check(number_at_least_zero(false));
+      ->check(trackcosim::io::finite_number(trackcosim::io::NumberSign::AboveZero));
   app.add_option("--timeout", coupled.timeout,
                  "Longest silence of the terrain on any wait, s (it sends working frames while it settles and "
                  "steps); a terrain that stays silent longer ends the job, exit status 3")
       ->capture_default_str()
-      ->check(number_at_least_zero(false));
+      ->check(trackcosim::io::finite_number(trackcosim::io::NumberSign::AboveZero));
   app.add_option("--coupling-scheme", coupled.scheme,
                  "sequential: the vehicle waits for each interval's forces, which allows 4.4x stiffer shoe "
                  "springs; concurrent: both sides compute at once, the forces act one interval late "
@@ -141,7 +123,7 @@ int main(int argc, char** argv) {
                      "terrain's) every S of simulated time while the run goes on, so that a crashed run "
                      "continues with --restart from the last one (docs/protocol.md, \"Checkpoints\")")
           ->type_name("S")
-          ->check(number_at_least_zero(false))
+          ->check(trackcosim::io::finite_number(trackcosim::io::NumberSign::AboveZero))
           ->needs(terrain_option);
 
   try {
