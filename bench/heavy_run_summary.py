@@ -2,7 +2,8 @@
 """One parseable line for a finished heavy-vehicle co-simulation (bench/run_heavy.sh):
 
   heavy vehicle=<name> grains=<n> steps=<k> wall_s=<t> ms_per_step=<m> distance_m=<d> sinkage_m=<s>
-        sprocket_torque_Nm=<q> rest_force_ratio=<r> max_grain_speed=<v>      (one line)
+        sprocket_torque_Nm=<q> rest_force_ratio=<r> max_grain_speed=<v>
+        max_grain_speed_not_in_flight=<w>                                     (one line)
 
   heavy_run_summary.py RUN_DIR VEHICLE_NAME WALL_SECONDS [--rest-window T0,T1]
 
@@ -15,6 +16,11 @@
   is the 0.5 s before the sprockets first turn (mean sprocket speed above 1% of its maximum),
   or --rest-window.
 - max_grain_speed: the fastest grain at any coupling step (terrain/solver.csv) [m/s].
+- max_grain_speed_not_in_flight: the same over the steps whose fastest grain is not in free
+  flight. A grain thrown off the track flies under gravity alone, so its |v|^2 is quadratic in t
+  with curvature g^2: three consecutive steps whose second difference of |v|^2 is 2 g^2 dt^2
+  within 1% are in flight (the integrator keeps that exact for a grain without contacts). What
+  is left is the bed's own fastest grain, the figure that says whether the bed stays calm.
 - wall_s: the run's wall time as the caller measured it (bed preparation included).
 Also prints a second line, `heavy_rest ...`, with the rest window and the ratio's swing in it.
 """
@@ -50,6 +56,21 @@ def rest_window(vehicle_rows):
     return max(0.0, start - REST_WINDOW_S), start
 
 
+def in_flight(solver_rows, tolerance=0.01):
+    """Per solver.csv row: whether its fastest grain is in free flight (see the module doc)."""
+    t = [float(r["t"]) for r in solver_rows]
+    v2 = [float(r["max_grain_speed"]) ** 2 for r in solver_rows]
+    flying = [False] * len(t)
+    for i in range(1, len(t) - 1):
+        dt = t[i + 1] - t[i]
+        if dt <= 0 or abs(t[i] - t[i - 1] - dt) > 1e-9 * dt:
+            continue
+        curvature = (v2[i + 1] - 2 * v2[i] + v2[i - 1]) / (2 * dt * dt)
+        if abs(curvature - GRAVITY ** 2) <= tolerance * GRAVITY ** 2:
+            flying[i - 1] = flying[i] = flying[i + 1] = True
+    return flying
+
+
 def vertical_force_by_time(shoe_rows):
     totals = {}
     for r in shoe_rows:
@@ -80,12 +101,14 @@ def main(argv):
     torque = mean([(float(r["sprocket_torque_left"]) + float(r["sprocket_torque_right"])) / 2 for r in driving])
     solver = read_csv(os.path.join(folder, "terrain", "solver.csv"))
     fastest = max(float(r["max_grain_speed"]) for r in solver)
+    grounded = max((float(r["max_grain_speed"]) for r, flying in zip(solver, in_flight(solver)) if not flying),
+                   default=0.0)
     steps = summary["steps"]
     sinkage = summary.get("sinkage_m")
     print("heavy vehicle=%s grains=%d steps=%d wall_s=%.0f ms_per_step=%.1f distance_m=%.3f sinkage_m=%s "
-          "sprocket_torque_Nm=%.0f rest_force_ratio=%.4f max_grain_speed=%.3f" % (
+          "sprocket_torque_Nm=%.0f rest_force_ratio=%.4f max_grain_speed=%.3f max_grain_speed_not_in_flight=%.3f" % (
               name, summary["particles"], steps, wall, summary["step_ms"], summary["distance_m"],
-              "n/a" if sinkage is None else "%.4f" % sinkage, torque, mean(ratios), fastest))
+              "n/a" if sinkage is None else "%.4f" % sinkage, torque, mean(ratios), fastest, grounded))
     print("heavy_rest window_s=%.3f,%.3f samples=%d ratio_min=%.4f ratio_max=%.4f weight_N=%.0f" % (
         t0, t1, len(ratios), min(ratios, default=float("nan")), max(ratios, default=float("nan")),
         mass * GRAVITY))

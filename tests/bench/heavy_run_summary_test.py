@@ -69,7 +69,31 @@ class HeavyRunSummaryTest(unittest.TestCase):
         # Torque: over the launcher's driving window, 1.6..2.0 s: 300 N m.
         self.assertEqual(fields["sprocket_torque_Nm"], "300")
         self.assertEqual(fields["max_grain_speed"], "1.500")
+        self.assertEqual(fields["max_grain_speed_not_in_flight"], "1.500")  # 0.4, 1.5, 0.2: no parabola
         self.assertEqual(fields["sinkage_m"], "0.0300")
+
+    def test_a_grain_in_flight_is_told_apart(self):
+        """A grain thrown at 6 m/s (4 horizontal, 4.47 up) flies 1 s in steps of 2 ms while the
+        bed's fastest grain is 0.8 m/s before and after."""
+        folder = tempfile.mkdtemp()
+        make_run(folder)
+        rows, dt = [], 0.002
+        for k in range(800):
+            t = k * dt
+            if 0.2 <= t < 1.2:
+                vz = 4.47 - 9.81 * (t - 0.2)
+                speed = (4.0 ** 2 + vz ** 2) ** 0.5
+            else:
+                speed = 0.8
+            rows.append([k, t, 10, 100, 1e-3, speed])
+        write_csv(os.path.join(folder, "terrain", "solver.csv"),
+                  ["step", "t", "contacts", "iterations", "residual", "max_grain_speed"], rows)
+        out = io.StringIO()
+        with redirect_stdout(out):
+            heavy_run_summary.main(["x", folder, "box", "600"])
+        fields = dict(item.split("=", 1) for item in out.getvalue().splitlines()[0].split()[1:])
+        self.assertEqual(fields["max_grain_speed_not_in_flight"], "0.800")
+        self.assertGreater(float(fields["max_grain_speed"]), 6.0)
 
     def test_a_given_rest_window(self):
         folder = tempfile.mkdtemp()
