@@ -46,6 +46,11 @@ After a line saying that a rank gave up on a lost peer (a node lost mid-run), mp
 15 s to return before the launcher ends it (tools/launch_guard.py: either may wait for the lost
 node for many minutes).
 
+On one host (outside Slurm, or a Slurm job of one node) Open MPI is kept on the loopback:
+OMPI_MCA_btl=self,vader and OMPI_MCA_oob_tcp_if_include=lo, each unless the environment sets it
+or chooses that transport's interfaces (tools/mpi_loopback.py; jobs/README.md, "Open MPI's
+network", also says how a site chooses its interfaces). The launcher prints what it added.
+
 --launcher srun starts the job step with `srun --mpi=pmix --multi-prog` (inside a Slurm
 allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`; --launcher hetjob
 with `srun --het-group=0 vehicle : --het-group=1 terrain` inside a heterogeneous job
@@ -111,6 +116,7 @@ from program_lines import key_values  # noqa: E402
 from run_file import RunFileError, read_run_file  # noqa: E402
 from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
 from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
+from mpi_loopback import loopback_settings  # noqa: E402
 from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
 
 
@@ -410,11 +416,16 @@ def main(argv):
     if bed is not None:
         terrain_cmd += bed_options(bed, options["--fresh-bed"])
     command = launch_command(options["--launcher"], vehicle_cmd, terrain_cmd, ranks, folder)
+    mpi_settings = loopback_settings(os.environ, options["--launcher"], command[0])
+    if mpi_settings:
+        print("trackcosim: one host: Open MPI kept on the loopback (%s; jobs/README.md, \"Open MPI's network\")" % " ".join(
+            "%s=%s" % setting for setting in sorted(mpi_settings.items())), flush=True)
     print("trackcosim: " + " ".join(command), flush=True)
     if dry:
         return 0
     env = dict(os.environ)
     env.setdefault("OMP_WAIT_POLICY", "passive")
+    env.update(mpi_settings)
     if os.geteuid() == 0:
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
