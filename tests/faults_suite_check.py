@@ -19,7 +19,7 @@ def ctest_names(*options):
 labelled = ctest_names("-L", "faults")
 scripts = ["cosim_hung_peer_ends_the_job", "cosim_crash_keeps_outputs", "cosim_terrain_errors_are_printed",
            "cosim_periodic_checkpoint_resume",
-           "cosim_listens_on_loopback_only", "launcher_loopback_on_one_host",
+           "cosim_listens_on_loopback_only", "launcher_loopback_on_one_host", "launcher_summary_over_steady_window",
            "launcher_refuses_bad_input", "terrain_node_lost_peer_ends_the_job_np2",
            "input_checks_refuse_bad_cells", "anchor_sweep_refuses_bad_input", "mobility_collect_refuses_broken_rig_csv",
            "mesh_spheres_refuses_bad_numbers"]

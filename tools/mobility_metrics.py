@@ -3,12 +3,19 @@
 
 Pure functions of the rows of vehicle.csv and shoes.csv (csv.DictReader dicts, values as text
 or numbers) and the vehicle config; tools/trackcosim.py reads the files and prints the result.
-All three figures are means over the driving window: the driver ramps the sprockets up first,
-and slip while the tracks barely turn is a ratio of two small numbers, not a property of the
-terrain.
+All three figures are means over the steady window, found from the data in two cuts:
+- the driving window: the driver ramps the sprockets up first, and slip while the tracks barely
+  turn is a ratio of two small numbers, not a property of the terrain;
+- its start-up transient: once the sprockets turn, the chassis still has to catch up with the
+  tracks (issue 34, the light robot on gravel: slip 0.065 from 0.46 s, 0.022 from 1.0 s, once steady).
+  MSER-5 cuts it, as the mobility rig cuts its measure phase (tools/rig_analysis.py), on the
+  chassis's forward speed: the response to the sprocket speed the driver imposes, as the chassis
+  speed is the rig's series when it imposes the track speed and the pull (the grade test).
 """
 
 import math
+
+from rig_analysis import mser5_cut
 
 DRIVING_SHARE = 0.5     # the driving window: mean sprocket speed at least this share of its maximum
 MIN_TRACK_SPEED = 1e-3  # m/s of track (sprocket speed x pitch radius): below it a track stands still
@@ -40,6 +47,18 @@ def driving_window(vehicle_rows, pitch_radius):
     if top * pitch_radius < MIN_TRACK_SPEED:
         return []
     return [r for r, w in zip(vehicle_rows, mean_speed) if w >= DRIVING_SHARE * top]
+
+
+def steady_window(driving):
+    """The driving window less its start-up transient: the rows after MSER-5's cut on the forward
+    speed (searched over the first half of the window, so a run still accelerating keeps a
+    transient; speed_at_end says so)."""
+    return driving[mser5_cut([forward_speed(r) for r in driving]):]
+
+
+def time_span(rows):
+    """[first, last] output time of rows, None without rows."""
+    return [float(rows[0]["t"]), float(rows[-1]["t"])] if rows else None
 
 
 def mean(values):
@@ -125,7 +144,7 @@ def fitted_change(times, values):
 
 def speed_at_end(window):
     """{"speed", "change", "over_s", "steady"}: the mean forward speed over the last END_SHARE of
-    the driving window, how much its fitted line changes there (as a share of that speed) and
+    the (driving) window, how much its fitted line changes there (as a share of that speed) and
     whether that is under STEADY_CHANGE: a run still accelerating gives no steady-state figures.
     None without a driving window of at least 4 samples in that end."""
     if not window:
@@ -143,16 +162,22 @@ def speed_at_end(window):
 
 
 def mobility(vehicle_rows, shoe_rows, vehicle_config, pitch_radius):
-    """The figures of a run, for run.json's summary (None: not defined for this run)."""
-    window = driving_window(vehicle_rows, pitch_radius)
+    """The figures of a run, for run.json's summary (None: not defined for this run).
+    driving_window_s is the steady window, over which every figure is a mean (its name is kept
+    for the readers of run.json); driving_from_s the start of the driving window it was cut from.
+    Whether the run ended steady is judged on the driving window: a run accelerating throughout
+    leaves MSER-5 little to tell apart."""
+    driving = driving_window(vehicle_rows, pitch_radius)
+    window = steady_window(driving)
     area = pad_area(vehicle_config)
-    return {"driving_window_s": [float(window[0]["t"]), float(window[-1]["t"])] if window else None,
+    return {"driving_window_s": time_span(window),
+            "driving_from_s": float(driving[0]["t"]) if driving else None,
             "sprocket_pitch_radius_m": pitch_radius,
             "slip": track_slip(window, pitch_radius),
             "sprocket_power_kw": sprocket_power_kw(window),
             "ground_pressure_kpa": ground_pressure_kpa(window, shoe_rows, area),
             "pad_area_m2": area,
-            "speed_at_end": speed_at_end(window)}
+            "speed_at_end": speed_at_end(driving)}
 
 
 def text(value, form):
@@ -169,6 +194,8 @@ def report_lines(m):
                         "  ground pressure       n/a (no driving window)"]
     t0, t1 = m["driving_window_s"]
     lines += [end_speed_line(m["speed_at_end"]),
+             "  steady window         t = %.2f..%.2f s: the driving window from t = %.2f s less its start-up transient "
+             "(MSER-5 on the forward speed), over which this summary's means are taken" % (t0, t1, m["driving_from_s"]),
              "  slip                  left %s, right %s (mean %s), over t = %.2f..%.2f s, against the track speed "
              "sprocket speed x pitch radius %.4f m" % (
                  text(slip["left"], "%.3f"), text(slip["right"], "%.3f"), text(slip["mean"], "%.3f"), t0, t1,

@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 
-from mobility_metrics import MIN_TRACK_SPEED, driving_window, forward_speed
+from mobility_metrics import MIN_TRACK_SPEED, driving_window, forward_speed, steady_window
 from plot_data import MissingData
 from plot_style import label, new_figure
 from run_outputs import sprocket_pitch_radius
@@ -43,7 +43,7 @@ def motion_figure(run):
 
 def slip_figure(run):
     """i = 1 - v / (omega r) per side (tools/mobility_metrics.py), masked where the track stands
-    still; the driving window over which the summary averages it is shaded."""
+    still; the steady window over which the summary averages it is shaded."""
     r, t, v = pitch_radius(run), run.vehicle["t"], forward_speeds(run)
     figure, (axes,) = new_figure("Track slip (pitch radius %.4f m)" % r)
     for side in SIDES:
@@ -52,9 +52,9 @@ def slip_figure(run):
         slip = np.full(len(t), np.nan)
         slip[moving] = 1 - v[moving] / track_speed[moving]
         axes.plot(t, slip, LINE_STYLE[side], label=side)
-    window = driving_window(run.vehicle.rows, r)
+    window = steady_window(driving_window(run.vehicle.rows, r))
     if window:
-        axes.axvspan(float(window[0]["t"]), float(window[-1]["t"]), color="0.85", zorder=0, label="driving window")
+        axes.axvspan(float(window[0]["t"]), float(window[-1]["t"]), color="0.85", zorder=0, label="steady window")
     low, high = axes.get_ylim()
     axes.set_ylim(max(low, SLIP_VIEW[0]), min(high, SLIP_VIEW[1]))
     label(axes, "slip i = 1 - v / (ω r) (-)")

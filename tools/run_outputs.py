@@ -101,7 +101,8 @@ def mobility_of_run(folder, vehicle_config_file):
 
 
 def sinkage_of_run(folder, driving_window, vehicle_rows, shoe_rows):
-    """{"sinkage": mean_over(...) or None, "sinkage_note": why not}: over the driving window, or
+    """{"sinkage": mean_over(...) or None, "sinkage_note": why not}: over the steady window
+    (driving_window, tools/mobility_metrics.py), or
     over the second half of a run whose sprockets never turned (the vehicle has landed by then)."""
     why = missing_inputs(folder)
     series = sinkage_over_time(folder, shoe_rows) if why is None else None

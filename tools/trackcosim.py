@@ -13,7 +13,9 @@ folder, and prints a summary ending with one parseable line:
         slip=<i> sprocket_power_kw=<p> ground_pressure_kpa=<q>   (one line; n/a where undefined)
 
 The summary also gives the track slip, the sprocket power and the ground pressure over the
-driving window (tools/mobility_metrics.py, docs/mobility-metrics.md).
+steady window, which it prints: the rows with the sprockets turning, less the start-up transient
+that MSER-5 finds in the forward speed (tools/mobility_metrics.py, docs/mobility-metrics.md);
+run.json's summary records it as driving_window_s.
 
 Run config (paths relative to the current folder):
   {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 1.0},

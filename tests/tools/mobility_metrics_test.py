@@ -111,7 +111,9 @@ class DrivingRunTest(unittest.TestCase):
         self.m = mobility_of_run(self.folder, config)
 
     def test_the_window_is_the_driving_part(self):
+        # No start-up transient: the chassis is at its speed from the first driving row.
         self.assertEqual(self.m["driving_window_s"], [0.5, 2.0])
+        self.assertEqual(self.m["driving_from_s"], 0.5)
         self.assertEqual(self.m["sprocket_pitch_radius_m"], PITCH_RADIUS)  # from vehicle/run.json
 
     def test_slip_per_side_and_mean(self):
@@ -140,11 +142,13 @@ class DrivingRunTest(unittest.TestCase):
         self.assertTrue(lines[0].startswith("  sinkage               n/a (no terrain/surface_start.csv"), lines[0])
         # The speed is constant over the end of the driving window: steady.
         self.assertTrue(lines[1].startswith("  speed at the end      ") and ", steady (" in lines[1], lines[1])
-        self.assertEqual(lines[2], "  slip                  left 0.200, right 0.100 (mean 0.150), over t = 0.50..2.00 s, "
+        self.assertTrue(lines[2].startswith("  steady window         t = 0.50..2.00 s: the driving window from "
+                                            "t = 0.50 s less its start-up transient"), lines[2])
+        self.assertEqual(lines[3], "  slip                  left 0.200, right 0.100 (mean 0.150), over t = 0.50..2.00 s, "
                                    "against the track speed sprocket speed x pitch radius 0.1250 m")
-        self.assertTrue(lines[3].startswith("  sprocket power        2.78 kW (left 1.00, right 1.78)"), lines[3])
-        self.assertTrue(lines[4].startswith("  ground pressure       mean 110.0 kPa, 95th percentile 200.0 kPa over "
-                                            "10.0 loaded shoes"), lines[4])
+        self.assertTrue(lines[4].startswith("  sprocket power        2.78 kW (left 1.00, right 1.78)"), lines[4])
+        self.assertTrue(lines[5].startswith("  ground pressure       mean 110.0 kPa, 95th percentile 200.0 kPa over "
+                                            "10.0 loaded shoes"), lines[5])
         # The launcher's last line: the old fields first, unchanged, then the new ones.
         line = ("cosim steps=2000 terrain_ranks=2 particles=52682 distance_m=1.5000 sinkage_m=0.0120 step_ms=4.000 "
                 "exchange_share=0.0150" + line_fields(self.m))

@@ -163,7 +163,7 @@ class VehicleFigureTest(FolderTest):
             self.assertTrue(np.isnan(slip[0]))
             expected = [1 - VX[k] / (OMEGA[side][k] * PITCH_RADIUS) for k in range(1, len(T))]
             np.testing.assert_allclose(slip[1:], expected)
-        self.assertIn("driving window", [p.get_label() for p in axes.patches])
+        self.assertIn("steady window", [p.get_label() for p in axes.patches])
 
     def test_sprocket_power_is_torque_times_speed_per_side_and_total(self):
         torque, power = sprocket_figure(self.run).axes
