@@ -15,8 +15,11 @@ namespace {
 /// The keys of a config that make the bed or its clock: a --restart must not change them (a
 /// `bodies` entry's load schedule among them: it is part of the entry). The
 /// rest (end_time, solver, collision, output, settle, domain, cosim) says how the run goes on.
-constexpr std::array<std::string_view, 7> kBedKeys = {"container", "material", "particles", "obstacles",
-                                                      "bodies",    "gravity",  "step_size"};
+/// They are compared in this order, and the first difference is named: a key whose default is
+/// taken from another comes after it (the container's frictions default to material.friction),
+/// so a change names the key the user wrote, not one the config derived from it.
+constexpr std::array<std::string_view, 7> kBedKeys = {"material", "container", "particles", "obstacles",
+                                                      "bodies",   "gravity",   "step_size"};
 
 /// The gid ranges of a saved bed: its runs of consecutive gids with the same motion. Dynamic
 /// runs are named as particles (is_particle), so the co-simulation's welcome counts them and the
@@ -156,6 +159,12 @@ void find_config_bodies(StartState& s) {
   }
 }
 
+/// A checkpoint's run: output.probes name bodies of the bed that runs, not of the config's own scene.
+void check_probes_on_bed(const StartState& s) {
+  check_probes(s.config.scene, body_count(s.config.gid_ranges), s.config.source,
+               "the bed that runs, the checkpoint's bodies and the config's `bodies`,");
+}
+
 }  // namespace
 
 StartState load_start_state(const comm::RankGroup& group, const std::filesystem::path& config,
@@ -166,7 +175,8 @@ StartState load_start_state(const comm::RankGroup& group, const std::filesystem:
   StartState s;
   if (from_checkpoint.empty()) {
     // Each rank generates its own particles (DistributedTerrain): only the fixed bodies here.
-    s.config = load_terrain_config(config, BuildBodies::FixedOnly);
+    s.config = load_terrain_config(config, BuildBodies::FixedOnly,
+                                   restart.empty() ? ProbeCheck::AgainstScene : ProbeCheck::Later);
     s.bodies = body_count(s.config.gid_ranges);
     s.spheres = sphere_count(s.config.scene);
     if (restart.empty()) return s;
@@ -179,17 +189,19 @@ StartState load_start_state(const comm::RankGroup& group, const std::filesystem:
       take_bed_from(s, record["bed_checkpoint"].get<std::string>());
       find_config_bodies(s);
     }
+    check_probes_on_bed(s);
     return s;
   }
   // The config's generators do not run: the checkpoint is the bed.
   s.config.source = config.string();
-  s.config.scene = read_terrain_scene(io::load_json_document(config), s.config.source);
+  s.config.scene = read_terrain_scene(io::load_json_document(config), s.config.source, ProbeCheck::Later);
   s.checkpoint = read_checkpoint_share(group, from_checkpoint);
   s.checkpoint->step = 0;
   s.checkpoint->time = 0;
   s.bodies = s.checkpoint->bed_bodies, s.spheres = s.checkpoint->bed_spheres;
   take_bed_from(s, from_checkpoint.string());
   add_config_bodies(s, group);
+  check_probes_on_bed(s);
   return s;
 }
 

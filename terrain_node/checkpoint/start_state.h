@@ -16,7 +16,8 @@
 //
 // With a checkpoint, the config's bodies are replaced by the checkpoint's fixed bodies and its
 // gid ranges by the file's, so everything that reads them (the plan, the co-simulation's welcome,
-// the shoe proxies' gids) sees the bed that runs, and StartState's counts are the checkpoint's.
+// the shoe proxies' gids, the check of output.probes) sees the bed that runs, and StartState's
+// counts are the checkpoint's.
 // Every rank reads only its block of the file (checkpoint_share.h), whatever the rank count.
 
 #include <cstdint>

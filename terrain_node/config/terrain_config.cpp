@@ -31,19 +31,6 @@ Container read_container(const io::JsonField& f, const Material& material) {
   return c;
 }
 
-/// Gids are dense from 0, so a probe exists when it is below the body count.
-void check_probes(const io::JsonField& output, const TerrainScene& scene) {
-  const std::optional<io::JsonField> probes = output.optional_member("probes");
-  if (!probes) return;
-  const std::uint64_t bodies = body_count(scene);
-  const std::vector<io::JsonField> items = probes->elements();
-  for (std::size_t i = 0; i < items.size(); ++i)
-    if (scene.output.probes[i] >= bodies)
-      items[i].fail("no body has gid " + std::to_string(scene.output.probes[i]) +
-                    (bodies == 0 ? std::string(" (the scene has no bodies)")
-                                 : " (this scene has gids 0 to " + std::to_string(bodies - 1) + ")"));
-}
-
 Vec3 read_gravity(const io::JsonField& f) {
   const Vec3 g = f.vec3();
   const double magnitude = std::hypot(double(g.x), double(g.y), double(g.z));  // no overflow at 1e300
@@ -88,7 +75,19 @@ Material read_material(const io::JsonField& f, const Material& defaults) {
 
 }  // namespace terrain_config_detail
 
-TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name) {
+/// Gids are dense from 0, so a probe exists when it is below the body count.
+void check_probes(const TerrainScene& scene, std::uint64_t gids, const std::string& source_name,
+                  const std::string& bed) {
+  const std::vector<gpu::GlobalId>& probes = scene.output.probes;
+  for (std::size_t i = 0; i < probes.size(); ++i)
+    if (probes[i] >= gids)
+      throw io::ConfigError(source_name + ": output.probes[" + std::to_string(i) + "]: no body has gid " +
+                            std::to_string(probes[i]) + " (" + bed +
+                            (gids == 0 ? std::string(" has no bodies)")
+                                       : " has gids 0 to " + std::to_string(gids - 1) + ")"));
+}
+
+TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name, ProbeCheck probes) {
   const io::JsonField root(document, source_name);
   root.expect_object({"container", "material", "particles", "obstacles", "bodies", "gravity", "step_size", "end_time",
                       "solver", "collision", "output", "settle", "domain", "cosim"});
@@ -115,10 +114,8 @@ TerrainScene read_terrain_scene(const nlohmann::json& document, const std::strin
   check_step_count(root.member("end_time"), scene.end_time, scene.step.step_size);
   if (const auto f = root.optional_member("solver")) scene.step.solver = read_solver_settings(*f);
   if (const auto f = root.optional_member("collision")) scene.step.collision = read_collision_settings(*f);
-  if (const auto f = root.optional_member("output")) {
-    scene.output = read_output_settings(*f);
-    check_probes(*f, scene);
-  }
+  if (const auto f = root.optional_member("output")) scene.output = read_output_settings(*f);
+  if (probes == ProbeCheck::AgainstScene) check_probes(scene, body_count(scene), source_name, "this scene");
   if (const auto f = root.optional_member("settle")) scene.settle = read_settle_settings(*f);
   if (const auto f = root.optional_member("domain")) scene.domain = read_domain_settings(*f);
   if (const auto f = root.optional_member("cosim")) scene.cosim = read_cosim_settings(*f);
@@ -156,10 +153,10 @@ TerrainConfig parse_terrain_config(std::string_view text, const std::string& sou
   return config;
 }
 
-TerrainConfig load_terrain_config(const std::filesystem::path& file, BuildBodies which) {
+TerrainConfig load_terrain_config(const std::filesystem::path& file, BuildBodies which, ProbeCheck probes) {
   TerrainConfig config;
   config.source = file.string();
-  config.scene = read_terrain_scene(io::load_json_document(file), config.source);
+  config.scene = read_terrain_scene(io::load_json_document(file), config.source, probes);
   config.gid_ranges = plan_gid_ranges(config.scene);
   for (std::size_t i = 0; i < config.scene.bodies.size(); ++i) config.body_gids.push_back(body_gid(config.scene, i));
   config.bodies = build(config.scene, which, config.source);

@@ -324,10 +324,15 @@ struct TerrainConfig {
 /// particles (build_terrain_bodies with a region).
 enum class BuildBodies { All, FixedOnly };
 
+/// Which bed output.probes name bodies of: the config's own scene (a run it builds), or a bed a
+/// checkpoint brings, which only load_start_state knows (it then calls check_probes itself).
+enum class ProbeCheck { AgainstScene, Later };
+
 /// Reads, validates and builds. Throws ConfigError "<file>: <key path>: <why>" for the first bad
 /// key: unknown key, wrong type, missing required key, impossible value. Relative file names in
 /// the config (heightmaps, elevation grids) are resolved against the config's folder.
-TerrainConfig load_terrain_config(const std::filesystem::path& file, BuildBodies build = BuildBodies::All);
+TerrainConfig load_terrain_config(const std::filesystem::path& file, BuildBodies build = BuildBodies::All,
+                                  ProbeCheck probes = ProbeCheck::AgainstScene);
 /// The same from text in memory; `source_name` stands for the file in messages.
 TerrainConfig parse_terrain_config(std::string_view text, const std::string& source_name,
                                    BuildBodies build = BuildBodies::All);
@@ -337,7 +342,12 @@ TerrainConfig parse_terrain_config(std::string_view text, const std::string& sou
 nlohmann::ordered_json resolved_config_json(const TerrainScene& scene);
 
 // The pieces, for the loader's own files and for tests.
-TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name);
+TerrainScene read_terrain_scene(const nlohmann::json& document, const std::string& source_name,
+                                ProbeCheck probes = ProbeCheck::AgainstScene);
+/// output.probes against a bed whose gids are 0 .. gids - 1 (dense): a probe no body has is a
+/// ConfigError "<source>: output.probes[i]: no body has gid G (<bed> has gids 0 to N)".
+void check_probes(const TerrainScene& scene, std::uint64_t gids, const std::string& source_name,
+                  const std::string& bed);
 /// Gids per wall and per source, from the counts alone (no generator runs).
 std::vector<GidRange> plan_gid_ranges(const TerrainScene& scene);
 /// Bodies and spheres of the whole scene, from the counts alone.

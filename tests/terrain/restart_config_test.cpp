@@ -90,6 +90,19 @@ TEST_F(RestartConfig, ARestartWithAnotherBedIsRefusedNamingWhatDiffers) {
   EXPECT_FALSE(fs::exists(root_ / "four" / "run.json"));
 }
 
+TEST_F(RestartConfig, ARefusalNamesTheKeyTheUserChangedNotOneDerivedFromIt) {
+  // The container's floor and wall friction default to material.friction: the resolved configs
+  // differ there too, but the user wrote material.friction.
+  write("rougher.json", bed(3, "0.008", R"("material": {"friction": 0.3}, )"));
+  SettleOptions options{root_ / "rougher.json", root_ / "rougher"};
+  options.restart = checkpoint();
+  const std::string message = refusal(options);
+  EXPECT_NE(message.find("does not match the run that wrote the checkpoint: material.friction is 0.3 here and 0.5 in "
+                         "that run"),
+            std::string::npos)
+      << message;
+}
+
 TEST_F(RestartConfig, ACheckpointWithoutItsRunsConfigIsCheckedByItsCounts) {
   // As a checkpoint written before checkpoints recorded their config.
   TerrainCheckpoint c = read_checkpoint(checkpoint());

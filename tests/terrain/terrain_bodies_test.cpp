@@ -59,6 +59,16 @@ class TerrainBodies : public ::testing::Test {
     return test::config_error_message([&](const std::string& t) { parse(t); }, text);
   }
   void write(const std::string& name, const std::string& text) const { std::ofstream(root_ / name) << text; }
+  /// A one-thread standalone run of root_/CONFIG into root_/OUT; `from` (a folder of root_): on its
+  /// checkpoint.bin's bed (--from-checkpoint).
+  SettleOptions run_options(const std::string& config, const std::string& out, const std::string& from = "") const {
+    SettleOptions o;
+    o.config = root_ / config;
+    o.out_dir = root_ / out;
+    o.threads = 1;
+    if (!from.empty()) o.from_checkpoint = root_ / from / "checkpoint.bin";
+    return o;
+  }
 
   static constexpr Vec3 kSide{0.3, 0.2, 0.1};
   fs::path root_;
@@ -331,14 +341,8 @@ TEST_F(TerrainBodies, AFromCheckpointRunAddsTheBodiesAfterTheBed) {
   std::string longer = tool_text;
   longer.replace(longer.find("\"end_time\": 0.01"), 16, "\"end_time\": 0.02");
   write("tool_longer.json", longer);
-  SettleOptions bed;
-  bed.config = root_ / "bed.json";
-  bed.out_dir = root_ / "bed";
-  bed.threads = 1;
-  SettleOptions tool = bed;
-  tool.config = root_ / "tool.json";
-  tool.out_dir = root_ / "tool";
-  tool.from_checkpoint = root_ / "bed" / "checkpoint.bin";
+  const SettleOptions bed = run_options("bed.json", "bed");
+  const SettleOptions tool = run_options("tool.json", "tool", "bed");
   std::ostringstream captured;
   auto* old = std::cout.rdbuf(captured.rdbuf());
   run_settle_command(bed);
@@ -364,6 +368,52 @@ TEST_F(TerrainBodies, AFromCheckpointRunAddsTheBodiesAfterTheBed) {
   EXPECT_GT(v[0], 0.0);
   const std::string run = test::read_file(root_ / "tool" / "run.json");
   EXPECT_NE(run.find("bodies[0] (tool, axial)"), std::string::npos);
+}
+
+// The issue-34 case: a plate laid on a saved bed by a config with `bodies` and no `particles`.
+// Its own scene is the 5 walls and the plate (gids 0 to 5), but the bed that runs is the file's
+// 7 bodies (walls and two spheres, gids 0 to 6) and the plate after them, gid 7: a probe on it
+// is accepted for --from-checkpoint and for a --restart of that run, and a probe past the bed is
+// refused naming the bed's gids, not the scene's.
+TEST_F(TerrainBodies, AProbeOnABodyLaidOnASavedBedIsCheckedAgainstTheBedThatRuns) {
+  const std::string container = R"("container": {"min": [0, 0, 0], "max": [1, 1, 1]}, "gravity": [0, 0, 0],)";
+  write("plate_bed.json", "{" + container + R"("particles": [{"kind": "spheres", "spheres":
+      [{"position": [0.2, 0.2, 0.1], "radius": 0.05}, {"position": [0.7, 0.2, 0.1], "radius": 0.05}]}],
+      "end_time": 0.002, "output": {"checkpoint_interval": 2, "progress_interval": 0}})");
+  const auto plate = [&](int probe) {
+    return "{" + container + R"("end_time": 0.004, "output": {"probes": [)" + std::to_string(probe) +
+           R"(], "progress_interval": 0, "checkpoint_interval": 2},
+      "bodies": [{"name": "plate", "motion": "fixed", "position": [0.5, 0.5, 0.5],
+                  "shape": {"spheres": [[0, 0, 0, 0.05]], "mass": 1, "inertia": [0.01, 0.01, 0.01]}}]})";
+  };
+  write("plate.json", plate(7));
+  write("plate_past.json", plate(8));
+  const SettleOptions bed = run_options("plate_bed.json", "plate_bed");
+  const SettleOptions on_bed = run_options("plate.json", "plate", "plate_bed");
+  SettleOptions restart = run_options("plate.json", "plate_restarted");
+  restart.restart = root_ / "plate" / "checkpoint.bin";
+  const SettleOptions past = run_options("plate_past.json", "plate_past", "plate_bed");
+  std::ostringstream captured;
+  auto* old = std::cout.rdbuf(captured.rdbuf());
+  run_settle_command(bed);
+  std::string refused;
+  try {
+    run_settle_command(on_bed);
+    run_settle_command(restart);
+    run_settle_command(past);
+  } catch (const io::ConfigError& e) {
+    refused = e.what();
+  }
+  std::cout.rdbuf(old);
+  // The first refusal: the past probe's (the runs before it were accepted).
+  ASSERT_EQ(refused, (root_ / "plate_past.json").string() +
+                         ": output.probes[0]: no body has gid 8 (the bed that runs, the checkpoint's bodies and the "
+                         "config's `bodies`, has gids 0 to 7)");
+  for (const char* folder : {"plate", "plate_restarted"}) {
+    const std::vector<std::string> rows = test::read_lines(root_ / folder / "probes.csv");
+    ASSERT_GE(rows.size(), 2u) << folder;
+    EXPECT_EQ(csv_numbers(rows.back())[1], 7) << folder;
+  }
 }
 
 // "kind": "rocks" scatters copies of one shape: one per cell of edge 2 R (1 + gap) (R = 0.05 m,

@@ -398,7 +398,7 @@ TEST(TerrainConfigErrors, ProbeThatNoBodyHas) {
   EXPECT_EQ(config_error(std::string("{") + kBox + R"(, "end_time": 1, "output": {"probes": [4, 5]}})"),
             "terrain.json: output.probes[1]: no body has gid 5 (this scene has gids 0 to 4)");
   EXPECT_EQ(config_error(R"({"end_time": 1, "output": {"probes": [0]}})"),
-            "terrain.json: output.probes[0]: no body has gid 0 (the scene has no bodies)");
+            "terrain.json: output.probes[0]: no body has gid 0 (this scene has no bodies)");
   EXPECT_EQ(config_error(R"({"end_time": 1, "output": {"probes": [-1]}})"),
             "terrain.json: output.probes[0]: must be >= 0, got -1");
 }
