@@ -2,9 +2,15 @@
 // A point in time after which a wait on a peer gives up. Every wait in comm/ on another process
 // (a frame to arrive, a frame to be taken, a socket to become writable) is bounded by one, so a
 // peer that was stopped, hung or lost ends in a ChannelError naming it instead of a hang.
+//
+// A program asked to stop (a stop signal, stop_signal.h) while it waits for a peer that may never
+// answer should not wait out the deadline and then blame the peer: inside a StopEndsWaits scope a
+// deadline also passes `grace` seconds after the signal, and the wait ends in WaitStopped.
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace trackcosim::comm {
@@ -13,7 +19,7 @@ class Deadline {
  public:
   using Clock = std::chrono::steady_clock;
 
-  /// `seconds` from now.
+  /// `seconds` from now (and, inside a StopEndsWaits scope, its grace after a stop signal).
   static Deadline after(double seconds) {
     return Deadline(Clock::now() + std::chrono::microseconds(static_cast<long long>(seconds * 1e6)), seconds);
   }
@@ -26,8 +32,10 @@ class Deadline {
     const Clock::time_point now = Clock::now();
     if (now - last_check_ > kOwnPause) at_ += now - last_check_;
     last_check_ = now;
-    return now >= at_;
+    return now >= at_ || stop_came(now);
   }
+  /// The stop signal that ended the wait before its deadline (StopEndsWaits), or 0.
+  int stopped_by() const { return stopped_by_; }
   /// For poll(2): whole milliseconds to wait before checking passed() again.
   int milliseconds_left() const {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(at_ - Clock::now()).count();
@@ -40,11 +48,45 @@ class Deadline {
   static constexpr std::chrono::milliseconds kSlice{250};
   static constexpr std::chrono::milliseconds kOwnPause{1000};
 
-  Deadline(Clock::time_point at, double seconds) : at_(at), last_check_(Clock::now()), seconds_(seconds) {}
+  Deadline(Clock::time_point at, double seconds);
+  /// Whether a stop signal's grace has run out (and sets stopped_by_).
+  bool stop_came(Clock::time_point now);
+
   Clock::time_point at_;
   Clock::time_point last_check_;
   double seconds_;
+  double stop_grace_;                         ///< < 0: a stop signal does not end this wait
+  std::optional<Clock::time_point> stop_at_;  ///< set when the signal is first seen
+  int stopped_by_ = 0;
 };
+
+/// While one lives, every wait on a peer that the calling process starts (channel.h: a vehicle to
+/// connect, a frame to arrive or to be taken) ends `grace_seconds` after a stop signal is caught
+/// (stop_signal.h), or that long after the wait begins when the signal came earlier, with
+/// WaitStopped. Outside one, a signal waits for the run's next step boundary, as it always did.
+/// For the main thread's waits; scopes do not nest.
+class StopEndsWaits {
+ public:
+  explicit StopEndsWaits(double grace_seconds);
+  ~StopEndsWaits();
+  StopEndsWaits(const StopEndsWaits&) = delete;
+  StopEndsWaits& operator=(const StopEndsWaits&) = delete;
+};
+
+/// A wait on a peer that a stop signal ended (StopEndsWaits): not the peer's fault, so not a
+/// ChannelError. what() is "stopped by SIG<name> <while ...>".
+class WaitStopped : public std::runtime_error {
+ public:
+  WaitStopped(int signal, const std::string& during);
+  int signal() const { return signal_; }
+
+ private:
+  int signal_;
+};
+
+/// The end of a wait whose `deadline` passed: WaitStopped(`during`) when a stop signal ended it,
+/// else PeerTimeout(`timeout_message`) (frame.h).
+[[noreturn]] void give_up(const Deadline& deadline, const std::string& during, const std::string& timeout_message);
 
 /// Polling a nonblocking MPI request or probe: spins for the first polls (an answer is usually
 /// close), then sleeps between them to leave the core to the computation sharing it.

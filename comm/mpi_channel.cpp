@@ -50,8 +50,9 @@ void MpiChannel::send(const Frame& frame, double timeout_seconds) {
     if (deadline.passed()) {
       abandoned_ = std::move(bytes);
       MPI_Request_free(&request);
-      throw PeerTimeout(peer_ + " took no message for " + deadline.allowance() + " (a " +
-                         std::to_string(abandoned_.size()) + "-byte frame waits to be received)");
+      give_up(deadline, "while waiting for " + peer_ + " to take a message",
+              peer_ + " took no message for " + deadline.allowance() + " (a " + std::to_string(abandoned_.size()) +
+                  "-byte frame waits to be received)");
     }
     backoff.wait();
   }
@@ -64,7 +65,8 @@ Frame MpiChannel::receive(double timeout_seconds) {
   for (PollBackoff backoff;; backoff.wait()) {
     MPI_Iprobe(0, kFrameTag, inter_, &arrived, &status);
     if (arrived) break;
-    if (deadline.passed()) throw PeerTimeout("no message from " + peer_ + " for " + deadline.allowance());
+    if (deadline.passed())
+      give_up(deadline, "while waiting for a message from " + peer_, "no message from " + peer_ + " for " + deadline.allowance());
   }
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);

@@ -43,8 +43,9 @@ std::size_t read_exactly(int s, unsigned char* out, std::size_t n, Deadline& dea
     const int ready = poll(&p, 1, deadline.milliseconds_left());
     if (ready == 0 && !deadline.passed()) continue;
     if (ready == 0)
-      throw PeerTimeout("no message from " + peer + " for " + deadline.allowance() + " (" + std::to_string(got) +
-                         " of " + std::to_string(n) + " bytes had arrived)");
+      give_up(deadline, "while waiting for a message from " + peer,
+              "no message from " + peer + " for " + deadline.allowance() + " (" + std::to_string(got) + " of " +
+                  std::to_string(n) + " bytes had arrived)");
     if (ready < 0) {
       if (errno == EINTR) continue;
       throw ChannelError("waiting for " + peer + ": " + errno_text());
@@ -76,8 +77,9 @@ void write_all(int s, const unsigned char* data, std::size_t n, Deadline& deadli
     if (errno != EAGAIN && errno != EWOULDBLOCK) throw ChannelError("sending to " + peer + ": " + errno_text());
     pollfd p{s, POLLOUT, 0};
     if (poll(&p, 1, deadline.milliseconds_left()) == 0 && deadline.passed())
-      throw PeerTimeout(peer + " read nothing for " + deadline.allowance() + " (" + std::to_string(sent) + " of " +
-                         std::to_string(n) + " bytes were sent)");
+      give_up(deadline, "while waiting for " + peer + " to read a message",
+              peer + " read nothing for " + deadline.allowance() + " (" + std::to_string(sent) + " of " +
+                  std::to_string(n) + " bytes were sent)");
   }
 }
 
@@ -160,8 +162,8 @@ std::unique_ptr<TcpChannel> TcpListener::accept(double timeout_seconds) {
     const int ready = poll(&p, 1, deadline.milliseconds_left());
     if (ready == 0 && !deadline.passed()) continue;
     if (ready == 0)
-      throw PeerTimeout("no vehicle connected to " + host_ + ":" + std::to_string(port_) + " within " +
-                         deadline.allowance());
+      give_up(deadline, "while waiting for a vehicle to connect to " + host_ + ":" + std::to_string(port_),
+              "no vehicle connected to " + host_ + ":" + std::to_string(port_) + " within " + deadline.allowance());
     if (ready < 0 && errno == EINTR) continue;
     sockaddr_in from{};
     socklen_t length = sizeof from;

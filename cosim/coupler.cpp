@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "comm/deadline.h"
 #include "io/number_text.h"
 
 namespace trackcosim::cosim {
@@ -22,6 +23,13 @@ constexpr double kRefusalSeconds = 1;
   throw comm::ChannelError("the connection to " + who + " failed " + during + ": " + e.what());
 }
 
+/// A stop signal ended the wait (comm::StopEndsWaits): the message says what was awaited, and
+/// from whom, but blames no one.
+[[noreturn]] void stopped(const comm::WaitStopped& e, const char* peer_program, const std::string& peer,
+                          const std::string& during) {
+  throw comm::WaitStopped(e.signal(), during + " (" + peer_program + ", " + peer + ")");
+}
+
 /// One frame to the peer, or a ChannelError naming it and `during`.
 void send_to(comm::Channel& channel, const comm::Frame& frame, double timeout, const char* peer_program,
              const std::string& during) {
@@ -29,6 +37,8 @@ void send_to(comm::Channel& channel, const comm::Frame& frame, double timeout, c
     channel.send(frame, timeout);
   } catch (const comm::ChannelError& e) {
     peer_lost(e, peer_program, channel.peer(), during);
+  } catch (const comm::WaitStopped& e) {
+    stopped(e, peer_program, channel.peer(), during);
   }
 }
 
@@ -38,6 +48,8 @@ comm::Frame receive_from(comm::Channel& channel, double timeout, const char* pee
     return channel.receive(timeout);
   } catch (const comm::ChannelError& e) {
     peer_lost(e, peer_program, channel.peer(), during);
+  } catch (const comm::WaitStopped& e) {
+    stopped(e, peer_program, channel.peer(), during);
   }
 }
 

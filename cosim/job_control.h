@@ -12,20 +12,20 @@ class StopSignal;
 
 namespace trackcosim::cosim {
 
-/// Catches SIGUSR1 and SIGTERM for its lifetime (the previous handlers come back after), so a
-/// run can stop at a coupling step boundary with a checkpoint instead of being killed mid-step.
+/// Catches SIGUSR1, SIGTERM and SIGINT for its lifetime (the previous handlers come back after),
+/// so a run can stop at a coupling step boundary with a checkpoint instead of being killed mid-step.
 class StopSignal {
  public:
   StopSignal();
   ~StopSignal();
-  /// The signal this process caught (SIGUSR1 or SIGTERM), or 0.
+  /// The signal this process caught (SIGUSR1, SIGTERM or SIGINT), or 0.
   int caught() const;
 
  private:
   std::unique_ptr<comm::StopSignal> signal_;  ///< one owner: the handlers are restored once
 };
 
-/// "USR1", "TERM", or "a signal".
+/// "USR1", "TERM", "INT", or "a signal".
 const char* signal_name(int signal);
 
 /// The exit status of a program that gave up on its peer: a send or receive passed its timeout

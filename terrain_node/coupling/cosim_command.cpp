@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "comm/deadline.h"
 #include "comm/mpi_channel.h"
 #include "comm/mpi_session.h"
 #include "comm/role_split.h"
@@ -62,6 +63,10 @@ void run_cosim_command(const CosimOptions& options) {
   const bool leader = roles.role_rank == 0;
   if (leader) io::create_output_folder(folder);
 
+  // Installed before the channel and the settling: a signal then is kept for the first coupling
+  // step (or ends the wait for the vehicle, below), instead of killing the run (SIGUSR1's and
+  // SIGTERM's default action).
+  const comm::StopSignal stop;
   // The channel first: over MPI its creation is collective with the vehicle's ranks; over TCP
   // the vehicle may connect (and wait) while the bed settles.
   std::unique_ptr<comm::Channel> mpi_channel;
@@ -74,9 +79,6 @@ void run_cosim_command(const CosimOptions& options) {
     std::fflush(stdout);
   }
 
-  // Installed before settling: a signal then is kept for the first coupling step, instead of
-  // killing the run (SIGUSR1's default action).
-  const comm::StopSignal stop;
   // Every rank's last deadline: a collective waiting on a stopped rank ends the job, a little
   // after the leader's channel deadline would have named the vehicle.
   comm::Watchdog watchdog("terrain_node rank " + std::to_string(roles.role_rank), c.timeout + kWatchdogGraceSeconds);
@@ -85,8 +87,10 @@ void run_cosim_command(const CosimOptions& options) {
 
   // The vehicle's hello before the bed is built: it asks for working frames while it waits.
   // Meanwhile the other ranks wait for the leader, who waits (each within cosim.timeout) for the
-  // vehicle to connect and then for its hello.
+  // vehicle to connect and then for its hello. Nothing has begun yet, so a stop signal ends
+  // these waits at once (naming the signal, not the vehicle) instead of after cosim.timeout.
   watchdog.beat("opening the channel", comm::Watchdog::kNoNumber, c.timeout);
+  std::optional<comm::StopEndsWaits> handshake_stops(std::in_place, 0.0);
   std::unique_ptr<cosim::TerrainCoupler> coupler;
   if (leader) {
     std::unique_ptr<comm::Channel> channel = mpi_channel ? std::move(mpi_channel) : listener->accept(c.timeout);
@@ -96,6 +100,7 @@ void run_cosim_command(const CosimOptions& options) {
   }
   const cosim::VehicleHello hello =
       agree_on_hello(roles.role_group(), coupler.get(), config, resume ? &*resume : nullptr);
+  handshake_stops.reset();
   watchdog.beat("the vehicle's hello", comm::Watchdog::kNoNumber);
   if (leader) coupler->keep_alive();
 

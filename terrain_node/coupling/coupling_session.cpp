@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "comm/broadcast.h"
+#include "comm/deadline.h"
 #include "io/csv_stream.h"
 #include "io/number_text.h"
 #include "cosim/shoe_exchange.h"
@@ -61,6 +62,21 @@ struct SharedFailure {
     if (!reason.empty()) throw LeaderFailure(reason, peer_lost);
   }
 };
+
+/// After a stop signal, the vehicle has this long at least to send the frame the terrain waits
+/// for (stop_grace).
+constexpr double kLeastStopGraceSeconds = 2;
+
+/// How long a live vehicle may take, once this terrain has caught a stop signal, to send the
+/// frame the terrain waits for: its states (the terrain then stops at the end of the step, with
+/// forces_stop) or its checkpoint frame (it was signalled too and may be writing its own
+/// checkpoint). Ten times its slowest answer so far in this coupling, at least
+/// kLeastStopGraceSeconds, at most cosim.timeout. A vehicle silent longer than that is not
+/// answering: the terrain ends naming the signal, and writes no checkpoint of its own, so the
+/// last pair of checkpoints stays a pair.
+double stop_grace(double slowest_answer, double timeout) {
+  return std::min(timeout, std::max(kLeastStopGraceSeconds, 10 * slowest_answer));
+}
 
 /// timing.csv, streamed (io/csv_stream.h: whole rows, flushed at least every second): a new
 /// coupling starts it with the header; a resumed one keeps the rows of the steps before
@@ -189,6 +205,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     beat("the checkpoint of coupling step", step);
   };
   bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way
+  double slowest_answer = 0;  // the leader's longest wait for the vehicle's frame (stop_grace)
   const Clock::time_point start = Clock::now();
   StepCommand command;
   std::vector<cosim::ShoeState> states;  // the step's, the leader's on every rank
@@ -198,7 +215,14 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     if (leader) {
       double time = 0;
       try {
-        std::optional<std::vector<cosim::ShoeState>> received = coupler->receive_states(time);
+        std::optional<std::vector<cosim::ShoeState>> received;
+        {
+          // Once forces_stop is sent the vehicle's checkpoint frame is awaited in full.
+          std::optional<comm::StopEndsWaits> stops;
+          if (control.stop != nullptr && !stop_asked)
+            stops.emplace(stop_grace(slowest_answer, config.scene.cosim.timeout));
+          received = coupler->receive_states(time);
+        }
         const auto& request = coupler->checkpoint_request();
         command.kind = received  ? CommandKind::Step
                        : !request ? CommandKind::Finish
@@ -215,6 +239,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       }
     }
     const double wait = leader ? since(t0) : 0;
+    slowest_answer = std::max(slowest_answer, wait);
     t0 = Clock::now();
     comm::broadcast_command(group, command, states);
     beat("the command of coupling step", summary.coupling_steps);
