@@ -100,16 +100,25 @@ class LostPeerGuard:
             self.timer.cancel()
 
 
-def forward_stop_signals(process):
-    """SIGUSR1 or SIGTERM to this process reaches the launcher as SIGUSR1 (SIGTERM itself would
-    make mpirun kill its ranks without their checkpoints)."""
+def forward_stop_signals(process, interrupt=False):
+    """SIGUSR1 or SIGTERM to this process (with `interrupt`, also SIGINT: Ctrl-C) reaches the
+    launcher as SIGUSR1 (SIGTERM itself would make mpirun kill its ranks without their
+    checkpoints). Returns the list of the signals received, in order, for the caller to tell a
+    Ctrl-C from a batch system's stop. A second Ctrl-C is Python's own (KeyboardInterrupt): the
+    way out of a stop that does not come."""
+    received = []
+
     def forward(signum, frame):
+        received.append(signum)
+        if signum == signal.SIGINT:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             process.send_signal(signal.SIGUSR1)
         except ProcessLookupError:
             pass
-    for signum in (signal.SIGUSR1, signal.SIGTERM):
+    for signum in (signal.SIGUSR1, signal.SIGTERM) + ((signal.SIGINT,) if interrupt else ()):
         signal.signal(signum, forward)
+    return received
 
 
 def main(argv):

@@ -39,6 +39,8 @@ class Surface:
     def local(self, x, y):
         """Mean of the filled cells of the 3 x 3 block around the cell holding (x, y); None when
         the point is off the map or the block holds no grain."""
+        if self.columns == 0 or self.rows == 0:
+            return None  # an empty map: a terrain without grains (a rigid plane) has no surface
         column = math.floor((x - self.x_min) / self.spacing)
         row = math.floor((self.y_max - y) / self.spacing)
         if not (0 <= column < self.columns and 0 <= row < self.rows):

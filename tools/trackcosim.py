@@ -99,11 +99,16 @@ launcher is passed on as SIGUSR1 to the programs (mpirun and srun forward it to 
 programs then stop at the same coupling step k with vehicle/checkpoint.bin and
 terrain/checkpoint.bin; the launcher prints "stopped by SIGUSR1 at coupling step k; resume with
 ..." and exits 0, leaving RUN_DIR/stopped.txt with that command. `--resume RUN_DIR` continues the
-run from both checkpoints (on any terrain rank count), appending to RUN_DIR's outputs."""
+run from both checkpoints (on any terrain rank count), appending to RUN_DIR's outputs, once it has
+checked that the vehicle config is the one of the run that wrote them (tools/run_record.py: the
+first key that differs is named, exit status 2). Ctrl-C stops both programs the same way; the
+launcher then says it was interrupted, prints the exact command line that resumes, and exits 130.
+RUN_DIR/launches.json, and run.json's "launches", list the configs of every run of the folder."""
 import difflib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -111,12 +116,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
-from input_checks import EXIT_BAD_INPUT, EXIT_PEER_LOST, EXIT_RUN_FAILED, run_guarded  # noqa: E402
+from input_checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PEER_LOST, EXIT_RUN_FAILED, InputError, run_guarded  # noqa: E402,E501
 from mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E402
 from mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from run_file import RunFileError, read_run_file  # noqa: E402
 from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
+from run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
 from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
 from mpi_loopback import loopback_settings  # noqa: E402
 from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
@@ -221,23 +227,40 @@ def checkpoint_of(folder, side):
     return path
 
 
-def report_stop(folder, config_file, run, command, vehicle_line, terrain_line, options):
-    """A run stopped by a signal: say where and how to resume; exit status 0 (a clean stop)."""
+def report_stop(folder, run, command, vehicle_line, terrain_line, options, resume, launches, interrupted=False):
+    """A run stopped by a signal: say where and how to resume (the exact command line `resume`);
+    exit status 0 (a clean stop), or 130 when the user interrupted it (Ctrl-C)."""
     step = int(vehicle_line["step"])
     by = vehicle_line["by"]
     if by == "terrain" and terrain_line and terrain_line.get("signal", "none") != "none":
         by = terrain_line["signal"]
-    resume = "tools/trackcosim run %s --resume %s" % (config_file, folder)
-    if options["--terrain-ranks"]:
-        resume += " --terrain-ranks %s" % options["--terrain-ranks"]
+    by = "INT" if interrupted else by  # the programs saw what mpirun and the launcher passed on
     with open(os.path.join(folder, "stopped.txt"), "w") as f:
         f.write(resume + "\n")
     with open(os.path.join(folder, "run.json"), "w") as f:
         json.dump({"program": "trackcosim run", "config": run, "command": command, "launcher": options["--launcher"],
-                   "slurm": slurm_facts(), "stopped": {"signal": "SIG" + by, "coupling_step": step,
-                                                        "resume": resume}}, f, indent=2)
+                   "launches": launches, "slurm": slurm_facts(),
+                   "stopped": {"signal": "SIG" + by, "coupling_step": step, "resume": resume}}, f, indent=2)
+    if interrupted:
+        print("trackcosim: interrupted (SIGINT): both programs stopped at coupling step %d with their checkpoints; "
+              "resume with %s" % (step, resume), flush=True)
+        return EXIT_INTERRUPTED
     print("trackcosim: stopped by SIG%s at coupling step %d; resume with %s" % (by, step, resume), flush=True)
     return 0
+
+
+def report_interrupt(folder, run, command, text, returncode, options, resume, launches):
+    """Ctrl-C (SIGINT) reached the launcher, which passed it on as a stop (forward_stop_signals):
+    where both programs checkpointed, say how to resume; else that there is nothing to resume
+    from this run. Exit status 130 either way."""
+    vehicle_line, terrain_line = parse_line("vehicle stopped", text), parse_line("terrain stopped", text)
+    if vehicle_line and terrain_line:
+        merge_timing(folder)
+        return report_stop(folder, run, command, vehicle_line, terrain_line, options, resume, launches, interrupted=True)
+    print("trackcosim: interrupted (SIGINT) before both programs had written their checkpoints (%s exited with "
+          "status %d): this run left nothing to resume; checkpoints of earlier runs of %s, if any, are unchanged" % (
+              os.path.basename(command[0]), returncode, folder), file=sys.stderr, flush=True)
+    return EXIT_INTERRUPTED
 
 
 def launch_command(launcher, vehicle_cmd, terrain_cmd, ranks, folder):
@@ -407,6 +430,11 @@ def main(argv):
 
     resume = options["--resume"] is not None
     vehicle_cmd, terrain_cmd = program_commands(vehicle, terrain_config, folder, resume)
+    if resume:
+        try:
+            check_resumed_vehicle(folder, vehicle["config"])
+        except InputError as e:
+            fail(str(e))
     # A resumed run continues from its own checkpoints (--restart): the saved bed was its start.
     if "checkpoint" in terrain and not resume:
         if grow:
@@ -425,6 +453,9 @@ def main(argv):
     print("trackcosim: " + " ".join(command), flush=True)
     if dry:
         return 0
+    launches = record_launch(folder, config_file, run, vehicle["config"], terrain_config, resume)
+    resume_line = resume_command(os.path.join(os.path.dirname(argv[0]) or ".", "trackcosim"), config_file, folder,
+                                 options)
     env = dict(os.environ)
     env.setdefault("OMP_WAIT_POLICY", "passive")
     env.update(mpi_settings)
@@ -432,7 +463,7 @@ def main(argv):
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    forward_stop_signals(process)
+    signals = forward_stop_signals(process, interrupt=True)
     guard = HungStepGuard(process) if options["--launcher"] == "hetjob" else None
     # A node lost mid-run can leave mpirun or srun waiting for it after the ranks gave up.
     lost_peer = LostPeerGuard(process, name=os.path.basename(command[0]), who="trackcosim")
@@ -450,18 +481,22 @@ def main(argv):
     returncode = process.wait()
     if bed is not None and bed.exists() and "--save-bed" in terrain_cmd:
         bed.write_record(folder, ranks)  # the bed is good even when the coupling later failed
+    text = "".join(output)
+    # Ctrl-C that came after the run had completed leaves it complete.
+    if signal.SIGINT in signals and (returncode != 0 or parse_line("vehicle stopped", text)):
+        return report_interrupt(folder, run, command, text, returncode, options, resume_line, launches)
     if returncode != 0 and not (guard and guard.ended_hung_step):
         lost = returncode == EXIT_PEER_LOST or lost_peer.ended_hung_launcher
         fail("the co-simulation failed (exit status %d); see the messages above" % process.returncode,
              EXIT_PEER_LOST if lost else EXIT_RUN_FAILED)
-    text = "".join(output)
     v, t = parse_line("vehicle cosim", text), parse_line("terrain cosim", text)
     if not v or not t:
         fail("the programs ended without their summary lines", EXIT_RUN_FAILED)
     stopped = parse_line("vehicle stopped", text)
     if stopped:
         merge_timing(folder)
-        return report_stop(folder, config_file, run, command, stopped, parse_line("terrain stopped", text), options)
+        return report_stop(folder, run, command, stopped, parse_line("terrain stopped", text), options, resume_line,
+                           launches)
     if os.path.exists(os.path.join(folder, "stopped.txt")):
         os.remove(os.path.join(folder, "stopped.txt"))
     ms = merge_timing(folder)
@@ -476,7 +511,7 @@ def main(argv):
                "ms_per_coupling_step": ms, **metrics}
     with open(os.path.join(folder, "run.json"), "w") as f:
         json.dump({"program": "trackcosim run", "config": run, "command": command, "launcher": options["--launcher"],
-                   "resumed": options["--resume"] is not None, "terrain_config": terrain_config, "ranks": {"vehicle": [0], "terrain": list(range(1, ranks + 1))},
+                   "resumed": options["--resume"] is not None, "launches": launches, "terrain_config": terrain_config, "ranks": {"vehicle": [0], "terrain": list(range(1, ranks + 1))},
                    "slurm": slurm_facts(), "summary": summary}, f, indent=2)
     print("summary of %d coupling steps on %d terrain ranks, %d particles (outputs in %s):" % (
         steps, ranks, summary["particles"], folder))
