@@ -9,6 +9,8 @@
 //                         rank: the solvers iterate together)
 //   residual              the largest sub-step residual [m/s] (docs/ccp.md)
 //   max_grain_speed       the fastest dynamic body after the step, all ranks [m/s]
+//   fastest_x, _y, _z     where that body is [m]: a grain thrown off the track (in flight above
+//                         the bed) or one squeezed in the bed (docs/protocol.md, "Outputs")
 // A resumed coupling keeps the rows before its first step and appends.
 
 #include <cstdint>

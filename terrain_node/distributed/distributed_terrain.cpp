@@ -312,10 +312,22 @@ std::uint64_t DistributedTerrain::contact_total() const {
   return group_.sum(static_cast<std::uint64_t>(held_->solved.count()));
 }
 
-double DistributedTerrain::fastest_grain_speed() const {
+DistributedTerrain::FastestGrain DistributedTerrain::fastest_grain() const {
   const gpu::RigidBodySystem::FastestBody fastest = system_->fastest_dynamic_body();
-  const double speed = fastest.index == system_->body_count() ? 0.0 : std::sqrt(double(fastest.speed_squared));
-  return group_.max(speed);
+  FastestGrain here;
+  if (fastest.index < system_->body_count()) {
+    here.speed = std::sqrt(double(fastest.speed_squared));
+    const auto p = system_->body_state(fastest.index).position;
+    here.position = {double(p.x), double(p.y), double(p.z)};
+  }
+  FastestGrain all;
+  all.speed = group_.max(here.speed);
+  // The position from the lowest rank that holds a grain of that speed (two ranks may hold
+  // different grains of the same speed; a ghost copy is at the same place); the others add 0.
+  const int from = group_.min(here.speed == all.speed ? group_.rank() : group_.size());
+  for (int k = 0; k < 3; ++k) all.position[k] = group_.rank() == from ? here.position[k] : 0.0;
+  group_.sum_in_place(all.position);
+  return all;
 }
 
 gpu::StepStats DistributedTerrain::global_stats() const {

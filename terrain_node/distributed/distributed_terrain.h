@@ -118,9 +118,13 @@ class DistributedTerrain {
   gpu::StepStats global_stats() const;
   /// The contacts the last step solved, over all ranks (each solved once). Collective.
   std::uint64_t contact_total() const;
-  /// The speed of the fastest dynamic body, over all ranks [m/s]; found on the device, one
-  /// number crosses. Collective.
-  double fastest_grain_speed() const;
+  /// The fastest dynamic body over all ranks: its speed [m/s] and where it is [m] (of several
+  /// as fast, one of them); found on the device, five numbers cross. Collective.
+  struct FastestGrain {
+    double speed = 0;
+    std::array<double, 3> position{};
+  };
+  FastestGrain fastest_grain() const;
   /// This rank's own view of the last step (contacts it kept, its phase times), no messages.
   const gpu::StepStats& local_stats() const;
   const ExchangeStats& exchange_stats() const { return exchange_stats_; }

@@ -220,6 +220,34 @@ TEST(DistributedTerrain, StreamAcrossSeveralCutsKeepsEveryParticleAndTheMomentum
   EXPECT_LT(fastest, 4.0 - 1e-6);
 }
 
+// solver.csv's fastest grain: every rank gets the same speed and position, those of a fastest
+// body of the gathered states (the stream has several as fast), while the spheres cross the cuts.
+TEST(DistributedTerrain, FastestGrainIsTheGatheredStatesFastestOnEveryRank) {
+  const terrain::TerrainConfig config = stream_config();
+  DistributedTerrain terrain(config, MPI_COMM_WORLD);
+  for (std::uint64_t k = 0; k < config.step_count(); ++k) {
+    terrain.step();
+    if (k % 10 != 0) continue;
+    const DistributedTerrain::FastestGrain fastest = terrain.fastest_grain();
+    double lowest[4] = {fastest.speed, fastest.position[0], fastest.position[1], fastest.position[2]};
+    double highest[4] = {lowest[0], lowest[1], lowest[2], lowest[3]};
+    MPI_Allreduce(MPI_IN_PLACE, lowest, 4, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, highest, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(lowest[i], highest[i]) << "ranks disagree, step " << k << " value " << i;
+    const std::vector<gpu::BodyState> states = terrain.gather_states();
+    if (world_rank() != 0) continue;
+    const auto speed = [](const gpu::BodyState& b) { return std::sqrt(double(dot(b.velocity, b.velocity))); };
+    double top = 0;
+    for (const gpu::BodyState& b : states) top = std::max(top, speed(b));
+    EXPECT_NEAR(fastest.speed, top, 1e-12 * top) << "step " << k;
+    const bool found = std::any_of(states.begin(), states.end(), [&](const gpu::BodyState& b) {
+      return speed(b) == fastest.speed && double(b.position.x) == fastest.position[0] &&
+             double(b.position.y) == fastest.position[1] && double(b.position.z) == fastest.position[2];
+    });
+    EXPECT_TRUE(found) << "no body of speed " << fastest.speed << " at the reported position, step " << k;
+  }
+}
+
 TEST(DistributedTerrain, BodyCrossingTheCornerOfATwoByTwoGridMovesToTheDiagonalRank) {
   if (world_size() != 4) GTEST_SKIP() << "needs 4 ranks";
   // Four still spheres fix the cuts at x = y = 0.5 (balance off: equal widths over their
