@@ -93,9 +93,11 @@ std::vector<unsigned char> read_payload(int s, std::uint64_t length, Deadline& d
     const std::size_t piece = std::min<std::uint64_t>(length - before, std::max(kFirstPiece, before));
     payload.resize(before + piece);
     const std::size_t got = read_exactly(s, payload.data() + before, piece, deadline, peer);
+    // Fewer bytes only when the peer closed: a peer killed between a header and its payload is
+    // as lost as one killed between frames, and the message says so in the same words.
     if (got < piece)
       throw ChannelError("truncated message from " + peer + ": " + std::to_string(before + got) + " of " +
-                         std::to_string(length) + " payload bytes");
+                         std::to_string(length) + " payload bytes, then " + peer + " closed the connection");
   }
   return payload;
 }
@@ -123,7 +125,7 @@ Frame TcpChannel::receive(double timeout_seconds) {
   if (got == 0) throw ChannelError(peer_ + " closed the connection");
   if (got < sizeof header)
     throw ChannelError("truncated message from " + peer_ + ": " + std::to_string(got) + " of " +
-                       std::to_string(sizeof header) + " header bytes");
+                       std::to_string(sizeof header) + " header bytes, then " + peer_ + " closed the connection");
   Frame f;
   std::uint64_t length = 0;
   try {
