@@ -42,14 +42,20 @@ def figures(folder, window):
     return sinkage["mean"], torque
 
 
+def window_argument(text):
+    """--window T0,T1 (T0 < T1) as a pair of floats; ValueError naming the option otherwise."""
+    window = tuple(float(x) for x in text.split(","))
+    if len(window) != 2 or not window[0] < window[1]:
+        raise ValueError("--window: expected T0,T1 with T0 < T1, got %r" % text)
+    return window
+
+
 def main(argv):
     if len(argv) < 5 or argv[1] != "--window":
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        window = tuple(float(x) for x in argv[2].split(","))
-        if len(window) != 2 or not window[0] < window[1]:
-            raise ValueError("--window: expected T0,T1 with T0 < T1, got %r" % argv[2])
+        window = window_argument(argv[2])
         reference = figures(argv[3], window)
         converged = True
         for folder in argv[3:]:

@@ -28,8 +28,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from sinkage import missing_inputs, sinkage_over_time  # noqa: E402
 from heavy_run_summary import GRAVITY, TIME_MATCH_S, read_csv, vertical_force_by_time  # noqa: E402
-
-TOLERANCE = 0.05
+from heavy_convergence import TOLERANCE, window_argument  # noqa: E402
 
 
 def slope(ts, values):
@@ -68,9 +67,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        window = tuple(float(x) for x in argv[2].split(","))
-        if len(window) != 2 or not window[0] < window[1]:
-            raise ValueError("--window: expected T0,T1 with T0 < T1, got %r" % argv[2])
+        window = window_argument(argv[2])
         runs = [(folder, figures(folder, window)) for folder in argv[3:]]
     except (OSError, ValueError, KeyError) as e:
         print("heavy_rest_convergence: error: %s" % e, file=sys.stderr)

@@ -54,7 +54,7 @@ from input_checks import OneLineParser, finite_float, run_guarded
 
 def options(argv):
     p = OneLineParser(description=__doc__.split("\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--radius", type=finite_float, default=0.5, help="helix outer radius [m] (paper: 0.5)")
     p.add_argument("--pitch", type=finite_float, default=0.25, help="helix rise per turn [m]")
     p.add_argument("--turns", type=finite_float, default=1.0, help="helix turns (a whole number)")

@@ -360,7 +360,7 @@ def plot(plan, out):
 
 def main(argv):
     p = OneLineParser(description=__doc__.split("\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("command", nargs="?", default="run", choices=["run", "slurm", "case", "plot"],
                    help="run: everything here; slurm: submit; case: one case (array tasks); plot")
     p.add_argument("index", nargs="?", type=int, help="case: the case's index in DIR/sweep.json")

@@ -34,7 +34,7 @@ from input_checks import OneLineParser, finite_float, run_guarded
 
 def options(argv):
     p = OneLineParser(description=__doc__.split("\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--length", type=finite_float, default=0.14, help="plate length along the chain (x) [m]")
     p.add_argument("--width", type=finite_float, default=0.38, help="plate width across the track (y) [m]")
     p.add_argument("--top", type=finite_float, default=0.03, help="z of the plate's inner face (the pin offset) [m]")

@@ -9,7 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include "io/config_error.h"
 #include "track_test_util.h"
 #include "vehicle_node/standalone/standalone_run.h"
 
@@ -33,14 +32,7 @@ std::string m113_with(const std::string& block) {
   return text.erase(comma, at + kShipped.size() - comma);
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    (void)parse_run_config(text, "m113.json");
-  } catch (const io::ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string error_of(const std::string& text) { return test::config_error_of(text, "m113.json"); }
 
 TEST(RestDamping, ShippedHeavyVehiclesSetItBeforeTheirDriverStarts) {
   const RunConfig m113 = load_run_config(test::shipped_config("m113"));

@@ -27,14 +27,7 @@ std::string edited(const std::string& from, const std::string& to) {
   return text.replace(at, from.size(), to);
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    (void)parse_run_config(text, "m113.json");
-  } catch (const io::ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string error_of(const std::string& text) { return test::config_error_of(text, "m113.json"); }
 
 TEST(TrackTemplate, ShippedConfigsLoad) {
   for (const char* name : {"excavator_thesis", "ndia_light_robot", "m113", "m113_grousers"}) {

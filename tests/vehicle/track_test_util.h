@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "io/config_error.h"
+
 #include "vehicle_node/driver/driver.h"
 #include "vehicle_node/ground/ground_settings.h"
 #include "vehicle_node/mbd/multibody_system.h"
@@ -16,6 +18,16 @@ namespace trackcosim::vehicle::test {
 
 inline std::string shipped_config(const std::string& name) {
   return std::string(TRACKCOSIM_SOURCE_DIR) + "/configs/vehicles/" + name + ".json";
+}
+
+/// The ConfigError a config text gives when parsed under `name`, or "(no error)".
+inline std::string config_error_of(const std::string& text, const std::string& name) {
+  try {
+    (void)parse_run_config(text, name);
+  } catch (const io::ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 /// A config's vehicle on a ground, with its driver, stepped as standalone mode steps it.
