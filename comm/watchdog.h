@@ -46,6 +46,9 @@ class Watchdog {
   long long limit_ms_;
   std::atomic<long long> last_beat_ms_;
   std::atomic<long long> due_ms_;
+  // Of the silence since the last beat, the time this process itself did not run (a stopped or
+  // starved process): the deadline was moved back by it, and the message says so.
+  std::atomic<long long> unseen_ms_{0};
   std::atomic<const char*> last_done_;
   std::atomic<std::uint64_t> number_{kNoNumber};
   std::mutex mutex_;

@@ -1,0 +1,56 @@
+// The watchdog (comm/watchdog.h) ends a process that makes no progress, names what it did last
+// and its limit, and does not count the time the process itself was stopped as the peer's
+// silence: a SIGSTOP of the whole process extends the deadline by the time it was stopped.
+#include "comm/watchdog.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+namespace trackcosim::comm {
+namespace {
+
+TEST(WatchdogDeathTest, NoProgressEndsTheProcessNamingTheLastStepAndTheLimit) {
+  EXPECT_EXIT(
+      {
+        Watchdog dog("test rank 0", 0.5);
+        dog.beat("terrain step", 41);
+        for (;;) pause();
+      },
+      testing::ExitedWithCode(kExitPeerLost),
+      "test rank 0: error: no progress for [0-9]+ s since terrain step 41: a peer .* \\(exit status 3\\); limit 0.5 s\n");
+}
+
+TEST(WatchdogDeathTest, ABeatsAllowanceLengthensTheLimit) {
+  EXPECT_EXIT(
+      {
+        Watchdog dog("test rank 0", 0.5);
+        dog.beat("saving the bed", Watchdog::kNoNumber, 1.0);
+        for (;;) pause();
+      },
+      testing::ExitedWithCode(kExitPeerLost), "since saving the bed: .*; limit 1.5 s\n");
+}
+
+// The process is stopped for 3 s by a helper it forked, with a 2 s limit: without the
+// accounting the watchdog would give up as soon as the process runs again. The stop may come at
+// any time before the limit; the test waits for nothing else.
+TEST(WatchdogDeathTest, TimeTheProcessWasStoppedExtendsTheLimitAndIsNamed) {
+  EXPECT_EXIT(
+      {
+        Watchdog dog("test rank 0", 2.0);
+        const pid_t watched = getpid();
+        if (fork() == 0) {
+          kill(watched, SIGSTOP);
+          sleep(3);
+          kill(watched, SIGCONT);
+          _exit(0);
+        }
+        for (;;) pause();
+      },
+      testing::ExitedWithCode(kExitPeerLost),
+      "since its start: .*; limit 2 s, extended by [3-9](\\.[0-9])? s during which this process itself did not run "
+      "\\(stopped or starved\\)\n");
+}
+
+}  // namespace
+}  // namespace trackcosim::comm
