@@ -24,8 +24,9 @@
 
 namespace {
 
-constexpr int kExitError = 1;  // bad input: config, scene, output folder
-constexpr int kExitUsage = 2;  // bad command line
+// The exit statuses of docs/exit-status.md.
+constexpr int kExitRunFailed = 1;  // the run failed (a body too fast for the ghost layer, a lost file)
+constexpr int kExitBadInput = 2;   // a command line or config refused: nothing was run
 // 3 (comm::kExitPeerLost): the vehicle or another terrain rank stopped answering
 
 constexpr const char* kFooter = R"(
@@ -60,8 +61,9 @@ Parallel runs: mpiexec -n N terrain_node --config X splits the terrain over N ra
 --layout, the config's domain.layout, or chosen from the bed's shape); the outputs are the same
 files for any N (docs/domain-decomposition.md).
 
-Exit status: 0 success, 1 bad input (config or scene file, output folder), 2 bad command line,
-3 a peer lost (a rank made no progress for --peer-timeout, or cosim.timeout with --cosim).)";
+Exit status (docs/exit-status.md): 0 success, 1 the run failed, 2 bad input (command line, config
+or scene file: nothing was run), 3 a peer lost (a rank made no progress for --peer-timeout, or
+cosim.timeout with --cosim).)";
 
 }  // namespace
 
@@ -132,12 +134,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::cerr << std::string("terrain_node: error: ") + e.what() + " (see terrain_node --help)\n";
-    return kExitUsage;
+    return kExitBadInput;
   }
 
   if (contacts_mode->count() == 0 && config_mode->count() == 0) {
     std::cerr << app.help();
-    return kExitUsage;
+    return kExitBadInput;
   }
   try {
     if (config_mode->count() > 0 && cosim) {
@@ -162,14 +164,17 @@ int main(int argc, char** argv) {
     // body too fast for the ghost layer): that rank speaks.
     const int rank = comm::program_rank();
     const auto* shared = dynamic_cast<const terrain::LeaderFailure*>(&e);
-    const bool input_error = dynamic_cast<const io::ConfigError*>(&e) != nullptr || shared != nullptr;
+    const bool config_refused = dynamic_cast<const io::ConfigError*>(&e) != nullptr;
+    const bool every_rank_alike = config_refused || shared != nullptr;
     const bool peer_lost = dynamic_cast<const comm::ChannelError*>(&e) != nullptr || (shared && shared->peer_lost());
     std::fflush(stdout);
     // One write: std::cerr sends every << apart, and another rank's abort banner (printed by
     // mpirun, on the same stream) would land between the pieces of the line.
-    if (rank == 0 || !input_error)
+    if (rank == 0 || !every_rank_alike)
       std::cerr << "terrain_node: error: " + (rank > 0 ? "rank " + std::to_string(rank) + ": " : std::string()) +
                        e.what() + "\n";
-    return comm::abort_all_or_return(peer_lost ? comm::kExitPeerLost : kExitError);
+    return comm::abort_all_or_return(peer_lost        ? comm::kExitPeerLost
+                                     : config_refused ? kExitBadInput
+                                                      : kExitRunFailed);
   }
 }

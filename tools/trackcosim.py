@@ -487,6 +487,8 @@ def main(argv):
         return report_interrupt(folder, run, command, text, returncode, options, resume_line, launches)
     if returncode != 0 and not (guard and guard.ended_hung_step):
         lost = returncode == EXIT_PEER_LOST or lost_peer.ended_hung_launcher
+        if returncode == EXIT_BAD_INPUT and not lost:  # a program refused what --dry-run cannot check
+            fail("a program refused its input (exit status %d); see the messages above" % returncode)
         fail("the co-simulation failed (exit status %d); see the messages above" % process.returncode,
              EXIT_PEER_LOST if lost else EXIT_RUN_FAILED)
     v, t = parse_line("vehicle cosim", text), parse_line("terrain cosim", text)

@@ -15,6 +15,7 @@
 
 #include "cosim/coupler.h"
 #include "cosim/job_control.h"
+#include "io/config_error.h"
 #include "io/number_option.h"
 #include "io/version.h"
 #include "vehicle_node/coupled/coupled_run.h"
@@ -22,8 +23,9 @@
 
 namespace {
 
-constexpr int kExitError = 1;  // bad input: config, output folder, diverged run
-constexpr int kExitUsage = 2;  // bad command line
+// The exit statuses of docs/exit-status.md.
+constexpr int kExitRunFailed = 1;  // a diverged run, an output that cannot be written
+constexpr int kExitBadInput = 2;   // a command line or config refused: nothing was run
 // 3 (cosim::kExitPeerLost): the terrain stopped answering
 
 constexpr const char* kFooter = R"(
@@ -47,7 +49,8 @@ Example:
                --end-time 10 --out output/m113
 
 Config format, outputs and how to view them: docs/vehicle.md.
-Exit status: 0 success, 1 bad input (config, output folder) or a diverged run, 2 bad command line.)";
+Exit status (docs/exit-status.md): 0 success, 1 the run failed (diverged, an output that cannot be
+written), 2 bad input (command line or config: nothing was run), 3 the terrain stopped answering.)";
 
 }  // namespace
 
@@ -131,20 +134,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::cerr << std::string("vehicle_node: error: ") + e.what() + " (see vehicle_node --help)\n";
-    return kExitUsage;
+    return kExitBadInput;
   }
   if (!rig.empty() && !coupled.restart.empty()) {
     // The rig's phases run on the coupling's clock and its rows are means over output intervals,
     // which a checkpoint does not keep: a point is short and starts again whole.
     std::cerr << "vehicle_node: error: --rig cannot --restart: run the drawbar-rig point again from the start "
                  "(see vehicle_node --help)\n";
-    return kExitUsage;
+    return kExitBadInput;
   }
   if (!rig.empty() && *interval_checkpoint_option) {
     // For the same reason: the checkpoints could not be resumed.
     std::cerr << "vehicle_node: error: --rig cannot --checkpoint-interval: a drawbar-rig point cannot --restart "
                  "(see vehicle_node --help)\n";
-    return kExitUsage;
+    return kExitBadInput;
   }
   if (*terrain_option) {
     coupled.config = options.config;
@@ -167,7 +170,10 @@ int main(int argc, char** argv) {
       return 0;
     } catch (const std::invalid_argument& e) {
       std::cerr << std::string("vehicle_node: error: ") + e.what() + " (see vehicle_node --help)\n";
-      return cosim::abort_all_or_return(kExitUsage);
+      return cosim::abort_all_or_return(kExitBadInput);
+    } catch (const io::ConfigError& e) {
+      std::cerr << std::string("vehicle_node: error: ") + e.what() + "\n";
+      return cosim::abort_all_or_return(kExitBadInput);
     } catch (const cosim::PeerLost& e) {
       std::fflush(stdout);
       std::cerr << std::string("vehicle_node: error: ") + e.what() + "\n";
@@ -175,13 +181,13 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
       std::fflush(stdout);
       std::cerr << std::string("vehicle_node: error: ") + e.what() + "\n";
-      return cosim::abort_all_or_return(kExitError);
+      return cosim::abort_all_or_return(kExitRunFailed);
     }
   }
   if (ground.empty()) {
     std::cerr << "vehicle_node: error: choose --ground rigid (standalone) or --terrain mpi|tcp (co-simulation with "
                  "terrain_node) (see vehicle_node --help)\n";
-    return kExitUsage;
+    return kExitBadInput;
   }
   options.rig = rig;
   if (*profile_option) options.ground_profile = vehicle::parse_ground_profile(profile);
@@ -200,10 +206,13 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const std::invalid_argument& e) {
     std::cerr << std::string("vehicle_node: error: ") + e.what() + " (see vehicle_node --help)\n";
-    return kExitUsage;
+    return kExitBadInput;
+  } catch (const io::ConfigError& e) {
+    std::cerr << std::string("vehicle_node: error: ") + e.what() + "\n";
+    return kExitBadInput;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::cerr << std::string("vehicle_node: error: ") + e.what() + "\n";
-    return kExitError;
+    return kExitRunFailed;
   }
 }

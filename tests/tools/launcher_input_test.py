@@ -147,8 +147,9 @@ class LauncherInputTest(unittest.TestCase):
         self.assertEqual(len(error.splitlines()), 1, error)
 
     def test_exit_status_says_whether_the_run_failed_or_lost_its_peer(self):
-        """docs/exit-status.md: the launcher's own status is 1 for a failed co-simulation and 3 when
-        mpirun reports a program's lost peer (3), whatever mpirun's other statuses."""
+        """docs/exit-status.md: the launcher's own status is 1 for a failed co-simulation, 2 when a
+        program refused its input (2) and 3 when mpirun reports a program's lost peer (3),
+        whatever mpirun's other statuses."""
         bin_folder = os.path.join(self.folder.name, "bin")
         for name, body in (("mpirun", 'echo "terrain_node: error: the vehicle stopped answering"; exit $FAKE_STATUS'),
                            ("vehicle_node/vehicle_node", "exit 0"), ("terrain_node/terrain_node", "exit 0")):
@@ -160,12 +161,13 @@ class LauncherInputTest(unittest.TestCase):
         path = os.path.join(self.folder.name, "run.json")
         with open(path, "w") as f:
             json.dump(run_document(), f)
-        for mpirun_status, status in (("1", 1), ("3", 3), ("137", 1)):
+        for mpirun_status, status in (("1", 1), ("2", 2), ("3", 3), ("137", 1)):
             env = dict(os.environ, PATH=bin_folder + os.pathsep + os.environ["PATH"], TRACKCOSIM_BUILD=bin_folder,
                        TRACKCOSIM_BED_STORE="off", FAKE_STATUS=mpirun_status)
             result = self.launcher("run", path, "--out", os.path.join(self.folder.name, "out"), "--no-plot", env=env)
             self.assertEqual(result.returncode, status, result.stdout + result.stderr)
-            self.assertIn("trackcosim: error: the co-simulation failed (exit status %s)" % mpirun_status, result.stderr)
+            what = "a program refused its input" if status == 2 else "the co-simulation failed"
+            self.assertIn("trackcosim: error: %s (exit status %s)" % (what, mpirun_status), result.stderr)
 
     def test_a_shipped_run_file_passes(self):
         cwd = os.getcwd()

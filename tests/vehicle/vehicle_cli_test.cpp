@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -13,10 +15,11 @@
 
 namespace {
 
-/// Runs vehicle_node with `arguments`; returns (exit status, stderr and stdout).
-std::pair<int, std::string> run_vehicle_node(const std::string& arguments) {
-  const std::string command = std::string(VEHICLE_NODE_EXE) + " --config " + TRACKCOSIM_SOURCE_DIR +
-                              "/configs/vehicles/ndia_light_robot.json " + arguments + " 2>&1";
+const std::string kRobot = std::string(TRACKCOSIM_SOURCE_DIR) + "/configs/vehicles/ndia_light_robot.json";
+
+/// Runs vehicle_node with `arguments` on `config`; returns (exit status, stderr and stdout).
+std::pair<int, std::string> run_vehicle_node(const std::string& arguments, const std::string& config = kRobot) {
+  const std::string command = std::string(VEHICLE_NODE_EXE) + " --config " + config + " " + arguments + " 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
   std::string output;
   std::array<char, 256> chunk{};
@@ -51,7 +54,7 @@ TEST(VehicleNodeCli, NumbersNoRunCanUseAreRefusedInOneShortLine) {
 // (nor write periodic checkpoints it could not resume from).
 TEST(VehicleNodeCli, BadRigInputIsRefusedByName) {
   auto [status, output] = run_vehicle_node("--ground rigid --rig /nonexistent/rig.json --out /tmp/trackcosim_cli_rig");
-  EXPECT_EQ(status, 1) << output;
+  EXPECT_EQ(status, 2) << output;  // bad input (docs/exit-status.md)
   EXPECT_NE(output.find("/nonexistent/rig.json"), std::string::npos) << output;
   std::tie(status, output) = run_vehicle_node("--terrain mpi --rig r.json --restart c.bin");
   EXPECT_EQ(status, 2) << output;
@@ -59,6 +62,28 @@ TEST(VehicleNodeCli, BadRigInputIsRefusedByName) {
   std::tie(status, output) = run_vehicle_node("--terrain mpi --rig r.json --checkpoint-interval 10");
   EXPECT_EQ(status, 2) << output;
   EXPECT_NE(output.find("--rig cannot --checkpoint-interval"), std::string::npos) << output;
+}
+
+// A vehicle config that is refused is bad input (2, docs/exit-status.md), as a bad command line
+// is; 1 is kept for a run that failed. Named: the file and the key.
+TEST(VehicleNodeCli, ARefusedConfigIsBadInput) {
+  auto [status, output] = run_vehicle_node("--ground rigid --out /tmp/trackcosim_cli_config", "/nonexistent/v.json");
+  EXPECT_EQ(status, 2) << output;
+  EXPECT_NE(output.find("vehicle_node: error: /nonexistent/v.json: cannot open"), std::string::npos) << output;
+  const std::string typo = testing::TempDir() + "trackcosim_cli_typo.json";
+  {
+    std::ifstream in(kRobot);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string json = text.str();
+    const auto at = json.find("\"driver\"");
+    ASSERT_NE(at, std::string::npos);
+    json.replace(at, 8, "\"drivr\"");
+    std::ofstream(typo) << json;
+  }
+  std::tie(status, output) = run_vehicle_node("--ground rigid --out /tmp/trackcosim_cli_config", typo);
+  EXPECT_EQ(status, 2) << output;
+  EXPECT_NE(output.find(typo + ": drivr: unknown key"), std::string::npos) << output;
 }
 
 }  // namespace
