@@ -2,14 +2,20 @@
 
 #include <mpi.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <string>
 
+#include "comm/fatal_signal.h"
 #include "comm/rank_group.h"
 
 namespace trackcosim::comm {
 namespace {
 int recorded_program_rank = -1;  ///< set by split_world_by_role: this rank within its program
+
+/// "terrain_node rank 2": how a crash report names this process.
+std::string this_process(int rank) { return std::string(program_invocation_short_name) + " rank " + std::to_string(rank); }
 
 void finalize_at_exit() {
   int finalized = 0;
@@ -27,12 +33,15 @@ void ensure_mpi() {
   // coupler can name the lost peer. Ignored, the write fails with EPIPE and those report it.
   std::signal(SIGPIPE, SIG_IGN);
   MPI_Init(nullptr, nullptr);
+  // After MPI_Init: replaces the crash dump Open MPI's own handler would print.
+  report_fatal_signals(this_process(world_rank_if_initialised()));
   std::atexit(finalize_at_exit);
 }
 
 RoleLayout split_world_by_role(Role role) {
   RoleLayout layout = split_by_role(MPI_COMM_WORLD, role);
   recorded_program_rank = layout.role_rank;
+  report_fatal_signals(this_process(layout.role_rank));
   return layout;
 }
 

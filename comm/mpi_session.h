@@ -7,7 +7,8 @@
 namespace trackcosim::comm {
 
 /// Initialises MPI unless it already is; registers MPI_Finalize at exit when it initialised it.
-/// Ignores SIGPIPE first, so a peer lost mid-run is reported as an error rather than a kill.
+/// Ignores SIGPIPE first, so a peer lost mid-run is reported as an error rather than a kill; a
+/// crash is reported in one line (comm/fatal_signal.h) instead of Open MPI's crash dump.
 void ensure_mpi();
 
 /// This program's role communicator for the lifetime of the object: initialises MPI when

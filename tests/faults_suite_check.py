@@ -23,7 +23,7 @@ scripts = ["cosim_hung_peer_ends_the_job", "cosim_crash_keeps_outputs", "cosim_t
            "launcher_refuses_bad_input", "terrain_node_lost_peer_ends_the_job_np2",
            "input_checks_refuse_bad_cells", "anchor_sweep_refuses_bad_input", "mobility_collect_refuses_broken_rig_csv",
            "mesh_spheres_refuses_bad_numbers", "cosim_resume_checks_both_configs", "cosim_interrupt_says_how_to_resume",
-           "terrain_node_signal_ends_the_wait_for_the_vehicle"]
+           "terrain_node_signal_ends_the_wait_for_the_vehicle", "crash_inside_mpi_is_one_line"]
 # Registered only where a python3 imports matplotlib and numpy (tests/tools/CMakeLists.txt).
 plot_scripts = {"plot_refuses_bad_input", "launcher_plots_under_a_python_without_numpy"}
 scripts += sorted(plot_scripts & ctest_names())
