@@ -20,6 +20,7 @@ packages=(
   libpng-dev                            # heightmap images (PNG in and out)
   python3                               # examples and output tools
   python3-matplotlib python3-numpy      # the plots every run ends with (tools/plot_run.py)
+  iproute2                              # ip: a one-host run's own network namespace (tools/private_network.py)
 )
 render=(povray ffmpeg)                 # frames and movies of a run (tools/render_run.py)
 if [[ "${1:-}" == --with-slurm ]]; then

@@ -52,6 +52,10 @@ On one host (outside Slurm, or a Slurm job of one node) Open MPI is kept on the 
 OMPI_MCA_btl=self,vader and OMPI_MCA_oob_tcp_if_include=lo, each unless the environment sets it
 or chooses that transport's interfaces (tools/mpi_loopback.py; jobs/README.md, "Open MPI's
 network", also says how a site chooses its interfaces). The launcher prints what it added.
+With mpirun outside a batch job the run also gets a network namespace of its own with only its
+loopback (unshare --net, where root or user namespaces allow it; TRACKCOSIM_NETNS=off leaves it
+out), so that mpirun's own listener, which Open MPI binds to every interface, is not reachable
+from another host (tools/private_network.py).
 
 --launcher srun starts the job step with `srun --mpi=pmix --multi-prog` (inside a Slurm
 allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`; --launcher hetjob
@@ -124,7 +128,8 @@ from run_file import RunFileError, read_run_file  # noqa: E402
 from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
 from run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
 from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
-from mpi_loopback import loopback_settings  # noqa: E402
+import private_network  # noqa: E402
+from mpi_loopback import loopback_settings, on_one_host  # noqa: E402
 from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
 
 
@@ -450,7 +455,11 @@ def main(argv):
     if mpi_settings:
         print("trackcosim: one host: Open MPI kept on the loopback (%s; jobs/README.md, \"Open MPI's network\")" % " ".join(
             "%s=%s" % setting for setting in sorted(mpi_settings.items())), flush=True)
-    print("trackcosim: " + " ".join(command), flush=True)
+    spawned, namespace_env, namespace_line = private_network.isolate(
+        command, os.environ, options["--launcher"], on_one_host(os.environ, options["--launcher"], command[0]))
+    if namespace_line:
+        print(namespace_line, flush=True)
+    print("trackcosim: " + " ".join(spawned), flush=True)
     if dry:
         return 0
     launches = record_launch(folder, config_file, run, vehicle["config"], terrain_config, resume)
@@ -459,10 +468,11 @@ def main(argv):
     env = dict(os.environ)
     env.setdefault("OMP_WAIT_POLICY", "passive")
     env.update(mpi_settings)
+    env.update(namespace_env)
     if os.geteuid() == 0:
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(spawned, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     signals = forward_stop_signals(process, interrupt=True)
     guard = HungStepGuard(process) if options["--launcher"] == "hetjob" else None
     # A node lost mid-run can leave mpirun or srun waiting for it after the ranks gave up.

@@ -1,5 +1,6 @@
 """tools/mpi_loopback.py: which runs the launcher keeps on the loopback, and that a user's or a
-site's own Open MPI settings win. Pure functions of an environment, plus the launcher's
+site's own Open MPI settings win; tools/private_network.py: which runs get a network namespace of
+their own, and how. Pure functions of an environment, plus the launcher's
 --dry-run (stand-in programs, nothing runs). The running co-simulation's sockets are checked by
 tests/mpi/cosim_loopback_run.sh."""
 import json
@@ -11,6 +12,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import private_network  # noqa: E402
 from mpi_loopback import loopback_settings, on_one_host  # noqa: E402
 
 LOOPBACK = {"OMPI_MCA_btl": "self,vader", "OMPI_MCA_oob_tcp_if_include": "lo"}
@@ -99,13 +101,55 @@ class LauncherTest(unittest.TestCase):
         return [line for line in result.stdout.splitlines() if line.startswith("trackcosim: one host:")]
 
     def test_the_launcher_names_the_settings_it_adds(self):
-        said = self.dry_run()
+        said = [line for line in self.dry_run() if "kept on the loopback" in line]
         self.assertEqual(len(said), 1, said)
         self.assertIn("OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo", said[0])
-        kept = self.dry_run(OMPI_MCA_btl="tcp,self")
+        kept = [line for line in self.dry_run(OMPI_MCA_btl="tcp,self") if "kept on the loopback" in line]
         self.assertEqual(len(kept), 1, kept)
         self.assertNotIn("OMPI_MCA_btl=", kept[0])
         self.assertEqual(self.dry_run(SLURM_JOB_ID="5", SLURM_JOB_NUM_NODES="2"), [])
+
+    def test_the_launcher_says_whether_the_run_has_its_own_network(self):
+        said = [line for line in self.dry_run() if "network namespace" in line or "every interface" in line]
+        self.assertEqual(len(said), 1, said)
+        self.assertEqual([line for line in self.dry_run(TRACKCOSIM_NETNS="off") if "namespace" in line], [])
+
+
+def fake_unshare(works):
+    """A stand-in for trying unshare: `works(options)` says whether those options succeed."""
+    def run(argv):
+        return works(argv[1:argv.index("--")])
+    return run
+
+
+class PrivateNetworkTest(unittest.TestCase):
+    COMMAND = ["mpirun", "-np", "1", "vehicle_node", ":", "-np", "2", "terrain_node"]
+
+    def test_only_mpirun_on_one_host_outside_a_batch_job(self):
+        self.assertTrue(private_network.wanted({}, "mpirun", True))
+        self.assertFalse(private_network.wanted({}, "mpirun", False))  # ranks on other hosts
+        self.assertFalse(private_network.wanted({}, "srun", True))
+        self.assertFalse(private_network.wanted({"SLURM_JOB_ID": "4"}, "mpirun", True))  # Slurm's daemons outside
+        self.assertFalse(private_network.wanted({"TRACKCOSIM_NETNS": "off"}, "mpirun", True))
+
+    def test_the_command_runs_inside_with_the_loopback_up_and_the_same_process(self):
+        spawned, env, line = private_network.isolate(self.COMMAND, {}, "mpirun", True, fake_unshare(lambda o: True))
+        self.assertEqual(os.path.basename(spawned[0]), "unshare")
+        self.assertEqual(spawned[1:], ["--net", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh"] + self.COMMAND)
+        self.assertEqual(env, {})
+        self.assertIn("a network namespace of its own, with only its loopback", line)
+
+    def test_a_user_namespace_when_root_is_not_there_and_open_mpi_told_it_is_root_inside(self):
+        spawned, env, _ = private_network.isolate(self.COMMAND, {}, "mpirun", True,
+                                                  fake_unshare(lambda options: "--user" in options))
+        self.assertEqual(spawned[1:5], ["--user", "--map-root-user", "--net", "--"])
+        self.assertEqual(env, {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"})
+
+    def test_without_a_namespace_the_run_goes_as_before_and_says_mpirun_listens_everywhere(self):
+        spawned, env, line = private_network.isolate(self.COMMAND, {}, "mpirun", True, fake_unshare(lambda o: False))
+        self.assertEqual((spawned, env), (self.COMMAND, {}))
+        self.assertIn("mpirun's own listener is open on every interface", line)
+        self.assertEqual(private_network.isolate(self.COMMAND, {}, "srun", True), (self.COMMAND, {}, None))
 
 
 if __name__ == "__main__":
