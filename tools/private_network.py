@@ -10,7 +10,8 @@ loopback. The namespace ends with the run.
 
 It is taken only where it is safe and possible: mpirun on one host outside a batch job (Slurm's
 daemons and PMIx live in the host's namespace), a root user or one whose user namespaces allow
-it (`unshare --user --map-root-user`, the user mapped to root inside, as Open MPI is then told),
+it (`unshare --user --map-root-user`, the user mapped to root inside, as Open MPI is then told, with
+a TMPDIR of the user's own),
 `unshare` and `ip` installed, and TRACKCOSIM_NETNS not set to "off". Elsewhere the run goes as
 before, and the launcher says that mpirun listens on every interface.
 """
@@ -23,6 +24,23 @@ import subprocess
 LOOPBACK_UP = 'ip link set lo up && exec "$@"'
 # Open MPI refuses to run as root unless told; inside a user namespace the user is root.
 ROOT_INSIDE = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def private_tmpdir():
+    """The user's own TMPDIR for runs in a user namespace: there Open MPI believes it is root and
+    names its session folder after uid 0 (/tmp/ompi.HOST.0), which is the real root's, or would
+    become the user's and then refuse the real root. One folder per user, kept (Open MPI empties
+    it), refused if another user owns it."""
+    import tempfile
+    path = os.path.join(tempfile.gettempdir(), "trackcosim-netns-%d" % os.getuid())
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(path)
+    if info.st_uid != os.getuid() or not os.path.isdir(path) or os.path.islink(path):
+        return tempfile.mkdtemp(prefix="trackcosim-netns-")
+    return path
 
 
 def wanted(environ, launcher, one_host):
@@ -40,10 +58,10 @@ def unshare_options(try_command=None):
         return None
     run = try_command or (lambda argv: subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                                       timeout=10).returncode == 0)
-    for options, environ in ((["--net"], {}), (["--user", "--map-root-user", "--net"], ROOT_INSIDE)):
+    for options in (["--net"], ["--user", "--map-root-user", "--net"]):
         try:
             if run([unshare] + options + ["--", "sh", "-c", LOOPBACK_UP, "sh", "true"]):
-                return [unshare] + options, environ
+                return [unshare] + options, (dict(ROOT_INSIDE, TMPDIR=private_tmpdir()) if "--user" in options else {})
         except (OSError, subprocess.SubprocessError):
             continue
     return None

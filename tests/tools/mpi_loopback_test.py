@@ -143,7 +143,11 @@ class PrivateNetworkTest(unittest.TestCase):
         spawned, env, _ = private_network.isolate(self.COMMAND, {}, "mpirun", True,
                                                   fake_unshare(lambda options: "--user" in options))
         self.assertEqual(spawned[1:5], ["--user", "--map-root-user", "--net", "--"])
-        self.assertEqual(env, {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"})
+        self.assertEqual(env["OMPI_ALLOW_RUN_AS_ROOT"], "1")
+        self.assertEqual(env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"], "1")
+        # Open MPI's session folder would be named after uid 0 (the real root's): the user's own.
+        self.assertEqual(os.stat(env["TMPDIR"]).st_uid, os.getuid())
+        self.assertEqual(os.stat(env["TMPDIR"]).st_mode & 0o777, 0o700)
 
     def test_without_a_namespace_the_run_goes_as_before_and_says_mpirun_listens_everywhere(self):
         spawned, env, line = private_network.isolate(self.COMMAND, {}, "mpirun", True, fake_unshare(lambda o: False))
