@@ -48,9 +48,13 @@ tcp_terrain() {  # NAME [TERRAIN_CONFIG, default $work/tcp.json]: a terrain job 
   fail "$1: the terrain printed no port"
 }
 tcp() {  # NAME [TERRAIN_CONFIG]: tcp_terrain, then vehicle_node connecting to it (background,
-  # $vehicle_job; --timeout $vehicle_timeout when set)
+  # $vehicle_job; --timeout $vehicle_timeout when set). In a session of its own (setsid execs it,
+  # same pid): stopped (SIGSTOP) inside ctest's process group, which is orphaned when ctest runs
+  # without a terminal, it would have the kernel send SIGHUP to that whole group, every test
+  # beside this one included, as soon as any member exited. (mpirun's ranks have their own
+  # groups already.)
   tcp_terrain "$@"
-  "$vehicle" --config "$robot" --terrain tcp --terrain-port "$port" --end-time 5 ${vehicle_timeout:+--timeout $vehicle_timeout} \
+  setsid "$vehicle" --config "$robot" --terrain tcp --terrain-port "$port" --end-time 5 ${vehicle_timeout:+--timeout $vehicle_timeout} \
     --quiet --out "$work/$1/vehicle" >"$work/$1.vehicle.log" 2>&1 &
   vehicle_job=$!
 }
