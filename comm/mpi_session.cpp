@@ -3,9 +3,11 @@
 #include <mpi.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "comm/fatal_signal.h"
 #include "comm/rank_group.h"
@@ -61,6 +63,15 @@ int world_rank_if_initialised() {
 }
 
 int program_rank() { return recorded_program_rank >= 0 ? recorded_program_rank : world_rank_if_initialised(); }
+
+int abort_all_after_the_leader(int code, bool leader, double grace_seconds) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized && !leader && RankGroup::world().size() > 1)
+    std::this_thread::sleep_for(std::chrono::duration<double>(grace_seconds));  // the leader's abort ends it sooner
+  return abort_all_or_return(code);
+}
 
 int abort_all_or_return(int code) {
   int initialized = 0, finalized = 0;

@@ -41,4 +41,10 @@ int program_rank();
 /// Stops every rank of MPI_COMM_WORLD with `code` when more than one runs, else returns `code`.
 int abort_all_or_return(int code);
 
+/// For a failure every rank of a program meets alike (a refused config, the leader's lost
+/// vehicle): its first rank (`leader`) prints the one error line, then stops every rank; the
+/// others wait up to `grace_seconds` for that before stopping every rank themselves, so that
+/// their abort cannot end the job before the line is out. Returns `code` on one rank.
+int abort_all_after_the_leader(int code, bool leader, double grace_seconds);
+
 }  // namespace trackcosim::comm

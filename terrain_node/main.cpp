@@ -28,6 +28,8 @@ namespace {
 constexpr int kExitRunFailed = 1;  // the run failed (a body too fast for the ghost layer, a lost file)
 constexpr int kExitBadInput = 2;   // a command line or config refused: nothing was run
 // 3 (comm::kExitPeerLost): the vehicle or another terrain rank stopped answering
+// How long the other ranks give the first one to print a failure they all met and end the job.
+constexpr double kLeaderSpeaksGraceSeconds = 30;
 
 constexpr const char* kFooter = R"(
 Outputs of --config, in DIR (default output/<config stem>; docs/settling.md for settling a bed):
@@ -173,8 +175,10 @@ int main(int argc, char** argv) {
     if (rank == 0 || !every_rank_alike)
       std::cerr << "terrain_node: error: " + (rank > 0 ? "rank " + std::to_string(rank) + ": " : std::string()) +
                        e.what() + "\n";
-    return comm::abort_all_or_return(peer_lost        ? comm::kExitPeerLost
-                                     : config_refused ? kExitBadInput
-                                                      : kExitRunFailed);
+    const int code = peer_lost ? comm::kExitPeerLost : config_refused ? kExitBadInput : kExitRunFailed;
+    // A failure of every rank alike is said by the first one: the others must not end the job
+    // before its line is out (under load they did, and the job ended with no error line).
+    return every_rank_alike ? comm::abort_all_after_the_leader(code, rank == 0, kLeaderSpeaksGraceSeconds)
+                            : comm::abort_all_or_return(code);
   }
 }

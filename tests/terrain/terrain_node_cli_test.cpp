@@ -30,12 +30,13 @@ Result run(const std::string& arguments) {
   return r;
 }
 
-TEST(TerrainNodeCli, BadConfigExitsOneNamingFileAndKey) {
+// A refused config is bad input: exit status 2 (docs/exit-status.md), as a bad command line.
+TEST(TerrainNodeCli, BadConfigExitsTwoNamingFileAndKey) {
   const fs::path file = fs::temp_directory_path() / "trackcosim_cli_bad_config.json";
   std::ofstream(file) << R"({"end_time": 1, "solver": {"omega": 2}})";
   const Result r = run("--config " + file.string() + " --out " + (fs::temp_directory_path() / "trackcosim_cli_out").string());
   fs::remove(file);
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.output, "terrain_node: error: " + file.string() + ": solver.omega: must be in (0, 1], got 2\n");
 }
 
