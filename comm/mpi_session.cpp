@@ -19,6 +19,14 @@ int recorded_program_rank = -1;  ///< set by split_world_by_role: this rank with
 /// "terrain_node rank 2": how a crash report names this process.
 std::string this_process(int rank) { return std::string(program_invocation_short_name) + " rank " + std::to_string(rank); }
 
+/// MPI is initialised and not yet finalised: MPI calls may be made.
+bool mpi_running() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
 void finalize_at_exit() {
   int finalized = 0;
   MPI_Finalized(&finalized);
@@ -55,29 +63,20 @@ RoleScope::RoleScope(Role role) {
 RoleScope::~RoleScope() { release_role_layout(layout_); }
 
 int world_rank_if_initialised() {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (!initialized || finalized) return 0;
+  if (!mpi_running()) return 0;
   return RankGroup::world().rank();
 }
 
 int program_rank() { return recorded_program_rank >= 0 ? recorded_program_rank : world_rank_if_initialised(); }
 
 int abort_all_after_the_leader(int code, bool leader, double grace_seconds) {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (initialized && !finalized && !leader && RankGroup::world().size() > 1)
+  if (mpi_running() && !leader && RankGroup::world().size() > 1)
     std::this_thread::sleep_for(std::chrono::duration<double>(grace_seconds));  // the leader's abort ends it sooner
   return abort_all_or_return(code);
 }
 
 int abort_all_or_return(int code) {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (!initialized || finalized) return code;
+  if (!mpi_running()) return code;
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size > 1) MPI_Abort(MPI_COMM_WORLD, code);
