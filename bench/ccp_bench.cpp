@@ -4,7 +4,7 @@
 // fails on time.
 //
 //   ccp [--sizes 10000,100000,1000000] [--threads 1,2] [--methods jacobi,apgd]
-//       [--warmup-steps K] [--steps S] [--iterations I] [--residual-curve]
+//       [--warmup-steps K] [--steps S] [--iterations I] [--rolling MU_R] [--residual-curve]
 //
 // The bed starts as a simple cubic lattice at rest on the floor of a box with four walls:
 // vertical spacing 2r (+1e-4 r), horizontal 2.02 r with +-0.01 r jitter, envelope 0.05 r, so
@@ -86,8 +86,10 @@ BodySet settling_bed(std::size_t n) {
   return set;
 }
 
-StepSettings bench_settings(SolverMethod method, std::uint32_t iterations) {
+/// rolling: the heavy beds' rolling resistance (--rolling; a rolling row per contact, docs/ccp.md).
+StepSettings bench_settings(SolverMethod method, std::uint32_t iterations, real rolling) {
   StepSettings s;
+  s.solver.rolling_friction = rolling;
   s.step_size = 1e-3;
   s.collision.envelope = 0.05 * kRadius;
   s.solver.method = method;
@@ -126,9 +128,9 @@ struct CaseResult {
   std::array<double, kStepPhaseCount> phase{};
 };
 
-CaseResult run_case(const BodySet& bed, SolverMethod method, std::uint32_t iterations, std::size_t warmup,
+CaseResult run_case(const BodySet& bed, SolverMethod method, std::uint32_t iterations, real rolling, std::size_t warmup,
                     std::size_t steps) {
-  RigidBodySystem system(bed, bench_settings(method, iterations));
+  RigidBodySystem system(bed, bench_settings(method, iterations, rolling));
   for (std::size_t k = 0; k < warmup; ++k) system.step();
   CaseResult r;
   r.bodies = double(bed.size());
@@ -152,8 +154,8 @@ void print_header() {
   std::printf(" %8s %6s %6s %9s\n", "ns/c-it", "B/c-it", "GB/s", "xfer_B/st");
 }
 
-void residual_curve(const BodySet& bed, std::uint32_t iterations, std::size_t warmup) {
-  RigidBodySystem warm(bed, bench_settings(SolverMethod::Apgd, iterations));
+void residual_curve(const BodySet& bed, std::uint32_t iterations, real rolling, std::size_t warmup) {
+  RigidBodySystem warm(bed, bench_settings(SolverMethod::Apgd, iterations, rolling));
   for (std::size_t k = 0; k < warmup; ++k) warm.step();
   BodySet state = bed;
   const std::vector<BodyState> states = warm.body_states();
@@ -168,7 +170,7 @@ void residual_curve(const BodySet& bed, std::uint32_t iterations, std::size_t wa
   std::vector<real> curve[2];
   std::uint64_t contacts = 0;
   for (const SolverMethod m : {SolverMethod::Jacobi, SolverMethod::Apgd}) {
-    StepSettings s = bench_settings(m, iterations);
+    StepSettings s = bench_settings(m, iterations, rolling);
     s.solver.record_residuals = true;
     RigidBodySystem system(state, s);
     system.step();
@@ -195,10 +197,12 @@ int main(int argc, char** argv) {
   const std::size_t warmup = numbers(flag(argc, argv, "--warmup-steps"), "3").at(0);
   const std::size_t steps = numbers(flag(argc, argv, "--steps"), "3").at(0);
   const auto iterations = static_cast<std::uint32_t>(numbers(flag(argc, argv, "--iterations"), "100").at(0));
+  const char* rolling_text = flag(argc, argv, "--rolling");
+  const real rolling = rolling_text ? std::strtod(rolling_text, nullptr) : 0;
 
   if (has(argc, argv, "--residual-curve")) {
     if (thread_counts.at(0) > 0) omp_set_num_threads(static_cast<int>(thread_counts.at(0)));
-    residual_curve(settling_bed(sizes.at(0)), iterations, warmup);
+    residual_curve(settling_bed(sizes.at(0)), iterations, rolling, warmup);
     return 0;
   }
 
@@ -211,7 +215,7 @@ int main(int argc, char** argv) {
     for (const std::size_t threads : thread_counts) {
       if (threads > 0) omp_set_num_threads(static_cast<int>(threads));
       for (const SolverMethod method : method_list) {
-        const CaseResult r = run_case(bed, method, iterations, warmup, steps);
+        const CaseResult r = run_case(bed, method, iterations, rolling, warmup, steps);
         const double solve = r.phase[static_cast<std::size_t>(StepPhase::Solve)];
         const double ns = 1e9 * solve / (r.contacts * r.iterations);
         // The solver's own count of bytes per contact-iteration (gpu/dynamics/solver_traffic.h),

@@ -49,6 +49,24 @@ void extrapolate_bodies(const BodyView& b, Vec3View v_prev, Vec3View w_prev, Vec
       });
 }
 
+/// y = next + beta (next - gamma) for the three blocks (contacts, bilateral rows, rolling rows);
+/// with kResidual, returns the sum of their squared residual terms at next (else 0).
+template <bool kResidual>
+real residual_and_extrapolate(SolverWorkspace& ws, const BodyView& b, real beta) {
+  return apgd_residual_and_extrapolate<kResidual>(ws.contact_view(), b, ws.contact_impulse.next.view(),
+                                                  ws.contact_impulse.gamma.view(), ws.contact_impulse.y.view(), beta,
+                                                  ws.partials)
+             .s[0] +
+         apgd_residual_and_extrapolate<kResidual>(ws.row_view(), b, ws.row_impulse.next.view(),
+                                                  ws.row_impulse.gamma.view(), ws.row_impulse.y.view(), beta,
+                                                  ws.partials)
+             .s[0] +
+         apgd_residual_and_extrapolate<kResidual>(ws.rolling_view(ws.contact_impulse.next.view()), b,
+                                                  ws.rolling_impulse.next.view(), ws.rolling_impulse.gamma.view(),
+                                                  ws.rolling_impulse.y.view(), beta, ws.partials)
+             .s[0];
+}
+
 /// A first Lipschitz estimate: the largest diagonal block of N has eigenvalues up to its trace
 /// 3 / eta_i; the line search corrects it upwards within a few trials when coupling makes it low.
 real initial_lipschitz(SolverWorkspace& ws) {
@@ -120,20 +138,12 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
       beta = 0;
       theta_next = 1;
     }
-    ChunkSums residual{};
-    residual.s[0] =
-        apgd_residual_and_extrapolate(ws.contact_view(), b, ws.contact_impulse.next.view(),
-                                      ws.contact_impulse.gamma.view(), ws.contact_impulse.y.view(), beta, ws.partials)
-            .s[0] +
-        apgd_residual_and_extrapolate(ws.row_view(), b, ws.row_impulse.next.view(), ws.row_impulse.gamma.view(),
-                                      ws.row_impulse.y.view(), beta, ws.partials)
-            .s[0] +
-        apgd_residual_and_extrapolate(ws.rolling_view(ws.contact_impulse.next.view()), b,
-                                      ws.rolling_impulse.next.view(), ws.rolling_impulse.gamma.view(),
-                                      ws.rolling_impulse.y.view(), beta, ws.partials)
-            .s[0];
-    last_residual_sum = residual.s[0];
-    const real residual_now = residual_every_iteration ? residual_rms(ws, residual.s[0]) : real(0);
+    // The residual of this iteration's iterate is read only when a tolerance or the history asks
+    // for it, or when it is the last iterate (returned): otherwise the pass only extrapolates.
+    const bool residual_read = residual_every_iteration || it + 1 == settings.max_iterations;
+    last_residual_sum = residual_read ? residual_and_extrapolate<true>(ws, b, beta)
+                                      : residual_and_extrapolate<false>(ws, b, beta);
+    const real residual_now = residual_every_iteration ? residual_rms(ws, last_residual_sum) : real(0);
     extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), beta, nb);
     std::swap(ws.contact_impulse.gamma, ws.contact_impulse.next);
     std::swap(ws.row_impulse.gamma, ws.row_impulse.next);

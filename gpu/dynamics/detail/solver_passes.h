@@ -121,23 +121,27 @@ ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, Vec3
       partials);
 }
 
-/// After an accepted APGD step (bodies hold v(next)): s0 = squared residual terms of next,
-/// and the new extrapolation point y = next + beta (next - gamma).
-template <class Block>
+/// After an accepted APGD step (bodies hold v(next)): the new extrapolation point
+/// y = next + beta (next - gamma), and with kResidual s0 = squared residual terms of next. Without
+/// it the pass reads only the three impulse arrays, not the bodies or the constraint geometry:
+/// the residual of an iteration nobody reads is not worth a second walk over the contacts.
+template <bool kResidual, class Block>
 ChunkSums apgd_residual_and_extrapolate(const Block& blk, const BodyView& bodies, Vec3View next, Vec3View gamma,
                                         Vec3View y, real beta, thrust::device_vector<ChunkSums>& partials) {
-  return for_each_chunk(
-      blk.count,
-      [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
+  const auto pass = [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i) {
           if (skipped(mask, i)) continue;
           const ConeImpulse n = as_impulse(next.get(i));
-          sums.s[0] += residual_term(blk, i, n, blk.velocity(i, blk.frame(i), bodies, n));
+          if (kResidual) sums.s[0] += residual_term(blk, i, n, blk.velocity(i, blk.frame(i), bodies, n));
           y.set(i, as_vec(axpy(beta, minus(n, as_impulse(gamma.get(i))), n)));
         }
-      },
-      partials);
+      };
+  if (!kResidual) {
+    for_each_item(blk.count, pass);
+    return ChunkSums{};
+  }
+  return for_each_chunk(blk.count, pass, partials);
 }
 
 }  // namespace trackcosim::gpu::detail
