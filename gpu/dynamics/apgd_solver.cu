@@ -18,6 +18,11 @@
 // difference of two large objective values (which loses every digit once v_free is large,
 // e.g. a fast-sliding body). And v(y) is extrapolated per body (v is affine in gamma) instead of
 // being scattered again. The returned impulses are the last accepted iterate.
+// Memory traffic (docs/ccp.md, "Data layout"): y is not stored but formed by the gradient step
+// from gamma_k and gamma_{k-1}, which it reads anyway for the restart test; each contact's
+// rolling rows are stepped right after it (solver_passes.h); and the residual, a walk over every
+// constraint with its bodies, is evaluated only when read (the last iterate, or every one under a
+// tolerance or a recorded history). None of this changes a bit of the iterates.
 
 #include <cmath>
 #include <limits>
@@ -49,22 +54,8 @@ void extrapolate_bodies(const BodyView& b, Vec3View v_prev, Vec3View w_prev, Vec
       });
 }
 
-/// y = next + beta (next - gamma) for the three blocks (contacts, bilateral rows, rolling rows);
-/// with kResidual, returns the sum of their squared residual terms at next (else 0).
-template <bool kResidual>
-real residual_and_extrapolate(SolverWorkspace& ws, const BodyView& b, real beta) {
-  return apgd_residual_and_extrapolate<kResidual>(ws.contact_view(), b, ws.contact_impulse.next.view(),
-                                                  ws.contact_impulse.gamma.view(), ws.contact_impulse.y.view(), beta,
-                                                  ws.partials)
-             .s[0] +
-         apgd_residual_and_extrapolate<kResidual>(ws.row_view(), b, ws.row_impulse.next.view(),
-                                                  ws.row_impulse.gamma.view(), ws.row_impulse.y.view(), beta,
-                                                  ws.partials)
-             .s[0] +
-         apgd_residual_and_extrapolate<kResidual>(ws.rolling_view(ws.contact_impulse.next.view()), b,
-                                                  ws.rolling_impulse.next.view(), ws.rolling_impulse.gamma.view(),
-                                                  ws.rolling_impulse.y.view(), beta, ws.partials)
-             .s[0];
+ApgdImpulseViews impulse_views(BlockVectors& impulses) {
+  return {impulses.gamma.view(), impulses.previous.view(), impulses.next.view()};
 }
 
 /// A first Lipschitz estimate: the largest diagonal block of N has eigenvalues up to its trace
@@ -98,9 +89,7 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
 
   // gamma_0 = y_0 = warm start (already projected), and v(gamma_0).
   apply_impulses(bodies, ws);
-  ws.contact_impulse.y = ws.contact_impulse.gamma;
-  ws.row_impulse.y = ws.row_impulse.gamma;
-  ws.rolling_impulse.y = ws.rolling_impulse.gamma;
+  Extrapolation extrapolation;  // y_0 = gamma_0
   extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), 0, nb);
   const VelocityReference at_y_velocities{ws.v_y.view(), ws.w_y.view(), true};
 
@@ -114,16 +103,14 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
     ChunkSums step{};
     for (int trial = 0; trial < 60; ++trial) {
       const real t = 1 / lipschitz;
-      const ChunkSums c = apgd_gradient_step(ws.contact_view(), at_y, ws.contact_impulse.y.view(),
-                                             ws.contact_impulse.gamma.view(), ws.contact_impulse.next.view(), t,
-                                             ws.partials);
-      const ChunkSums r = apgd_gradient_step(ws.row_view(), at_y, ws.row_impulse.y.view(), ws.row_impulse.gamma.view(),
-                                             ws.row_impulse.next.view(), t, ws.partials);
-      // Rolling rows last: their discs are bounded by the contacts' new normal impulses.
-      const ChunkSums o = apgd_gradient_step(ws.rolling_view(ws.contact_impulse.next.view()), at_y,
-                                             ws.rolling_impulse.y.view(), ws.rolling_impulse.gamma.view(),
-                                             ws.rolling_impulse.next.view(), t, ws.partials);
-      for (int k = 0; k < kSumSlots; ++k) step.s[k] = c.s[k] + r.s[k] + o.s[k];
+      // The contacts with their rolling rows (each row bounded by its contact's new normal
+      // impulse), then the bilateral rows; each block's sums added in that order.
+      const ChunkSums c = apgd_gradient_step_with_rolling(
+          ws.contact_view(), impulse_views(ws.contact_impulse), ws.rolling_view(ws.contact_impulse.next.view()),
+          impulse_views(ws.rolling_impulse), at_y, extrapolation, t, ws.partials);
+      const ChunkSums r =
+          apgd_gradient_step(ws.row_view(), at_y, impulse_views(ws.row_impulse), extrapolation, t, ws.partials);
+      for (int k = 0; k < kRollingSums; ++k) step.s[k] = c.s[k] + r.s[k] + c.s[kRollingSums + k];
       // d^T (N + E) d: the bodies' part from the velocity change, the compliant contacts' from s2;
       // the step's sums ride in the velocity sum's allreduce (summed over the ranks there).
       const real body_curvature = reduce_velocities(bodies, ws, at_y_velocities, &step).s[0];
@@ -138,16 +125,17 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
       beta = 0;
       theta_next = 1;
     }
-    // The residual of this iteration's iterate is read only when a tolerance or the history asks
-    // for it, or when it is the last iterate (returned): otherwise the pass only extrapolates.
-    const bool residual_read = residual_every_iteration || it + 1 == settings.max_iterations;
-    last_residual_sum = residual_read ? residual_and_extrapolate<true>(ws, b, beta)
-                                      : residual_and_extrapolate<false>(ws, b, beta);
-    const real residual_now = residual_every_iteration ? residual_rms(ws, last_residual_sum) : real(0);
     extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), beta, nb);
-    std::swap(ws.contact_impulse.gamma, ws.contact_impulse.next);
-    std::swap(ws.row_impulse.gamma, ws.row_impulse.next);
-    std::swap(ws.rolling_impulse.gamma, ws.rolling_impulse.next);
+    // gamma_{k-1} <- gamma_k <- next; the next step forms y from these two and beta.
+    for (BlockVectors* block : {&ws.contact_impulse, &ws.row_impulse, &ws.rolling_impulse}) {
+      std::swap(block->previous, block->gamma);
+      std::swap(block->gamma, block->next);
+    }
+    extrapolation = {beta, false};
+    // The residual of the new iterate is read only when a tolerance or the history asks for it,
+    // or when it is the last one (returned): bodies hold v(gamma) here.
+    if (residual_every_iteration || it + 1 == settings.max_iterations) last_residual_sum = residual_sum(bodies, ws);
+    const real residual_now = residual_every_iteration ? residual_rms(ws, last_residual_sum) : real(0);
     theta = theta_next;
     lipschitz *= real(0.9);
     ++result.iterations;

@@ -24,32 +24,31 @@ void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws) {
   reduce_velocities(bodies, ws);
 }
 
-real current_residual(DeviceBodies& bodies, SolverWorkspace& ws) {
+real residual_sum(DeviceBodies& bodies, SolverWorkspace& ws) {
   const BodyView b = bodies.view();
-  ChunkSums sum{};
-  sum.s[0] = residual_pass(ws.contact_view(), b, ws.contact_impulse.gamma.view(), ws.partials).s[0] +
-             residual_pass(ws.row_view(), b, ws.row_impulse.gamma.view(), ws.partials).s[0] +
-             residual_pass(ws.rolling_view(ws.contact_impulse.gamma.view()), b, ws.rolling_impulse.gamma.view(),
-                           ws.partials)
-                 .s[0];
-  return residual_rms(ws, sum.s[0]);
+  return residual_pass(ws.contact_view(), b, ws.contact_impulse.gamma.view(), ws.partials).s[0] +
+         residual_pass(ws.row_view(), b, ws.row_impulse.gamma.view(), ws.partials).s[0] +
+         residual_pass(ws.rolling_view(ws.contact_impulse.gamma.view()), b, ws.rolling_impulse.gamma.view(),
+                       ws.partials)
+             .s[0];
 }
+
+real current_residual(DeviceBodies& bodies, SolverWorkspace& ws) { return residual_rms(ws, residual_sum(bodies, ws)); }
 
 namespace {
 
 /// One sweep of every block. The rolling rows come after the contacts, whose new normal
 /// impulses bound them.
+/// The contacts with their rolling rows (each row bounded by its contact's new normal impulse),
+/// then the bilateral rows; with kResidual, the blocks' squared residual terms in that order.
 template <bool kResidual>
 real sweep_all_blocks(const BodyView& b, SolverWorkspace& ws, const SolverSettings& settings) {
-  return jacobi_sweep<kResidual>(ws.contact_view(), b, ws.contact_impulse.gamma.view(), settings.jacobi_lambda,
-                                 ws.partials)
-             .s[0] +
-         jacobi_sweep<kResidual>(ws.row_view(), b, ws.row_impulse.gamma.view(), settings.jacobi_lambda,
-                                 ws.partials)
-             .s[0] +
-         jacobi_sweep<kResidual>(ws.rolling_view(ws.contact_impulse.gamma.view()), b,
-                                 ws.rolling_impulse.gamma.view(), settings.jacobi_lambda, ws.partials)
-             .s[0];
+  const ChunkSums c = jacobi_sweep_with_rolling<kResidual>(
+      ws.contact_view(), ws.contact_impulse.gamma.view(), ws.rolling_view(ws.contact_impulse.gamma.view()),
+      ws.rolling_impulse.gamma.view(), b, settings.jacobi_lambda, ws.partials);
+  const ChunkSums r =
+      jacobi_sweep<kResidual>(ws.row_view(), b, ws.row_impulse.gamma.view(), settings.jacobi_lambda, ws.partials);
+  return c.s[0] + r.s[0] + c.s[kRollingSums];
 }
 
 }  // namespace

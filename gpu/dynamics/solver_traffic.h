@@ -12,12 +12,14 @@
 // per body in the body pass: list start 4 B, motion 1 B; v_free 6, inverse mass and inertia 4,
 //   velocity write 6 reals. (An axial body also reads its inertia and orientation, 7 reals, to
 //   project M^-1: a handful of bodies in a bed, not counted.)
-// APGD adds, per contact: y and gamma read and next written in the gradient step (+3 reals over
-// a Jacobi sweep); a second contact pass for the new y (next and gamma read, y written: 9 reals;
-// the residual, which would add the indices, 12 reals of geometry and scalars and 12 of
-// velocities, is evaluated there only in the last iteration unless a tolerance asks for it every
-// iteration); per body the extrapolation of v(y) (v, v_prev read and written, v_y written,
+// APGD adds, per contact: gamma_k and gamma_{k-1} read (y is formed from them) and next written
+// in the gradient step (+3 reals over a Jacobi sweep); no second contact pass (the residual, a
+// walk with the bodies, is evaluated only in the last iteration unless a tolerance asks for it
+// every iteration); per body the extrapolation of v(y) (v, v_prev read and written, v_y written,
 // v_free, mass and inertia: 34 reals).
+// Rolling rows (not counted here) are stepped right after their contact, whose bodies, normal
+// and slots are then in cache: their own arrays are 3 reals of geometry and 6 (Jacobi) or 9
+// (APGD) of impulses.
 
 #include <cstddef>
 
@@ -33,7 +35,7 @@ constexpr double jacobi_contact_bytes() { return 2 * kIndexBytes + (9 + 3 + 6 + 
 constexpr double gather_contact_bytes() { return 2 * kIndexBytes + 12 * kRealBytes; }
 constexpr double gather_body_bytes() { return kIndexBytes + 1 + 16 * kRealBytes; }
 constexpr double apgd_contact_bytes() {
-  return jacobi_contact_bytes() + 3 * kRealBytes + gather_contact_bytes() + 9 * kRealBytes;
+  return jacobi_contact_bytes() + 3 * kRealBytes + gather_contact_bytes();
 }
 constexpr double apgd_body_bytes() { return gather_body_bytes() + 34 * kRealBytes; }
 

@@ -14,13 +14,13 @@
 
 namespace trackcosim::gpu::detail {
 
-/// Impulse vectors of one constraint block: the iterate and APGD's two extra points.
+/// Impulse vectors of one constraint block: the iterate, and APGD's new and previous iterates.
 struct BlockVectors {
-  DeviceVec3 gamma, next, y;
+  DeviceVec3 gamma, next, previous;
   void resize(std::size_t n) {
     gamma.resize(n);
     next.resize(n);
-    y.resize(n);
+    previous.resize(n);
   }
 };
 
@@ -57,7 +57,9 @@ struct SolveResult {
 
 /// Scatters gamma of both blocks and gathers v(gamma) into the bodies.
 void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws);
-/// R(gamma) of the current impulses (bodies must hold v(gamma)).
+/// This rank's sum of the squared residual terms of the current impulses (bodies must hold
+/// v(gamma)), and R(gamma) from it over all ranks.
+real residual_sum(DeviceBodies& bodies, SolverWorkspace& ws);
 real current_residual(DeviceBodies& bodies, SolverWorkspace& ws);
 
 /// omega eta_i of every constraint, divided by the larger constraint count of its two dynamic

@@ -154,6 +154,10 @@ struct RollingBlockView {
     tangent_basis(normal.get(i), f.u, f.w);
     return f;
   }
+  /// The same frame from its contact's, already read (the same bodies and tangent basis).
+  TRACKCOSIM_HD Frame frame(std::size_t i, const ContactBlockView::Frame& contact) const {
+    return {contact.a, contact.b, contact.u, contact.w, radius[i]};
+  }
   TRACKCOSIM_HD ConeImpulse velocity(std::size_t, const Frame& f, const BodyView& b, ConeImpulse) const {
     const Vec3 rel = b.angular_velocity.get(f.b) - b.angular_velocity.get(f.a);
     return {0, f.radius * dot(f.u, rel), f.radius * dot(f.w, rel)};

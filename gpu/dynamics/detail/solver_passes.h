@@ -65,27 +65,37 @@ ChunkSums residual_pass(const Block& blk, const BodyView& bodies, Vec3View gamma
       partials);
 }
 
-/// One projected Jacobi sweep (Tasora-Negrut algorithm 1, step 6):
+/// One projected Jacobi update of constraint i (Tasora-Negrut algorithm 1, step 6):
 ///   gamma_i <- lambda Pi_i(gamma_i - omega eta_i (D_i^T v + b_i)) + (1 - lambda) gamma_i,
-/// with omega eta_i precomputed per constraint (jacobi_step, see SolverSettings),
-/// then D_i gamma_i into the slots. With kResidual, s[0]: squared residual terms of the
-/// incoming gamma (a second projection per contact, skipped when nobody asks).
+/// with omega eta_i precomputed per constraint (jacobi_step, see SolverSettings), then
+/// D_i gamma_i into the slots. With kResidual, adds the squared residual term of the incoming
+/// gamma to residual (a second projection, skipped when nobody asks).
+template <bool kResidual, class Block>
+TRACKCOSIM_HD void jacobi_update(const Block& blk, std::size_t i, const typename Block::Frame& f,
+                                 const BodyView& bodies, Vec3View gamma, real lambda, real& residual) {
+  const ConeImpulse old = as_impulse(gamma.get(i));
+  const ConeImpulse g = blk.velocity(i, f, bodies, old);
+  if (kResidual) residual += residual_term(blk, i, old, g);
+  const ConeImpulse step = blk.project(i, axpy(-blk.jacobi_step[i], g, old));
+  const ConeImpulse next = axpy(lambda, minus(step, old), old);
+  gamma.set(i, as_vec(next));
+  blk.scatter(i, f, next);
+}
+
+/// Sums a pass returns with kResidual or its APGD sums (see apgd_gradient_step): a block's in
+/// s[0..2]; a contact pass that also solves the contacts' rolling rows puts theirs in s[3..5],
+/// so that each block's total is added up exactly as by a pass of its own.
+inline constexpr int kRollingSums = 3;
+
+/// One projected Jacobi sweep over a block (jacobi_update for each constraint). With kResidual,
+/// s[0]: the squared residual terms of the incoming gamma.
 template <bool kResidual, class Block>
 ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma, real lambda,
                        thrust::device_vector<ChunkSums>& partials) {
   const auto sweep = [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         const std::uint8_t* mask = blk.solve_mask();
-        for (std::size_t i = first; i < last; ++i) {
-          if (skipped(mask, i)) continue;
-          const auto f = blk.frame(i);
-          const ConeImpulse old = as_impulse(gamma.get(i));
-          const ConeImpulse g = blk.velocity(i, f, bodies, old);
-          if (kResidual) sums.s[0] += residual_term(blk, i, old, g);
-          const ConeImpulse step = blk.project(i, axpy(-blk.jacobi_step[i], g, old));
-          const ConeImpulse next = axpy(lambda, minus(step, old), old);
-          gamma.set(i, as_vec(next));
-          blk.scatter(i, f, next);
-        }
+        for (std::size_t i = first; i < last; ++i)
+          if (!skipped(mask, i)) jacobi_update<kResidual>(blk, i, blk.frame(i), bodies, gamma, lambda, sums.s[0]);
       };
   if (!kResidual) {
     for_each_item(blk.count, sweep);  // nothing to add up: no reduction, no wait on a GPU
@@ -94,54 +104,110 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
   return for_each_chunk(blk.count, sweep, partials);
 }
 
-/// APGD gradient step from y (bodies hold v(y)): next = Pi(y - t g(y)), scattered. Sums:
-/// s0 = |next - y|^2, s1 = g.(next - gamma) (the restart test), s2 = (next - y)^T E (next - y)
-/// (compliant contacts' part of the curvature).
+/// The contacts' Jacobi sweep with their rolling rows (rolling.count is 0 or the contacts'
+/// count): the rows of contact i are updated right after it, bounded by its new normal impulse,
+/// while its bodies, normal and slots are still in cache, instead of in a second walk over
+/// every contact. The same bits as jacobi_sweep over the contacts, then over the rolling rows:
+/// the bodies' velocities do not change within a sweep, a row reads only its own contact's
+/// impulse, and its torque is added to the slots its contact has just written. With kResidual,
+/// s[0] (contacts) and s[kRollingSums] (rolling rows): squared residual terms.
+template <bool kResidual>
+ChunkSums jacobi_sweep_with_rolling(const ContactBlockView& contacts, Vec3View contact_gamma,
+                                    const RollingBlockView& rolling, Vec3View rolling_gamma, const BodyView& bodies,
+                                    real lambda, thrust::device_vector<ChunkSums>& partials) {
+  const auto sweep = [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
+        const std::uint8_t* mask = contacts.solve_mask();
+        const bool with_rolling = rolling.count != 0;
+        for (std::size_t i = first; i < last; ++i) {
+          if (skipped(mask, i)) continue;
+          const auto f = contacts.frame(i);
+          jacobi_update<kResidual>(contacts, i, f, bodies, contact_gamma, lambda, sums.s[0]);
+          if (with_rolling)
+            jacobi_update<kResidual>(rolling, i, rolling.frame(i, f), bodies, rolling_gamma, lambda,
+                                     sums.s[kRollingSums]);
+        }
+      };
+  if (!kResidual) {
+    for_each_item(contacts.count, sweep);
+    return ChunkSums{};
+  }
+  return for_each_chunk(contacts.count, sweep, partials);
+}
+
+/// The APGD impulse arrays of one block: the current iterate gamma_k, the one before it
+/// gamma_{k-1}, and the new one the step writes.
+struct ApgdImpulseViews {
+  Vec3View gamma, previous, next;
+};
+
+/// APGD's extrapolation point y = gamma_k + beta (gamma_k - gamma_{k-1}) of constraint i, formed
+/// where the gradient step reads it instead of being stored by a pass of its own (the same
+/// bits). The first iteration has no gamma_{k-1}: y = gamma_0.
+struct Extrapolation {
+  real beta = 0;
+  bool first = true;
+};
+TRACKCOSIM_HD inline ConeImpulse extrapolated(const ApgdImpulseViews& impulses, std::size_t i, Extrapolation e) {
+  const ConeImpulse gamma = as_impulse(impulses.gamma.get(i));
+  if (e.first) return gamma;
+  return axpy(e.beta, minus(gamma, as_impulse(impulses.previous.get(i))), gamma);
+}
+
+/// APGD gradient step of constraint i from y (bodies hold v(y)): next = Pi(y - t g(y)),
+/// scattered. Adds to sums[0] |next - y|^2, to sums[1] g.(next - gamma) (the restart test) and to
+/// sums[2] (next - y)^T E (next - y) (compliant contacts' part of the curvature).
 template <class Block>
-ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, Vec3View y, Vec3View gamma, Vec3View next,
-                             real t, thrust::device_vector<ChunkSums>& partials) {
+TRACKCOSIM_HD void apgd_gradient_update(const Block& blk, std::size_t i, const typename Block::Frame& f,
+                                        const BodyView& bodies_at_y, const ApgdImpulseViews& impulses,
+                                        Extrapolation e, real t, real* sums) {
+  const ConeImpulse yi = extrapolated(impulses, i, e);
+  const ConeImpulse g = blk.velocity(i, f, bodies_at_y, yi);
+  const ConeImpulse n = blk.project(i, axpy(-t, g, yi));
+  impulses.next.set(i, as_vec(n));
+  blk.scatter(i, f, n);
+  const ConeImpulse d = minus(n, yi);
+  sums[0] += dot(d, d);
+  sums[1] += dot(g, minus(n, as_impulse(impulses.gamma.get(i))));
+  sums[2] += blk.compliance_curvature(i, d);
+}
+
+/// APGD gradient step of a block (apgd_gradient_update for each constraint): sums in s[0..2].
+template <class Block>
+ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, ApgdImpulseViews impulses,
+                             Extrapolation e, real t, thrust::device_vector<ChunkSums>& partials) {
   return for_each_chunk(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         const std::uint8_t* mask = blk.solve_mask();
-        for (std::size_t i = first; i < last; ++i) {
-          if (skipped(mask, i)) continue;
-          const auto f = blk.frame(i);
-          const ConeImpulse yi = as_impulse(y.get(i));
-          const ConeImpulse g = blk.velocity(i, f, bodies_at_y, yi);
-          const ConeImpulse n = blk.project(i, axpy(-t, g, yi));
-          next.set(i, as_vec(n));
-          blk.scatter(i, f, n);
-          const ConeImpulse d = minus(n, yi);
-          sums.s[0] += dot(d, d);
-          sums.s[1] += dot(g, minus(n, as_impulse(gamma.get(i))));
-          sums.s[2] += blk.compliance_curvature(i, d);
-        }
+        for (std::size_t i = first; i < last; ++i)
+          if (!skipped(mask, i)) apgd_gradient_update(blk, i, blk.frame(i), bodies_at_y, impulses, e, t, sums.s);
       },
       partials);
 }
 
-/// After an accepted APGD step (bodies hold v(next)): the new extrapolation point
-/// y = next + beta (next - gamma), and with kResidual s0 = squared residual terms of next. Without
-/// it the pass reads only the three impulse arrays, not the bodies or the constraint geometry:
-/// the residual of an iteration nobody reads is not worth a second walk over the contacts.
-template <bool kResidual, class Block>
-ChunkSums apgd_residual_and_extrapolate(const Block& blk, const BodyView& bodies, Vec3View next, Vec3View gamma,
-                                        Vec3View y, real beta, thrust::device_vector<ChunkSums>& partials) {
-  const auto pass = [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
-        const std::uint8_t* mask = blk.solve_mask();
+/// The contacts' APGD gradient step with their rolling rows (rolling.count is 0 or the
+/// contacts' count), each row right after its contact: the reasons and the same bits as
+/// jacobi_sweep_with_rolling. Sums: the contacts' in s[0..2], the rolling rows' in
+/// s[kRollingSums..]; the rows' discs are bounded by contact_impulses.next.
+inline ChunkSums apgd_gradient_step_with_rolling(const ContactBlockView& contacts, ApgdImpulseViews contact_impulses,
+                                                 const RollingBlockView& rolling, ApgdImpulseViews rolling_impulses,
+                                                 const BodyView& bodies_at_y, Extrapolation e, real t,
+                                                 thrust::device_vector<ChunkSums>& partials) {
+  return for_each_chunk(
+      contacts.count,
+      [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
+        const std::uint8_t* mask = contacts.solve_mask();
+        const bool with_rolling = rolling.count != 0;
         for (std::size_t i = first; i < last; ++i) {
           if (skipped(mask, i)) continue;
-          const ConeImpulse n = as_impulse(next.get(i));
-          if (kResidual) sums.s[0] += residual_term(blk, i, n, blk.velocity(i, blk.frame(i), bodies, n));
-          y.set(i, as_vec(axpy(beta, minus(n, as_impulse(gamma.get(i))), n)));
+          const auto f = contacts.frame(i);
+          apgd_gradient_update(contacts, i, f, bodies_at_y, contact_impulses, e, t, sums.s);
+          if (with_rolling)
+            apgd_gradient_update(rolling, i, rolling.frame(i, f), bodies_at_y, rolling_impulses, e, t,
+                                 sums.s + kRollingSums);
         }
-      };
-  if (!kResidual) {
-    for_each_item(blk.count, pass);
-    return ChunkSums{};
-  }
-  return for_each_chunk(blk.count, pass, partials);
+      },
+      partials);
 }
 
 }  // namespace trackcosim::gpu::detail
