@@ -96,7 +96,13 @@ double track_slip(double chassis_speed, double track_speed) {
   return 1.0 - chassis_speed / track_speed;
 }
 
-RigCsv::RigCsv(const std::filesystem::path& folder) : csv_(folder / "rig.csv", kRigCsvHeader) {}
+RigCsv::RigCsv(const std::filesystem::path& folder, std::string_view rows_before)
+    : csv_(folder / "rig.csv", kRigCsvHeader) {
+  if (!rows_before.empty()) {
+    csv_.write_lines(rows_before);
+    csv_.flush();
+  }
+}
 
 void RigCsv::write(const RigRow& r) {
   line_.clear();

@@ -90,8 +90,11 @@ inline constexpr std::string_view kRigCsvHeader =
 /// rig.csv in a run's output folder, written row by row (io::CsvStream) and flushed per row.
 class RigCsv {
  public:
-  explicit RigCsv(const std::filesystem::path& folder);
+  /// `rows_before`: whole lines a resumed run starts with (the rows of the checkpoint's text).
+  explicit RigCsv(const std::filesystem::path& folder, std::string_view rows_before = {});
   void write(const RigRow& row);
+  /// The file's text so far, header included (what a checkpoint keeps). Throws io::OutputError.
+  std::string text() { return csv_.text(); }
 
  private:
   io::CsvStream csv_;

@@ -114,8 +114,8 @@ def prepare_point(point, run, options):
         return record
     point_run = json.loads(json.dumps(run))
     point_run["vehicle"].update({"rig": rig_path, "end_time": end_time})
-    # A rig point cannot resume (vehicle_node refuses --rig with --restart): no periodic checkpoints.
-    point_run["vehicle"].pop("checkpoint_interval", None)
+    # vehicle.checkpoint_interval is kept: a long point (a heavy vehicle's) writes checkpoints and
+    # resumes with `tools/trackcosim run POINT/run_file.json --resume POINT` (docs/mobility.md).
     point_run["output"] = point.folder
     if point.test == "grade":
         with open(run["terrain"]["config"]) as f:

@@ -120,33 +120,19 @@ int main(int argc, char** argv) {
                  "checkpoint (DIR/checkpoint.bin; the terrain resumes from its own, terrain_node --restart)")
       ->type_name("CHECKPOINT")
       ->needs(terrain_option);
-  CLI::Option* interval_checkpoint_option =
-      app.add_option("--checkpoint-interval", coupled.checkpoint_interval,
-                     "With --terrain: both programs write their checkpoints (DIR/checkpoint.bin and the "
-                     "terrain's) every S of simulated time while the run goes on, so that a crashed run "
-                     "continues with --restart from the last one (docs/protocol.md, \"Checkpoints\")")
-          ->type_name("S")
-          ->check(trackcosim::io::finite_number(trackcosim::io::NumberSign::AboveZero))
-          ->needs(terrain_option);
+  app.add_option("--checkpoint-interval", coupled.checkpoint_interval,
+                 "With --terrain: both programs write their checkpoints (DIR/checkpoint.bin and the "
+                 "terrain's) every S of simulated time while the run goes on, so that a crashed run "
+                 "continues with --restart from the last one (docs/protocol.md, \"Checkpoints\")")
+      ->type_name("S")
+      ->check(trackcosim::io::finite_number(trackcosim::io::NumberSign::AboveZero))
+      ->needs(terrain_option);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::cerr << std::string("vehicle_node: error: ") + e.what() + " (see vehicle_node --help)\n";
-    return kExitBadInput;
-  }
-  if (!rig.empty() && !coupled.restart.empty()) {
-    // The rig's phases run on the coupling's clock and its rows are means over output intervals,
-    // which a checkpoint does not keep: a point is short and starts again whole.
-    std::cerr << "vehicle_node: error: --rig cannot --restart: run the drawbar-rig point again from the start "
-                 "(see vehicle_node --help)\n";
-    return kExitBadInput;
-  }
-  if (!rig.empty() && *interval_checkpoint_option) {
-    // For the same reason: the checkpoints could not be resumed.
-    std::cerr << "vehicle_node: error: --rig cannot --checkpoint-interval: a drawbar-rig point cannot --restart "
-                 "(see vehicle_node --help)\n";
     return kExitBadInput;
   }
   if (*terrain_option) {

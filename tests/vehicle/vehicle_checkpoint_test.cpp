@@ -15,6 +15,7 @@
 #include <iterator>
 #include <string>
 
+#include "io/checkpoint_file.h"
 #include "track_test_util.h"
 
 namespace trackcosim::vehicle {
@@ -66,6 +67,9 @@ VehicleCheckpoint sample_checkpoint(const MultibodySystem& system) {
   c.vehicle_csv = "t,x\n0.01,1\n";
   c.shoes_csv = "t,shoe\n0.01,0\n";
   c.timing_csv = "step,t,vehicle,wait,terrain_fz\n0,0.001,1e-05,2e-05,4625.5\n";
+  c.rig_csv = "t,phase\n0.01,rest\n";
+  c.rig_steps = 3;
+  for (std::size_t k = 0; k < c.rig_sums.size(); ++k) c.rig_sums[k] = 0.5 + 1.25 * double(k);
   return c;
 }
 
@@ -114,6 +118,9 @@ TEST_F(VehicleCheckpointTest, RestoredRobotContinuesBitForBit) {
   EXPECT_EQ(back.vehicle_csv, want.vehicle_csv);
   EXPECT_EQ(back.shoes_csv, want.shoes_csv);
   EXPECT_EQ(back.timing_csv, want.timing_csv);
+  EXPECT_EQ(back.rig_csv, want.rig_csv);
+  EXPECT_EQ(back.rig_steps, 3u);
+  EXPECT_EQ(std::memcmp(back.rig_sums.data(), want.rig_sums.data(), sizeof want.rig_sums), 0);
   ASSERT_EQ(back.system.contacts.size(), want.system.contacts.size());
   EXPECT_FALSE(back.system.contacts.empty());
   EXPECT_EQ(back.system.motors.size(), 2u);
@@ -159,7 +166,7 @@ TEST_F(VehicleCheckpointTest, DamagedFilesAreRefusedWithTheReason) {
   std::string version = good;
   version[8] = 9;
   put(version);
-  EXPECT_NE(refusal().find("unsupported vehicle checkpoint format version 9 (this build reads version 1)"),
+  EXPECT_NE(refusal().find("unsupported vehicle checkpoint format version 9 (this build reads versions 1 to 2)"),
             std::string::npos)
       << refusal();
 
@@ -170,6 +177,33 @@ TEST_F(VehicleCheckpointTest, DamagedFilesAreRefusedWithTheReason) {
   EXPECT_NE(refusal().find(file_.string()), std::string::npos) << "the message names the file";
   put(good);
   EXPECT_EQ(refusal(), "(accepted)");
+}
+
+// A version 1 file (before the drawbar rig's section: the same layout without its text, step
+// count and sums) is still read, with no rig; runs checkpointed by an older build resume.
+TEST_F(VehicleCheckpointTest, VersionOneFilesAreReadWithoutARig) {
+  test::VehicleSim robot(robot_config());
+  for (int i = 0; i < 20; ++i) robot.step(kStep);
+  VehicleCheckpoint c = sample_checkpoint(robot.system);
+  c.rig_csv.clear();
+  write_vehicle_checkpoint(file_, c);
+  const std::string v2 = bytes();
+  const std::size_t rig_section = 8 + 8 + 9 * 8;  // empty text (its length), steps, sums
+  std::string v1 = v2.substr(0, v2.size() - 8 - rig_section);
+  v1[8] = 1;
+  const std::uint64_t size = v1.size() + 8;
+  std::memcpy(v1.data() + 16, &size, sizeof size);
+  io::Fnv1a sum;
+  sum.add(v1.data(), v1.size());
+  const std::uint64_t checksum = sum.value();
+  v1.append(reinterpret_cast<const char*>(&checksum), sizeof checksum);
+  put(v1);
+  ASSERT_EQ(refusal(), "(accepted)");
+  const VehicleCheckpoint back = read_vehicle_checkpoint(file_);
+  EXPECT_EQ(back.timing_csv, c.timing_csv);
+  EXPECT_TRUE(back.rig_csv.empty());
+  EXPECT_EQ(back.rig_steps, 0u);
+  EXPECT_EQ(back.rig_sums[0], 0.0);
 }
 
 }  // namespace

@@ -50,18 +50,11 @@ TEST(VehicleNodeCli, NumbersNoRunCanUseAreRefusedInOneShortLine) {
   }
 }
 
-// A rig file that is not there, or of the wrong mode, is named with its key; a rig run cannot resume
-// (nor write periodic checkpoints it could not resume from).
+// A rig file that is not there is named (a rig run's checkpoints and resume: cosim_rig_resume).
 TEST(VehicleNodeCli, BadRigInputIsRefusedByName) {
   auto [status, output] = run_vehicle_node("--ground rigid --rig /nonexistent/rig.json --out /tmp/trackcosim_cli_rig");
   EXPECT_EQ(status, 2) << output;  // bad input (docs/exit-status.md)
   EXPECT_NE(output.find("/nonexistent/rig.json"), std::string::npos) << output;
-  std::tie(status, output) = run_vehicle_node("--terrain mpi --rig r.json --restart c.bin");
-  EXPECT_EQ(status, 2) << output;
-  EXPECT_NE(output.find("--rig cannot --restart"), std::string::npos) << output;
-  std::tie(status, output) = run_vehicle_node("--terrain mpi --rig r.json --checkpoint-interval 10");
-  EXPECT_EQ(status, 2) << output;
-  EXPECT_NE(output.find("--rig cannot --checkpoint-interval"), std::string::npos) << output;
 }
 
 // A vehicle config that is refused is bad input (2, docs/exit-status.md), as a bad command line

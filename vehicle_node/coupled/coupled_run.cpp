@@ -107,7 +107,17 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
     vehicle = place_vehicle(config, system, surface_height);
   }
   const std::vector<BodyId> shoes = all_shoes(*vehicle);
-  VehicleControl control(config, o.rig, *vehicle, system, o.out_dir);
+  // A rig's rows and the row in progress continue from the checkpoint; a checkpoint continues
+  // only a run with a rig as it had one or none (checked before rig.csv is truncated).
+  std::optional<VehicleControl::RigCheckpoint> rig_resume;
+  if (resume) {
+    if (resume->rig_csv.empty() != o.rig.empty())
+      throw std::invalid_argument("--restart " + o.restart.string() + ": the checkpoint was written " +
+                                  (resume->rig_csv.empty() ? "without" : "with") + " a drawbar rig, this run has " +
+                                  (o.rig.empty() ? "none" : "one") + " (--rig)");
+    if (!o.rig.empty()) rig_resume = {std::move(resume->rig_csv), {resume->rig_steps, resume->rig_sums}};
+  }
+  VehicleControl control(config, o.rig, *vehicle, system, o.out_dir, rig_resume ? &*rig_resume : nullptr);
 
   const auto coupling_steps = static_cast<std::size_t>(std::llround(config.simulation.end_time / coupling_step));
   const auto output_every = std::max<std::size_t>(
@@ -173,6 +183,11 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
     c.vehicle_csv = std::move(rows.vehicle_csv);
     c.shoes_csv = std::move(rows.shoes_csv);
     c.timing_csv = timing.text();
+    if (std::optional<VehicleControl::RigCheckpoint> rig = control.rig_checkpoint()) {
+      c.rig_csv = std::move(rig->csv);
+      c.rig_steps = rig->progress.steps;
+      c.rig_sums = rig->progress.sums;
+    }
     write_vehicle_checkpoint(checkpoint_file, c);
     coupler.checkpoint(system.time(), reason, keep_going);
   };

@@ -23,7 +23,9 @@ namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'T', 'C', 'S', 'M', 'V', 'C', 'K', 'P'};
 constexpr char kTerrainMagic[8] = {'T', 'C', 'S', 'M', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t kVersion = 1;
+// 2 adds the drawbar rig's section after the texts; version 1 files are still read (no rig).
+constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kOldestVersion = 1;
 constexpr std::size_t kHeaderBytes = 24;  // magic, version, zero padding, file length
 constexpr std::size_t kChecksumBytes = 8;
 static_assert(std::endian::native == std::endian::little, "the file is little-endian and written by memcpy");
@@ -121,10 +123,13 @@ std::string payload_of(const VehicleCheckpoint& c) {
   p.put(c.recorder_frames);
   for (const std::string* text : {&c.scheme, &c.config_file, &c.vehicle_csv, &c.shoes_csv, &c.timing_csv})
     p.put_text(*text);
+  p.put_text(c.rig_csv);
+  p.put(c.rig_steps);
+  p.put(c.rig_sums);
   return p.bytes;
 }
 
-VehicleCheckpoint parse_payload(Cursor& in) {
+VehicleCheckpoint parse_payload(Cursor& in, std::uint32_t version) {
   VehicleCheckpoint c;
   MultibodyState& s = c.system;
   c.coupling_step_index = in.get<std::uint64_t>("the coupling step index");
@@ -161,6 +166,11 @@ VehicleCheckpoint parse_payload(Cursor& in) {
   c.recorder_frames = in.get<std::uint64_t>("the recorder's frame count");
   for (std::string* text : {&c.scheme, &c.config_file, &c.vehicle_csv, &c.shoes_csv, &c.timing_csv})
     *text = in.get_text("the texts");
+  if (version >= 2) {
+    c.rig_csv = in.get_text("the rig's rows");
+    c.rig_steps = in.get<std::uint64_t>("the rig's sums");
+    c.rig_sums = in.get<std::array<double, 9>>("the rig's sums");
+  }
   in.done();
   return c;
 }
@@ -196,9 +206,9 @@ VehicleCheckpoint read_vehicle_checkpoint(const fs::path& path) {
   std::uint64_t expected = 0;
   std::memcpy(&version, bytes.data() + sizeof kMagic, sizeof version);
   std::memcpy(&expected, bytes.data() + 16, sizeof expected);
-  if (version != kVersion)
-    refuse("unsupported vehicle checkpoint format version " + std::to_string(version) +
-           " (this build reads version " + std::to_string(kVersion) + ")");
+  if (version < kOldestVersion || version > kVersion)
+    refuse("unsupported vehicle checkpoint format version " + std::to_string(version) + " (this build reads versions " +
+           std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) + ")");
   if (size < expected)
     refuse("truncated checkpoint: expected " + std::to_string(expected) + " bytes, found " + std::to_string(size));
   const io::Checksums sums = io::checkpoint_checksums(bytes);
@@ -209,7 +219,7 @@ VehicleCheckpoint read_vehicle_checkpoint(const fs::path& path) {
     refuse("inconsistent vehicle checkpoint: its header gives " + std::to_string(expected) + " bytes, the file has " +
            std::to_string(size));
   Cursor in(bytes, kHeaderBytes, size - kChecksumBytes, path);
-  return parse_payload(in);
+  return parse_payload(in, version);
 }
 
 }  // namespace trackcosim::vehicle

@@ -5,9 +5,11 @@
 // step k, --checkpoint-interval), bit for bit as if it had never stopped: the
 // multibody state (mbd/multibody_state.h), the forces of interval k - 1 (the concurrent scheme
 // applies them over interval k), the output rows written so far (so the resumed run's
-// vehicle.csv, shoes.csv and timing.csv hold the whole history) and the run's accumulators.
+// vehicle.csv, shoes.csv and timing.csv hold the whole history) and the run's accumulators; with a
+// drawbar rig, also rig.csv so far and the rig's sums of the output row in progress.
 // One versioned binary file, written atomically and checksummed (io/checkpoint_file.h).
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -31,6 +33,11 @@ struct VehicleCheckpoint {
   std::vector<cosim::ShoeForce> forces;   ///< the last forces received (interval k - 1), per shoe
   std::uint64_t recorder_frames = 0;
   std::string vehicle_csv, shoes_csv, timing_csv;  ///< the output files' text so far, headers included
+  /// With a drawbar rig (format version 2; a version 1 file has none): rig.csv's text so far and
+  /// the sums of the row being accumulated (VehicleRig::Progress). Empty text: no rig.
+  std::string rig_csv;
+  std::uint64_t rig_steps = 0;
+  std::array<double, 9> rig_sums{};
 };
 
 /// Writes `path` atomically (temp name, fsync, rename). Throws io::OutputError naming the path.

@@ -1,16 +1,24 @@
 #include "vehicle_node/rig/vehicle_control.h"
 
+#include "io/csv_stream.h"
 #include "vehicle_node/driver/driver.h"
 
 namespace trackcosim::vehicle {
 
 VehicleControl::VehicleControl(const RunConfig& config, const std::filesystem::path& rig_file,
                                const TrackedVehicle& vehicle, MultibodySystem& system,
-                               const std::filesystem::path& out_dir)
+                               const std::filesystem::path& out_dir, const RigCheckpoint* resume)
     : driver_(config.driver), rest_damping_(config.simulation.rest_damping), vehicle_(vehicle) {
   if (rig_file.empty()) return;
   rig_.emplace(cosim::load_rig_settings(rig_file), vehicle, system);
-  csv_.emplace(out_dir);
+  if (!resume) {
+    csv_.emplace(out_dir);
+    return;
+  }
+  // Checked before the new file truncates the old one.
+  const std::string_view rows = io::rows_after_header(resume->csv, cosim::kRigCsvHeader, "rig.csv");
+  csv_.emplace(out_dir, rows);
+  rig_->restore(resume->progress);
 }
 
 void VehicleControl::apply(MultibodySystem& system, double t) {
@@ -28,6 +36,11 @@ void VehicleControl::after_step(const MultibodySystem& system, const std::vector
 
 void VehicleControl::record(const MultibodySystem& system) {
   if (rig_) csv_->write(rig_->take_row(system));
+}
+
+std::optional<VehicleControl::RigCheckpoint> VehicleControl::rig_checkpoint() {
+  if (!rig_) return std::nullopt;
+  return RigCheckpoint{csv_->text(), rig_->progress()};
 }
 
 nlohmann::json VehicleControl::run_json() const {

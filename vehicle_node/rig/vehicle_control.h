@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -17,11 +18,20 @@ namespace trackcosim::vehicle {
 
 class VehicleControl {
  public:
+  /// What a co-simulation checkpoint keeps of a rig: rig.csv's text so far and the row in progress.
+  struct RigCheckpoint {
+    std::string csv;
+    VehicleRig::Progress progress;
+  };
+
   /// `rig_file` empty: the config's driver. Else the rig replaces the driver, adds its speed
-  /// control to `system`, tilts gravity for its slope and writes rig.csv in `out_dir`.
-  /// Throws io::ConfigError for a bad rig file.
+  /// control to `system`, tilts gravity for its slope and writes rig.csv in `out_dir`; a resumed
+  /// run (`resume`) starts rig.csv with the checkpoint's rows and the row in progress with its
+  /// sums. Throws io::ConfigError for a bad rig file, std::invalid_argument for a checkpoint's
+  /// rig.csv of other columns.
   VehicleControl(const RunConfig& config, const std::filesystem::path& rig_file, const TrackedVehicle& vehicle,
-                 MultibodySystem& system, const std::filesystem::path& out_dir);
+                 MultibodySystem& system, const std::filesystem::path& out_dir,
+                 const RigCheckpoint* resume = nullptr);
 
   /// Sets the inputs for the step that starts at t (the driver's or the rig's, and the rest
   /// damping of the chassis while t < its `until`). Call before every step.
@@ -31,6 +41,9 @@ class VehicleControl {
   void after_step(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces);
   /// At each output row: a rig.csv row, the means since the last one (nothing without a rig).
   void record(const MultibodySystem& system);
+
+  /// With a rig, what a checkpoint keeps of it now (flushes rig.csv); nothing without one.
+  std::optional<RigCheckpoint> rig_checkpoint();
 
   /// run.json's "driver" entry: the driver's mode, or the rig's settings.
   nlohmann::json run_json() const;

@@ -51,10 +51,27 @@ void VehicleRig::accumulate(const MultibodySystem& system, const std::vector<Vec
   ++steps_;
 }
 
+VehicleRig::Progress VehicleRig::progress() const {
+  const cosim::RigRow& r = sum_;
+  return {steps_,
+          {r.chassis_vx, r.sprocket_speed[0], r.sprocket_speed[1], r.sprocket_torque[0], r.sprocket_torque[1],
+           r.track_speed, r.drawbar_pull, r.ground_fx, r.ground_fz}};
+}
+
+void VehicleRig::restore(const Progress& p) {
+  cosim::RigRow& r = sum_;
+  r = {};
+  const std::array<double, 9>& v = p.sums;
+  r.chassis_vx = v[0], r.sprocket_speed[0] = v[1], r.sprocket_speed[1] = v[2];
+  r.sprocket_torque[0] = v[3], r.sprocket_torque[1] = v[4], r.track_speed = v[5];
+  r.drawbar_pull = v[6], r.ground_fx = v[7], r.ground_fz = v[8];
+  steps_ = p.steps;
+}
+
 cosim::RigRow VehicleRig::take_row(const MultibodySystem& system) {
   cosim::RigRow r;
   if (steps_ > 0) {
-    const double n = steps_;
+    const double n = static_cast<double>(steps_);
     r.chassis_vx = sum_.chassis_vx / n;
     for (int i = 0; i < 2; ++i) {
       r.sprocket_speed[i] = sum_.sprocket_speed[i] / n;

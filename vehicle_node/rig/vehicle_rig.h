@@ -5,6 +5,8 @@
 // horizontal drive at the hitch (MultibodySystem::add_body_drive: the force of its speed mode
 // is the drawbar pull) or pulls it back there with the imposed force, and tilts gravity for a slope.
 
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "cosim/drawbar_rig.h"
@@ -30,6 +32,16 @@ class VehicleRig {
   /// position and pitch are those of now. Starts the next row.
   cosim::RigRow take_row(const MultibodySystem& system);
 
+  /// The row being accumulated: its step count and sums (chassis vx, sprocket speeds and
+  /// torques left and right, track speed, drawbar pull, ground fx and fz). What a checkpoint keeps
+  /// so that a resumed run's row is the mean over the same steps.
+  struct Progress {
+    std::uint64_t steps = 0;
+    std::array<double, 9> sums{};
+  };
+  Progress progress() const;
+  void restore(const Progress& p);
+
   const cosim::RigSettings& settings() const { return settings_; }
   /// m |g|, N.
   double weight() const { return weight_; }
@@ -40,7 +52,7 @@ class VehicleRig {
   BodyDriveId carriage_;
   double weight_ = 0, pitch_radius_ = 0, max_torque_ = 0;
   cosim::RigRow sum_;  // sums of the accumulated steps' means
-  int steps_ = 0;
+  std::uint64_t steps_ = 0;
 };
 
 }  // namespace trackcosim::vehicle
