@@ -8,7 +8,9 @@
 # wall_s counts the whole launcher run, the bed's settling included when the bed store has none
 # (FRESH_BED=1 settles again: the cost of a first run). Then the terrain's mean time per coupling
 # step per stage (terrain/timing.csv) and its solver's figures (terrain/solver.csv).
-# Long: about 30 min (M113) and 60 min (excavator) here; start it in the background, niced.
+# Long: about 35 min (M113) and 80 min (excavator) here; start it in the background and keep the
+# machine otherwise idle while it runs if its times are to mean anything: nice does not keep
+# other work off it (two `yes` at nice 19 took a nice 5 M113 terrain step from 0.93 to 2.1 s).
 #
 #   bench/run_heavy.sh [RUN_FILE...]       (default: the M113 and the excavator)
 # Environment: OUT (default output/heavy), TERRAIN_RANKS (2), FRESH_BED (0), TRACKCOSIM_BUILD.
