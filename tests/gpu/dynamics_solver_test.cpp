@@ -29,6 +29,17 @@ BodySet settled_stack(SolverMethod method) {
   return with_states(scene, system.body_states());
 }
 
+/// A bed of 5 x 5 x 6 = 150 spheres in a box, settled for 300 APGD steps.
+BodySet settled_small_bed() {
+  BedSpec spec;
+  spec.side = 5;
+  spec.layers = 6;
+  const BodySet bed = boxed_bed(spec);
+  RigidBodySystem settle(bed, settings_for(SolverMethod::Apgd, 0.002));
+  step_n(settle, 300);
+  return with_states(bed, settle.body_states());
+}
+
 class WarmStart : public ::testing::TestWithParam<SolverMethod> {};
 
 // Tolerance: 1e-4 of the residual after the first cold iteration on this state (probed once).
@@ -75,13 +86,7 @@ INSTANTIATE_TEST_SUITE_P(Methods, WarmStart, kBothMethods, method_name);
 // Assert: APGD's residual after 100 iterations is below Jacobi's (the target:
 // "fewer iterations than Jacobi for APGD at the same residual on a settled bed").
 TEST(ApgdVersusJacobi, LowerResidualAfterTheSameIterationsOnASettledBed) {
-  BedSpec spec;
-  spec.side = 5;
-  spec.layers = 6;
-  const BodySet bed = boxed_bed(spec);
-  RigidBodySystem settle(bed, settings_for(SolverMethod::Apgd, 0.002));
-  step_n(settle, 300);
-  const BodySet scene = with_states(bed, settle.body_states());
+  const BodySet scene = settled_small_bed();
 
   const auto history = [&](SolverMethod method) {
     StepSettings s = settings_for(method, 0.002);
@@ -105,13 +110,7 @@ TEST(ApgdVersusJacobi, LowerResidualAfterTheSameIterationsOnASettledBed) {
 // for bit, at every step, and the reported residual is the recorded history's last entry, exactly
 // (so the last iterate's residual is still computed) and not zero.
 TEST(ApgdResidual, EvaluatedOnlyForTheLastIterateWithTheSameAnswer) {
-  BedSpec spec;
-  spec.side = 5;
-  spec.layers = 6;
-  const BodySet fresh = boxed_bed(spec);
-  RigidBodySystem settle(fresh, settings_for(SolverMethod::Apgd, 0.002));
-  step_n(settle, 300);
-  const BodySet bed = with_states(fresh, settle.body_states());
+  const BodySet bed = settled_small_bed();
   const auto settings = [](bool record) {
     StepSettings s = settings_for(SolverMethod::Apgd, 0.002);
     s.solver.max_iterations = 50;
