@@ -20,6 +20,7 @@
 #include "terrain_node/checkpoint/checkpoint_allowance.h"
 #include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/shoe_proxies.h"
+#include "terrain_node/coupling/rank_load_log.h"
 #include "terrain_node/coupling/solver_log.h"
 #include "terrain_node/distributed/body_loads.h"
 
@@ -165,6 +166,9 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   SolverLog solver_log(leader && timing_csv != nullptr ? timing_csv->parent_path() / "solver.csv"
                                                       : std::filesystem::path(),
                        resume != nullptr, hello.start_step);
+  RankLoadLog rank_log(leader && timing_csv != nullptr ? timing_csv->parent_path() / "ranks.csv"
+                                                       : std::filesystem::path(),
+                       resume != nullptr, hello.start_step);
   std::optional<MovingPatch> patch;
   std::ofstream patch_csv;
   if (const auto& settings = config.scene.cosim.moving_patch) {
@@ -202,6 +206,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     // otherwise flush once a second, and a job killed just after it lost up to a second of rows).
     if (timing) timing->flush();
     solver_log.flush();
+    rank_log.flush();
     beat("the checkpoint of coupling step", step);
   };
   bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way
@@ -276,10 +281,12 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       if (!body_loads.empty()) body_loads.apply(terrain, command.time + static_cast<double>(s) * h, h);
       const Clock::time_point step_start = Clock::now();
       terrain.step();
-      if (summary.coupling_steps > hello.start_step || s > 0) slowest_step = std::max(slowest_step, since(step_start));
+      const double step_seconds = since(step_start);
+      if (summary.coupling_steps > hello.start_step || s > 0) slowest_step = std::max(slowest_step, step_seconds);
       beat("terrain step", terrain.step_count());
       if (leader) coupler->keep_alive();
       solver_log.substep(terrain);
+      rank_log.substep(terrain, step_seconds);
       for (std::size_t k = 0; k < stages.size(); ++k) stages[k] += terrain.stage_seconds()[k];
       halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
     }
@@ -294,6 +301,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     const double imbalance = since(barrier);
     const double compute = since(t0);
     solver_log.record(terrain, summary.coupling_steps, command.time);  // collective, outside the timed work
+    rank_log.record(terrain, summary.coupling_steps);                   // collective too
     if (signal != 0 && !hello.checkpoint) {
       // A vehicle that cannot checkpoint (an external client without the capability) is never
       // sent forces_stop: the terrain ends alone, with its checkpoint of t_{k+1}, and says why.

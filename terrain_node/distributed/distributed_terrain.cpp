@@ -308,9 +308,9 @@ void DistributedTerrain::forward_warm_start(const gpu::ContactList& near, const 
 
 const gpu::StepStats& DistributedTerrain::local_stats() const { return system_->last_stats(); }
 
-std::uint64_t DistributedTerrain::contact_total() const {
-  return group_.sum(static_cast<std::uint64_t>(held_->solved.count()));
-}
+std::uint64_t DistributedTerrain::contacts_solved_here() const { return held_->solved.count(); }
+
+std::uint64_t DistributedTerrain::contact_total() const { return group_.sum(contacts_solved_here()); }
 
 DistributedTerrain::FastestGrain DistributedTerrain::fastest_grain() const {
   const gpu::RigidBodySystem::FastestBody fastest = system_->fastest_dynamic_body();

@@ -118,6 +118,8 @@ class DistributedTerrain {
   gpu::StepStats global_stats() const;
   /// The contacts the last step solved, over all ranks (each solved once). Collective.
   std::uint64_t contact_total() const;
+  /// The contacts the last step solved on this rank (a contact near a cut is solved by one rank).
+  std::uint64_t contacts_solved_here() const;
   /// The fastest dynamic body over all ranks: its speed [m/s] and where it is [m] (of several
   /// as fast, one of them); found on the device, five numbers cross. Collective.
   struct FastestGrain {

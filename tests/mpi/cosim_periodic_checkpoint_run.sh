@@ -53,6 +53,26 @@ steps_once() {  # CSV: its first column is the steps 0..steps-1, once each, in o
   [[ "$(tail -n +2 "$1" | cut -d, -f1 | tr '\n' ' ')" == "$(seq -s ' ' 0 $((steps - 1))) " ]] ||
     fail "$1 does not hold steps 0..$((steps - 1)) once each"
 }
+rank_rows_match() {  # out: terrain/ranks.csv holds a row for each of the 2 terrain ranks per step,
+  # whose contacts add up to solver.csv's, whose owned grains add up to the bed's 3,100 (no patch: none
+  # stored), and whose clocks are positive (work) or not negative (halo, a part of the step)
+  python3 - "$work/$1/terrain/ranks.csv" "$work/$1/terrain/solver.csv" "${2:-}" <<'PY' || fail "$1: terrain/ranks.csv"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+solver = {r["step"]: float(r["contacts"]) for r in csv.DictReader(open(sys.argv[2]))}
+steps = sorted(solver, key=int)
+assert [(r["step"], r["rank"]) for r in rows] == [(s, k) for s in steps for k in ("0", "1")], "not 2 rows per step in order"
+for s in steps:
+    mine = [r for r in rows if r["step"] == s]
+    assert sum(float(r["contacts"]) for r in mine) == solver[s], "step %s: contacts %s != solver.csv's %s" % (
+        s, [r["contacts"] for r in mine], solver[s])
+    if sys.argv[3] != "patch":
+        assert sum(float(r["owned"]) for r in mine) == 3100, "step %s: owned %s" % (s, [r["owned"] for r in mine])
+    for r in mine:
+        assert float(r["work_s"]) > 0 and float(r["solve_s"]) > 0 and float(r["halo_s"]) >= 0, r
+        assert float(r["ghosts"]) > 0, "step %s rank %s holds no ghosts" % (s, r["rank"])
+PY
+}
 crash_and_resume() {  # out, terrain config, uninterrupted out
   start "$1" "$2" "--checkpoint-interval $interval"
   # The line of step 100, then vehicle.csv's row of t = 0.12 (its 6th; one every 0.02 s): a row
@@ -83,6 +103,7 @@ JSON
   steps_once "$work/$1/vehicle/timing.csv"
   steps_once "$work/$1/terrain/timing.csv"
   steps_once "$work/$1/terrain/solver.csv"
+  rank_rows_match "$1" "${4:-}"
 }
 
 # The reference: no periodic checkpoints.
@@ -98,6 +119,7 @@ finish periodic
 [[ -f $work/periodic/vehicle/checkpoint.bin && -f $work/periodic/terrain/checkpoint.bin ]] || fail "no checkpoint files"
 ! grep -q "stopped" "$work/periodic.log" || fail "a periodic checkpoint stopped the run"
 same_as periodic whole
+rank_rows_match periodic
 echo "ok: checkpoints at steps 50, 100, 150 while the run went on; its outputs are those of the run without them"
 
 # 2. Killed after the second checkpoint, resumed by the launcher from it.
@@ -108,7 +130,7 @@ echo "ok: killed after the checkpoint of step 100, resumed from it by the launch
 # moves, which a resumed patch places anew, and wall seconds).
 start whole_patch "$patch_bed" ""
 finish whole_patch
-crash_and_resume crash_patch "$patch_bed" whole_patch
+crash_and_resume crash_patch "$patch_bed" whole_patch patch
 steps_once "$work/crash_patch/terrain/patch.csv"
 diff <(cut -d, -f1-8 "$work/whole_patch/terrain/patch.csv") <(cut -d, -f1-8 "$work/crash_patch/terrain/patch.csv") \
   >/dev/null || fail "crash_patch: patch.csv's counts differ from the run never interrupted"
