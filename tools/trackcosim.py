@@ -125,6 +125,7 @@ from mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E4
 from mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from run_file import RunFileError, read_run_file  # noqa: E402
+from rank_balance import rank_balance, rank_balance_line  # noqa: E402
 from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
 from run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
 from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
@@ -520,7 +521,7 @@ def main(argv):
                "step_ms": float(v["step_ms"]), "exchange_share": float(t["exchange_share"]),
                "vehicle_wait_share": float(v["wait_share"]), "terrain_wait_share": float(t["wait_share"]),
                "sprocket_torque_nm": {"left": left, "right": right, "mean": (left + right) / 2},
-               "ms_per_coupling_step": ms, **metrics}
+               "ms_per_coupling_step": ms, "rank_balance": rank_balance(folder), **metrics}
     with open(os.path.join(folder, "run.json"), "w") as f:
         json.dump({"program": "trackcosim run", "config": run, "command": command, "launcher": options["--launcher"],
                    "resumed": options["--resume"] is not None, "launches": launches, "terrain_config": terrain_config, "ranks": {"vehicle": [0], "terrain": list(range(1, ranks + 1))},
@@ -533,6 +534,8 @@ def main(argv):
     print("  per coupling step     %.2f ms; vehicle %.2f ms computing; %.2f ms exchanging" % (
         summary["step_ms"], ms["vehicle_compute"], ms["terrain_exchange"]))
     print("  terrain computing     " + terrain_partition_text(ms))
+    if summary["rank_balance"] is not None:
+        print(rank_balance_line(summary["rank_balance"]))
     print("  waiting               the vehicle %.1f%% of its time, the terrain %.1f%%; exchange %.1f%% of the step" % (
         100 * summary["vehicle_wait_share"], 100 * summary["terrain_wait_share"], 100 * summary["exchange_share"]))
     print("cosim steps=%d terrain_ranks=%d particles=%d distance_m=%.4f sinkage_m=%s step_ms=%.3f exchange_share=%.4f"

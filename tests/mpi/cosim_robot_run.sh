@@ -10,7 +10,8 @@
 #    byte the same with 1 and 2 terrain ranks: the shoe forces do not depend on the rank count;
 #  - the 2-rank run goes through the launcher (tools/trackcosim run), which writes the merged
 #    timing.csv and run.json and ends with the parseable `cosim steps=...` line, whose mobility
-#    fields (slip, sprocket power, ground pressure) are n/a: the sprockets never turn.
+#    fields (slip, sprocket power, ground pressure) are n/a: the sprockets never turn; its rank
+#    balance line reads terrain/ranks.csv, two rows a step.
 # Usage: cosim_robot_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
 set -euo pipefail
 vehicle=$1 terrain=$2 mpiexec=$3 src=$4
@@ -40,6 +41,10 @@ tail -n 1 "$work/two.log"
 grep -Eq "^cosim steps=800 terrain_ranks=2 particles=3100 distance_m=[-0-9.]+ sinkage_m=[-0-9.]+ step_ms=[0-9.]+ exchange_share=[0-9.]+ slip=n/a sprocket_power_kw=n/a ground_pressure_kpa=n/a$" "$work/two.log"
 [[ -f $work/two/timing.csv && -f $work/two/run.json && -f $work/two/terrain/timing.csv ]]
 [[ $(wc -l < "$work/two/timing.csv") == 801 ]]
+# Two terrain ranks: the summary says how evenly they shared the work (terrain/ranks.csv, 2 rows a step).
+grep -Eq "^  rank balance +work per coupling step rank 0 [0-9.]+ ms \([0-9]+ contacts\), rank 1 [0-9.]+ ms" "$work/two.log" ||
+  { echo "FAIL: no rank balance line in the 2-rank summary"; exit 1; }
+[[ $(wc -l < "$work/two/terrain/ranks.csv") == 1601 ]] || { echo "FAIL: terrain/ranks.csv is not 2 rows a step"; exit 1; }
 
 weight=$(awk 'BEGIN{printf "%.1f", 471.48 * 9.81}')
 settled=$(awk -F, 'NR > 1 && $2 > 0.4 && $2 <= 0.8 {s += $5; n++} END {printf "%.1f", s / n}' "$work/two/vehicle/timing.csv")
