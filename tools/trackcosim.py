@@ -126,6 +126,7 @@ from mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from run_file import RunFileError, read_run_file  # noqa: E402
 from rank_balance import rank_balance, rank_balance_line  # noqa: E402
+from run_log import start_run_log  # noqa: E402
 from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
 from run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
 from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
@@ -370,7 +371,9 @@ def plot_after_run(folder):
         from plot_run import write_plots
     except ImportError as e:
         sys.stdout.flush()
-        result = subprocess.run([os.path.join(HERE, "trackcosim"), "plot", folder], stderr=subprocess.PIPE, text=True)
+        result = subprocess.run([os.path.join(HERE, "trackcosim"), "plot", folder], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        sys.stdout.write(result.stdout)  # through run.log (run_log.py)
         if result.returncode == 0:
             sys.stderr.write(result.stderr)  # the figures it skipped, and why
         else:
@@ -430,6 +433,8 @@ def main(argv):
     folder = options["--resume"] or options["--out"] or run.get(
         "output", os.path.join("output", os.path.splitext(os.path.basename(config_file))[0]))
     make_run_folder(folder, given_by)
+    if not dry:
+        start_run_log(folder, argv, options["--resume"] is not None)
     terrain_config = terrain["config"]
     if grow:
         terrain_config = write_grown_terrain(terrain_config, ranks / base_ranks, folder)

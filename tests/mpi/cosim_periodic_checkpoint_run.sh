@@ -96,6 +96,8 @@ JSON
   TRACKCOSIM_BUILD=$(dirname "$(dirname "$vehicle")") "$src/tools/trackcosim" run "$work/$1.run.json" \
     --resume "$work/$1" --no-plot >"$work/$1.resumed.log" 2>&1 || fail "$1: --resume exited with $?"
   grep -q "^restart    coupling step 100 " "$work/$1.resumed.log" || fail "$1: the terrain did not resume at step 100"
+  grep -q "^=== trackcosim resumed " "$work/$1/run.log" && grep -q "^restart    coupling step 100 " "$work/$1/run.log" ||
+    fail "$1: run.log does not hold the resumed run's lines"
   grep -Eq "^cosim steps=$steps terrain_ranks=2 " "$work/$1.resumed.log" || fail "$1: the resumed run did not complete"
   [[ "$(checkpoint_steps "$work/$1.resumed.log")" == "150 " ]] ||
     fail "$1: the resumed run's checkpoints: $(checkpoint_steps "$work/$1.resumed.log"), expected 150"

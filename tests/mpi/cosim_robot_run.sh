@@ -11,7 +11,8 @@
 #  - the 2-rank run goes through the launcher (tools/trackcosim run), which writes the merged
 #    timing.csv and run.json and ends with the parseable `cosim steps=...` line, whose mobility
 #    fields (slip, sprocket power, ground pressure) are n/a: the sprockets never turn; its rank
-#    balance line reads terrain/ranks.csv, two rows a step.
+#    balance line reads terrain/ranks.csv, two rows a step; run.log in the run folder holds
+#    every line it printed.
 # Usage: cosim_robot_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
 set -euo pipefail
 vehicle=$1 terrain=$2 mpiexec=$3 src=$4
@@ -45,6 +46,11 @@ grep -Eq "^cosim steps=800 terrain_ranks=2 particles=3100 distance_m=[-0-9.]+ si
 grep -Eq "^  rank balance +work per coupling step rank 0 [0-9.]+ ms \([0-9]+ contacts\), rank 1 [0-9.]+ ms" "$work/two.log" ||
   { echo "FAIL: no rank balance line in the 2-rank summary"; exit 1; }
 [[ $(wc -l < "$work/two/terrain/ranks.csv") == 1601 ]] || { echo "FAIL: terrain/ranks.csv is not 2 rows a step"; exit 1; }
+# run.log: what the launcher printed, in the run folder (its start line, the mpirun line, both
+# programs' lines, the summary), the same lines as the terminal got (sorted: python buffers
+# stdout into a file, so the terminal file may order stdout and stderr lines otherwise).
+head -n 1 "$work/two/run.log" | grep -q "^=== trackcosim started " || { echo "FAIL: run.log has no start line"; exit 1; }
+diff <(tail -n +2 "$work/two/run.log" | sort) <(sort "$work/two.log") >/dev/null || { echo "FAIL: run.log is not what the run printed"; exit 1; }
 
 weight=$(awk 'BEGIN{printf "%.1f", 471.48 * 9.81}')
 settled=$(awk -F, 'NR > 1 && $2 > 0.4 && $2 <= 0.8 {s += $5; n++} END {printf "%.1f", s / n}' "$work/two/vehicle/timing.csv")
