@@ -20,6 +20,11 @@ from rig_analysis import mser5_cut
 DRIVING_SHARE = 0.5     # the driving window: mean sprocket speed at least this share of its maximum
 MIN_TRACK_SPEED = 1e-3  # m/s of track (sprocket speed x pitch radius): below it a track stands still
 LOADED_FORCE_N = 1.0    # a shoe the terrain carries, as vehicle_node's sinkage counts it
+# ... and on the ground: above this share of the most loaded shoe at the same time. Grains that
+# ride a shoe up the track's top run, or caught at the sprocket, press it with newtons to tens
+# of newtons (the excavator's top-run shoes, 1.5 m above the bed, took 2-83 N) where the ground
+# carries a shoe with kilonewtons (up to 14 kN there): counted, they made its sinkage -0.08 m.
+LOADED_SHARE = 0.02
 PEAK_QUANTILE = 0.95    # the peak pressure: a high quantile, as one grain under one shoe spikes
 END_SHARE = 0.2         # the end of a run whose speed is judged: this share of the driving window
 STEADY_CHANGE = 0.05    # steady: the fitted speed changes by less than this share over that end
@@ -111,6 +116,19 @@ def quantile(values, q):
     return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
 
 
+def carried_shoes(shoe_rows):
+    """{t: {(side, shoe): fz}}: at each time of shoes.csv, the shoes the ground carries (vertical
+    force above LOADED_FORCE_N and above LOADED_SHARE of the most loaded shoe at that time)."""
+    forces = {}
+    for row in shoe_rows:
+        forces.setdefault(float(row["t"]), {})[(row["side"], int(row["shoe"]))] = float(row["fz"])
+    carried = {}
+    for t, by_shoe in forces.items():
+        least = max(LOADED_FORCE_N, LOADED_SHARE * max(by_shoe.values()))
+        carried[t] = {shoe: fz for shoe, fz in by_shoe.items() if fz > least}
+    return carried
+
+
 def ground_pressure_kpa(window, shoe_rows, area):
     """{"mean", "p95", "loaded_shoes"} over the window, kPa: per sample, the total vertical
     terrain force on the loaded shoes over their total pad area, averaged over the samples;
@@ -119,11 +137,8 @@ def ground_pressure_kpa(window, shoe_rows, area):
     if not window or not area:
         return None
     times = {float(r["t"]) for r in window}
-    loads = {}  # t -> vertical forces of the loaded shoes at t
-    for s in shoe_rows:
-        t, fz = float(s["t"]), float(s["fz"])
-        if t in times and fz > LOADED_FORCE_N:
-            loads.setdefault(t, []).append(fz)
+    # t -> vertical forces of the loaded shoes at t
+    loads = {t: list(by_shoe.values()) for t, by_shoe in carried_shoes(shoe_rows).items() if t in times and by_shoe}
     if not loads:
         return None
     each = [fz / area for forces in loads.values() for fz in forces]

@@ -8,8 +8,11 @@ undisturbed surface under it (docs/mobility-metrics.md, "Sinkage").
   without a grain centre does not decide it.
 - The bottom of a shoe is its lowest contact sphere's lowest point (z - r), read from the
   vehicle's VTK series (the `spheres` block: the spheres the terrain meets, world frame).
-- A shoe counts while the terrain carries it (vertical force above LOADED_FORCE_N in shoes.csv
-  at the same time): a shoe in the air or on the top run of the track has no sinkage.
+- A shoe counts while the ground carries it (vertical force in shoes.csv at the same time above
+  LOADED_FORCE_N and above LOADED_SHARE of the most loaded shoe's, mobility_metrics.carried_shoes):
+  a shoe in the air, or on the top run of the track with grains riding on it, has no sinkage;
+  nor has one more than ABOVE_GROUND_CELLS grain diameters above its track's other loaded shoes
+  (grains caught at the sprocket).
 
 sinkage(t) = mean (and max) over the loaded shoes of surface(x, y) - bottom, metres, positive
 downwards. Pure standard library, like the other launcher modules.
@@ -19,7 +22,7 @@ import math
 import os
 import re
 
-from mobility_metrics import LOADED_FORCE_N
+from mobility_metrics import carried_shoes
 from vtk_reader import read_collection, read_grid, read_multiblock
 
 SURFACE_FILE = os.path.join("terrain", "surface_start.csv")
@@ -96,12 +99,9 @@ def shoe_bottoms(spheres):
 
 
 def loaded_shoes(shoe_rows):
-    """{t: set of the (side, shoe) the terrain carries at t} from shoes.csv's rows."""
-    loaded = {}
-    for row in shoe_rows:
-        if float(row["fz"]) > LOADED_FORCE_N:
-            loaded.setdefault(float(row["t"]), set()).add((row["side"], int(row["shoe"])))
-    return loaded
+    """{t: set of the (side, shoe) the ground carries at t} from shoes.csv's rows
+    (mobility_metrics.carried_shoes: not a shoe that grains ride up the top run)."""
+    return {t: set(by_shoe) for t, by_shoe in carried_shoes(shoe_rows).items() if by_shoe}
 
 
 def read_shoe_rows(folder):
@@ -126,6 +126,23 @@ def missing_inputs(folder):
     return "no " + "; no ".join(absent) if absent else None
 
 
+# A loaded shoe whose bottom is more than this many surface cells (mean grain diameters) above
+# the median bottom of its track's loaded shoes is not on the ground: grains caught between it and
+# the sprocket press it with hundreds of newtons (the excavator's, 0.3-0.5 m up, took 300-400 N).
+ABOVE_GROUND_CELLS = 4
+
+
+def on_the_ground(bottoms, carried, above):
+    """Of {shoe: (x, y, bottom)}, the carried shoes whose bottom is at most `above` over the
+    median bottom of their track's carried shoes."""
+    sides = {}
+    for shoe in carried:
+        if shoe in bottoms:
+            sides.setdefault(shoe[0], []).append(bottoms[shoe][2])
+    level = {side: sorted(b)[len(b) // 2] for side, b in sides.items()}
+    return {shoe: xyz for shoe, xyz in bottoms.items() if shoe in carried and xyz[2] <= level[shoe[0]] + above}
+
+
 def sinkage_over_time(folder, shoe_rows=None):
     """{"t", "mean", "max", "loaded"}: per vehicle VTK frame with at least one loaded shoe, the
     mean and largest sinkage of the loaded shoes (m) and their number; None when the run lacks
@@ -138,8 +155,9 @@ def sinkage_over_time(folder, shoe_rows=None):
     for t, vtm in read_collection(os.path.join(folder, "vehicle", "vehicle.pvd")):
         carried = at_time(loaded, t) or set()
         depths, bottoms = [], []
-        for shoe, (x, y, bottom) in shoe_bottoms(read_grid(read_multiblock(vtm)["spheres"])).items():
-            top = surface.local(x, y) if shoe in carried else None
+        for _, (x, y, bottom) in on_the_ground(shoe_bottoms(read_grid(read_multiblock(vtm)["spheres"])), carried,
+                                               ABOVE_GROUND_CELLS * surface.spacing).items():
+            top = surface.local(x, y)
             if top is not None:
                 depths.append(top - bottom)
                 bottoms.append(bottom)

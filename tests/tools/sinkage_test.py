@@ -40,15 +40,23 @@ SURFACE = """# trackcosim height map: highest sphere top z + r [m] per cell
 FRAMES = {
     0.1: {("left", 0): [(0.075, 0.075, 0.10, 0.01), (0.080, 0.075, 0.12, 0.01)],   # bottom 0.09: 0.01 deep
           ("left", 1): [(0.175, 0.075, 0.095, 0.01), (0.170, 0.075, 0.2, 0.01)],  # 0.085: 0.02 below 0.105
-          ("right", 0): [(0.075, 0.075, 0.9, 0.01)]},
+          ("right", 0): [(0.075, 0.075, 0.9, 0.01)],
+          ("left", 2): [(0.125, 0.075, 0.61, 0.01)]},   # caught at the sprocket: see LOADED
     0.2: {("left", 0): [(0.075, 0.075, 0.08, 0.01), (0.080, 0.075, 0.12, 0.01)],   # bottom 0.07: 0.03 deep
           ("left", 1): [(0.175, 0.075, 0.5, 0.01), (0.170, 0.075, 0.5, 0.01)],    # in the air, not loaded
-          ("right", 0): [(0.075, 0.075, 0.9, 0.01)]},
+          ("right", 0): [(0.075, 0.075, 0.9, 0.01)],
+          ("left", 2): [(0.125, 0.075, 0.9, 0.01)]},
 }
-LOADED = {0.1: {("left", 0): 500.0, ("left", 1): 300.0, ("right", 0): 0.0},
-          0.2: {("left", 0): 800.0, ("left", 1): 0.0, ("right", 0): 0.0}}
+# At t = 0.2 grains ride the right track's shoe 0 up its top run (0.8 m above the bed): 8 N, above
+# the 1 N a shoe needs but below 2% of the 800 N the ground puts on the left's shoe 0. Counted, it
+# would add a sinkage of 0.10 - 0.89 = -0.79 m (the excavator's summary read -0.08 m so).
+# At t = 0.1 grains caught at the sprocket press the left track's shoe 2, 0.5 m above its other
+# loaded shoes, with 200 N (40% of the most loaded shoe): more than 4 surface cells (0.2 m) above
+# their median bottom (0.09), it is not on the ground; counted, it would add 0.10 - 0.60 = -0.5 m.
+LOADED = {0.1: {("left", 0): 500.0, ("left", 1): 300.0, ("right", 0): 0.0, ("left", 2): 200.0},
+          0.2: {("left", 0): 800.0, ("left", 1): 0.0, ("right", 0): 8.0, ("left", 2): 0.0}}
 # Body numbers as the vehicle's frames give them: the left track's bodies before the right's.
-BODY = {("left", 0): 10, ("left", 1): 11, ("right", 0): 30}
+BODY = {("left", 0): 10, ("left", 1): 11, ("left", 2): 12, ("right", 0): 30}
 
 
 def data_array(name, kind, components, values):
