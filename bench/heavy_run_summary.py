@@ -7,8 +7,9 @@
 
   heavy_run_summary.py RUN_DIR VEHICLE_NAME WALL_SECONDS [--rest-window T0,T1]
 
-- steps, ms_per_step, distance_m, sinkage_m: the launcher's summary (RUN_DIR/run.json); sinkage
-  is the mean over the driving window (docs/mobility-metrics.md).
+- steps, ms_per_step, distance_m: the launcher's summary (RUN_DIR/run.json); sinkage_m: the mean
+  over its driving window, measured again by tools/sinkage.py (run.json's when the folder lacks
+  the VTK series or the surface map; docs/mobility-metrics.md).
 - sprocket_torque_Nm: the mean motor torque of both sprockets over the same driving window
   (run.json's driving_window_s).
 - rest_force_ratio: the summed vertical terrain force on all shoes (shoes.csv) over the rest
@@ -28,6 +29,10 @@ import csv
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from run_outputs import sinkage_of_run  # noqa: E402
+from sinkage import missing_inputs  # noqa: E402
 
 GRAVITY = 9.81
 REST_WINDOW_S = 0.5
@@ -79,6 +84,17 @@ def vertical_force_by_time(shoe_rows):
     return totals
 
 
+def sinkage_now(folder, summary, vehicle_rows):
+    """The driving window's mean sinkage as tools/sinkage.py measures it now (run.json keeps the
+    figure of the launcher that finished the run, before any change of the measure), or
+    run.json's when the folder lacks what the measure reads."""
+    if missing_inputs(folder) is not None:
+        return summary.get("sinkage_m")
+    figure = sinkage_of_run(folder, summary["driving_window_s"], vehicle_rows,
+                            read_csv(os.path.join(folder, "vehicle", "shoes.csv")))["sinkage"]
+    return figure["mean"] if figure else None
+
+
 def main(argv):
     if len(argv) not in (4, 6) or (len(argv) == 6 and argv[4] != "--rest-window"):
         print(__doc__, file=sys.stderr)
@@ -104,7 +120,7 @@ def main(argv):
     grounded = max((float(r["max_grain_speed"]) for r, flying in zip(solver, in_flight(solver)) if not flying),
                    default=0.0)
     steps = summary["steps"]
-    sinkage = summary.get("sinkage_m")
+    sinkage = sinkage_now(folder, summary, vehicle_rows)
     print("heavy vehicle=%s grains=%d steps=%d wall_s=%.0f ms_per_step=%.1f distance_m=%.3f sinkage_m=%s "
           "sprocket_torque_Nm=%.0f rest_force_ratio=%.4f max_grain_speed=%.3f max_grain_speed_not_in_flight=%.3f" % (
               name, summary["particles"], steps, wall, summary["step_ms"], summary["distance_m"],
