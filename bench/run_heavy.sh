@@ -8,7 +8,9 @@
 # wall_s counts the whole launcher run, the bed's settling included when the bed store has none
 # (FRESH_BED=1 settles again: the cost of a first run). Then the terrain's mean time per coupling
 # step per stage (terrain/timing.csv) and its solver's figures (terrain/solver.csv).
-# Long: about 35 min (M113) and 80 min (excavator) here; start it in the background and keep the
+# Long, measured here on 2 terrain ranks: the M113 46-49 min from a stored bed (about 8 min more to
+# settle one), the excavator about 2 h 15 min with its 13 min of settling (docs/ccp.md, "Heavy
+# vehicles: where a coupling step's time goes"); start it in the background and keep the
 # machine otherwise idle while it runs if its times are to mean anything: nice does not keep
 # other work off it (two `yes` at nice 19 took a nice 5 M113 terrain step from 0.93 to 2.1 s).
 #
