@@ -106,6 +106,30 @@ class HeavyRunSummaryTest(unittest.TestCase):
         self.assertIn("rest_force_ratio=1.0100", heavy)
         self.assertIn("ratio_min=0.9500 ratio_max=1.0500", rest)
 
+    def test_the_sinkage_is_measured_again(self):
+        """A run folder with what tools/sinkage.py reads (tests/tools/sinkage_test.py's: two loaded
+        shoes 0.01 and 0.02 m deep at t = 0.1, one 0.03 m deep at 0.2, a shoe that grains ride up
+        the top run and one pressed at the sprocket left out) and a stale run.json figure: the
+        line gives the measure's mean over the driving window, (0.015 + 0.03) / 2."""
+        sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+        from sinkage_test import write_run
+        folder = os.path.join(tempfile.mkdtemp(), "run")
+        write_run(folder)
+        write_csv(os.path.join(folder, "vehicle", "vehicle.csv"),
+                  ["t", "sprocket_speed_left", "sprocket_speed_right", "sprocket_torque_left", "sprocket_torque_right"],
+                  [[0.1, 1.0, 1.0, 10.0, 10.0], [0.2, 1.0, 1.0, 10.0, 10.0]])
+        write_csv(os.path.join(folder, "terrain", "solver.csv"),
+                  ["step", "t", "contacts", "iterations", "residual", "max_grain_speed"], [[0, 0.1, 10, 100, 1e-3, 0.3]])
+        with open(os.path.join(folder, "vehicle", "run.json"), "w") as f:
+            json.dump({"vehicle": {"name": "box", "total_mass_kg": 100.0}}, f)
+        with open(os.path.join(folder, "run.json"), "w") as f:
+            json.dump({"summary": {"steps": 2, "particles": 11, "step_ms": 1.0, "distance_m": 0.1,
+                                   "sinkage_m": -0.5, "driving_window_s": [0.0, 1.0]}}, f)
+        out = io.StringIO()
+        with redirect_stdout(out):
+            heavy_run_summary.main(["x", folder, "box", "60", "--rest-window", "0.0,0.3"])
+        self.assertIn(" sinkage_m=0.0225 ", out.getvalue().splitlines()[0])
+
 
 if __name__ == "__main__":
     unittest.main()
