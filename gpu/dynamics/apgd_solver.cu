@@ -95,10 +95,13 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
 
   real lipschitz = initial_lipschitz(ws);
   real theta = 1;
-  // The residual over all ranks every iteration only when something reads it then: a tolerance or
-  // the history. Otherwise one allreduce at the end gives the last iterate's, the same number.
-  const bool residual_every_iteration = settings.tolerance > 0 || settings.record_residuals;
-  real last_residual_sum = 0;
+  // The residual over all ranks is measured when something reads it then: the history (every
+  // iteration), a tolerance (every residual_interval-th) and the last iterate (returned). Each
+  // measurement is one allreduce, taken on every rank at the same iterations.
+  const auto residual_read_after = [&](std::uint32_t it) {
+    return settings.record_residuals || it + 1 == settings.max_iterations ||
+           (settings.tolerance > 0 && (it + 1) % settings.residual_interval == 0);
+  };
   for (std::uint32_t it = 0; it < settings.max_iterations; ++it) {
     ChunkSums step{};
     for (int trial = 0; trial < 60; ++trial) {
@@ -132,19 +135,16 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
       std::swap(block->gamma, block->next);
     }
     extrapolation = {beta, false};
-    // The residual of the new iterate is read only when a tolerance or the history asks for it,
-    // or when it is the last one (returned): bodies hold v(gamma) here.
-    if (residual_every_iteration || it + 1 == settings.max_iterations) last_residual_sum = residual_sum(bodies, ws);
-    const real residual_now = residual_every_iteration ? residual_rms(ws, last_residual_sum) : real(0);
+    // The residual of the new iterate (bodies hold v(gamma) here), when it is read.
+    const bool measured = residual_read_after(it);
+    if (measured) result.residual = residual_rms(ws, residual_sum(bodies, ws));
     theta = theta_next;
     lipschitz *= real(0.9);
     ++result.iterations;
-    result.residual = residual_now;
     if (settings.record_residuals) result.history.push_back(result.residual);
-    if (settings.tolerance > 0 && result.residual < settings.tolerance) break;
+    if (measured && settings.tolerance > 0 && result.residual < settings.tolerance) break;
   }
   if (result.iterations == 0) result.residual = current_residual(bodies, ws);
-  else if (!residual_every_iteration) result.residual = residual_rms(ws, last_residual_sum);
   return result;
 }
 

@@ -96,16 +96,20 @@ SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const Solver
   SolveResult result;
   apply_impulses(bodies, ws);
   const BodyView b = bodies.view();
-  const bool want_residual = settings.tolerance > 0 || settings.record_residuals;
+  // A sweep measures the residual of the impulses it starts from (after `it` sweeps) when it is
+  // read: every sweep for the history, every residual_interval-th one for a tolerance.
+  const auto measures = [&](std::uint32_t it) {
+    return settings.record_residuals || (settings.tolerance > 0 && it % settings.residual_interval == 0);
+  };
   for (std::uint32_t it = 0; it < settings.max_iterations; ++it) {
+    const bool measured = measures(it);
     ChunkSums sum{};
-    sum.s[0] = want_residual ? sweep_all_blocks<true>(b, ws, settings) : sweep_all_blocks<false>(b, ws, settings);
+    sum.s[0] = measured ? sweep_all_blocks<true>(b, ws, settings) : sweep_all_blocks<false>(b, ws, settings);
     reduce_velocities(bodies, ws);
     ++result.iterations;
-    // The sweep measured the residual of the impulses it started from, i.e. after `it` sweeps.
-    const real incoming = want_residual ? residual_rms(ws, sum.s[0]) : real(0);
+    const real incoming = measured ? residual_rms(ws, sum.s[0]) : real(0);
     if (settings.record_residuals && it > 0) result.history.push_back(incoming);
-    if (settings.tolerance > 0 && incoming < settings.tolerance) break;  // only when measured
+    if (measured && settings.tolerance > 0 && incoming < settings.tolerance) break;
   }
   result.residual = current_residual(bodies, ws);
   if (settings.record_residuals) result.history.push_back(result.residual);

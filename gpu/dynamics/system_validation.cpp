@@ -63,6 +63,7 @@ void validate_step_settings(const StepSettings& st) {
     fail("gravity must be finite");
   const SolverSettings& s = st.solver;
   if (!(s.tolerance >= 0)) fail("solver tolerance must be >= 0, got " + number(s.tolerance));
+  if (s.residual_interval < 1) fail("solver residual interval must be >= 1, got 0");
   if (!(s.jacobi_omega > 0 && s.jacobi_omega <= 1)) fail("jacobi omega must be in (0, 1], got " + number(s.jacobi_omega));
   if (!(s.jacobi_lambda > 0 && s.jacobi_lambda <= 1))
     fail("jacobi lambda must be in (0, 1], got " + number(s.jacobi_lambda));

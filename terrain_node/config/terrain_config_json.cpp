@@ -189,6 +189,7 @@ Json solver_json(const gpu::SolverSettings& s) {
   return {{"method", s.method == gpu::SolverMethod::Jacobi ? "jacobi" : "apgd"},
           {"max_iterations", s.max_iterations},
           {"tolerance", s.tolerance},
+          {"residual_interval", s.residual_interval},
           {"omega", s.jacobi_omega},
           {"lambda", s.jacobi_lambda},
           {"max_recovery_speed", s.max_recovery_speed},

@@ -1,5 +1,6 @@
 // The `solver`, `output`, `settle`, `domain` and `cosim` sections of a terrain config (docs/terrain-config.md).
 
+#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -17,21 +18,25 @@ real unit_fraction(const io::JsonField& f) {
   return v;
 }
 
+/// A count of solver iterations: an integer in [1, 2^32).
+std::uint32_t iteration_count(const io::JsonField& f) {
+  const std::uint64_t n = f.unsigned_integer();
+  if (n < 1) f.fail("must be >= 1, got 0");
+  if (n > std::numeric_limits<std::uint32_t>::max()) f.fail("must be <= 4294967295, got " + std::to_string(n));
+  return static_cast<std::uint32_t>(n);
+}
+
 }  // namespace
 
 gpu::SolverSettings read_solver_settings(const io::JsonField& f) {
-  f.expect_object({"method", "max_iterations", "tolerance", "omega", "lambda", "max_recovery_speed", "warm_start",
-                   "contact_stiffness", "contact_damping", "rolling_friction"});
+  f.expect_object({"method", "max_iterations", "tolerance", "residual_interval", "omega", "lambda",
+                   "max_recovery_speed", "warm_start", "contact_stiffness", "contact_damping", "rolling_friction"});
   gpu::SolverSettings s;
   if (const auto v = f.optional_member("method"))
     s.method = v->one_of({"jacobi", "apgd"}) == "jacobi" ? gpu::SolverMethod::Jacobi : gpu::SolverMethod::Apgd;
-  if (const auto v = f.optional_member("max_iterations")) {
-    const std::uint64_t n = v->unsigned_integer();
-    if (n < 1) v->fail("must be >= 1, got 0");
-    if (n > std::numeric_limits<std::uint32_t>::max()) v->fail("must be <= 4294967295, got " + std::to_string(n));
-    s.max_iterations = static_cast<std::uint32_t>(n);
-  }
+  if (const auto v = f.optional_member("max_iterations")) s.max_iterations = iteration_count(*v);
   if (const auto v = f.optional_member("tolerance")) s.tolerance = v->non_negative_number();
+  if (const auto v = f.optional_member("residual_interval")) s.residual_interval = iteration_count(*v);
   if (const auto v = f.optional_member("omega")) s.jacobi_omega = unit_fraction(*v);
   if (const auto v = f.optional_member("lambda")) s.jacobi_lambda = unit_fraction(*v);
   if (const auto v = f.optional_member("max_recovery_speed")) s.max_recovery_speed = v->non_negative_number();

@@ -4,7 +4,9 @@
 //     iterations than starting from zero;
 //   - APGD reaches a lower residual than projected Jacobi in the same number of iterations;
 //   - APGD evaluates the residual of the last iterate only, unless something reads it every
-//     iteration, and that changes neither the answer nor the reported residual.
+//     iteration, and that changes neither the answer nor the reported residual;
+//   - with a tolerance measured every residual_interval-th iteration only, both methods stop at
+//     the first measured iteration below it, with the same iterates as a fixed iteration count.
 // Residuals are the solver's own (StepStats::residual, docs/ccp.md), compared within one
 // definition, so their unit does not matter here; the numbers are printed for the docs.
 
@@ -140,6 +142,66 @@ TEST(ApgdResidual, EvaluatedOnlyForTheLastIterateWithTheSameAnswer) {
     EXPECT_GT(p.residual, 0) << "at step " << k;
   }
 }
+
+class ResidualInterval : public ::testing::TestWithParam<SolverMethod> {};
+
+// The 150-sphere bed from zero impulses, one step of at most 100 iterations: first with the
+// residual recorded per iteration (history[k-1]: the residual after k iterations), then with a
+// tolerance measured every 7th iteration. The tolerance is the residual after 30 iterations, so
+// that a solver measuring every iteration would stop elsewhere than one measuring every 7th
+// (checked first: otherwise the test could not tell them apart). APGD measures after iterations
+// 7, 14, .. and stops there; Jacobi measures the impulses a sweep starts from (after 0, 7, 14, ..
+// sweeps) and stops after that sweep. Assert: the iteration count expected from the history, the
+// reported residual the history's at that count (below the tolerance for APGD), and the same
+// bodies, bit for bit, as the same number of iterations without a tolerance.
+TEST_P(ResidualInterval, StopsAtTheFirstMeasuredIterationBelowTheTolerance) {
+  const BodySet bed = settled_small_bed();
+  const auto settings = [&](std::uint32_t iterations, real tolerance, std::uint32_t interval, bool record) {
+    StepSettings s = settings_for(GetParam(), 0.002);
+    s.solver.max_iterations = iterations;
+    s.solver.tolerance = tolerance;
+    s.solver.residual_interval = interval;
+    s.solver.record_residuals = record;
+    return s;
+  };
+  RigidBodySystem recorded(bed, settings(100, 0, 1, true));
+  recorded.step();
+  const std::vector<real> history = recorded.last_stats().residual_history;
+  ASSERT_EQ(history.size(), 100u);
+
+  const real tolerance = history[29];
+  const std::uint32_t interval = 7;
+  const bool apgd = GetParam() == SolverMethod::Apgd;
+  // The iteration count at which a solver measuring after every `every`-th iteration stops.
+  const auto expected_stop = [&](std::uint32_t every) -> std::uint32_t {
+    for (std::uint32_t k = 1; k < 100; ++k)
+      if (k % every == 0 && history[k - 1] < tolerance) return apgd ? k : k + 1;
+    return 100;
+  };
+  const std::uint32_t stop = expected_stop(interval);
+  ASSERT_NE(stop, expected_stop(1)) << "this bed cannot tell an interval of 7 from 1";
+  ASSERT_LT(stop, 100u);
+
+  RigidBodySystem measured(bed, settings(100, tolerance, interval, false));
+  measured.step();
+  EXPECT_EQ(measured.last_stats().iterations, stop);
+  EXPECT_EQ(measured.last_stats().residual, history[stop - 1]);
+  if (apgd) EXPECT_LT(measured.last_stats().residual, tolerance);  // Jacobi stops one sweep later
+  std::printf("  tolerance %.4e: measured every iteration it stops at %u, every %u-th at %u\n", tolerance,
+              expected_stop(1), interval, stop);
+
+  RigidBodySystem fixed(bed, settings(stop, 0, 1, false));
+  fixed.step();
+  const std::vector<BodyState> a = measured.body_states(), b = fixed.body_states();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].velocity.z, b[i].velocity.z) << "body " << i;
+    ASSERT_EQ(a[i].angular_velocity.x, b[i].angular_velocity.x) << "body " << i;
+  }
+  EXPECT_EQ(measured.last_stats().residual, fixed.last_stats().residual);
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, ResidualInterval, kBothMethods, method_name);
 
 }  // namespace
 }  // namespace trackcosim::gpu::test

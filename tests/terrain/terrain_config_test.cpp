@@ -92,8 +92,8 @@ TEST(TerrainConfig, DefaultsOfAMinimalConfig) {
 
 TEST(TerrainConfig, SolverAndOutputKeysMapOntoTheSettings) {
   const TerrainConfig c = parse(R"({"end_time": 1, "step_size": 0.002, "gravity": [0, 0, -1.62],
-    "solver": {"method": "jacobi", "max_iterations": 40, "tolerance": 1e-6, "omega": 0.5, "lambda": 0.9,
-               "max_recovery_speed": 0.1, "warm_start": false, "rolling_friction": 0.4,
+    "solver": {"method": "jacobi", "max_iterations": 40, "tolerance": 1e-6, "residual_interval": 10,
+               "omega": 0.5, "lambda": 0.9, "max_recovery_speed": 0.1, "warm_start": false, "rolling_friction": 0.4,
                "contact_stiffness": 1e6, "contact_damping": 50},
     "collision": {"envelope": 0.001, "bin_size": 0.05, "max_contacts_per_body_pair": 4},
     "output": {"probe_interval": 10, "snapshot_interval": 100, "stats": false, "progress_interval": 0}})");
@@ -103,6 +103,7 @@ TEST(TerrainConfig, SolverAndOutputKeysMapOntoTheSettings) {
   EXPECT_EQ(s.solver.method, gpu::SolverMethod::Jacobi);
   EXPECT_EQ(s.solver.max_iterations, 40u);
   EXPECT_EQ(s.solver.tolerance, 1e-6);
+  EXPECT_EQ(s.solver.residual_interval, 10u);
   EXPECT_EQ(s.solver.jacobi_omega, 0.5);
   EXPECT_EQ(s.solver.jacobi_lambda, 0.9);
   EXPECT_EQ(s.solver.max_recovery_speed, 0.1);
@@ -346,6 +347,8 @@ TEST(TerrainConfigErrors, ImpossibleValues) {
             "terrain.json: solver.omega: must be in (0, 1], got 1.5");
   EXPECT_EQ(config_error(R"({"end_time": 1, "solver": {"max_iterations": 0}})"),
             "terrain.json: solver.max_iterations: must be >= 1, got 0");
+  EXPECT_EQ(config_error(R"({"end_time": 1, "solver": {"residual_interval": 0}})"),
+            "terrain.json: solver.residual_interval: must be >= 1, got 0");
   EXPECT_EQ(config_error(R"({"end_time": 1, "solver": {"rolling_friction": -0.1}})"),
             "terrain.json: solver.rolling_friction: must be >= 0, got -0.1");
   EXPECT_EQ(config_error(R"({"end_time": 1, "solver": {"contact_damping": 10}})"),
