@@ -4,7 +4,8 @@
 // fails on time.
 //
 //   ccp [--sizes 10000,100000,1000000] [--threads 1,2] [--methods jacobi,apgd]
-//       [--warmup-steps K] [--steps S] [--iterations I] [--rolling MU_R] [--residual-curve]
+//       [--warmup-steps K] [--steps S] [--iterations I] [--rolling MU_R] [--residual-interval M]
+//       [--residual-curve]
 //
 // The bed starts as a simple cubic lattice at rest on the floor of a box with four walls:
 // vertical spacing 2r (+1e-4 r), horizontal 2.02 r with +-0.01 r jitter, envelope 0.05 r, so
@@ -18,6 +19,9 @@
 // Each case ends with one parseable line:
 //   ccp N=<n> threads=<t> method=<m> contacts=<c> ns_per_contact_iteration=<x> step_seconds=<s>
 //       bytes_per_contact_iteration=<b> transfer_bytes_per_step=<x>
+// --residual-interval M measures the residual every M-th iteration against a tolerance it never
+// reaches (solver.residual_interval), so that the step time shows what those measurements cost;
+// without it the residual is measured once, after the last iteration.
 // --residual-curve instead prints, for the first size, `iteration,jacobi_residual,apgd_residual`
 // for one step of both methods from the same warmed-up state (fresh systems: both start from
 // zero impulses).
@@ -87,14 +91,18 @@ BodySet settling_bed(std::size_t n) {
 }
 
 /// rolling: the heavy beds' rolling resistance (--rolling; a rolling row per contact, docs/ccp.md).
-StepSettings bench_settings(SolverMethod method, std::uint32_t iterations, real rolling) {
+/// residual_interval > 0: the residual is measured every that many iterations (--residual-interval)
+/// against a tolerance no solve reaches.
+StepSettings bench_settings(SolverMethod method, std::uint32_t iterations, real rolling,
+                            std::uint32_t residual_interval = 0) {
   StepSettings s;
   s.solver.rolling_friction = rolling;
   s.step_size = 1e-3;
   s.collision.envelope = 0.05 * kRadius;
   s.solver.method = method;
   s.solver.max_iterations = iterations;
-  s.solver.tolerance = 0;
+  s.solver.tolerance = residual_interval > 0 ? 1e-300 : 0;
+  s.solver.residual_interval = std::max<std::uint32_t>(residual_interval, 1);
   return s;
 }
 
@@ -128,9 +136,9 @@ struct CaseResult {
   std::array<double, kStepPhaseCount> phase{};
 };
 
-CaseResult run_case(const BodySet& bed, SolverMethod method, std::uint32_t iterations, real rolling, std::size_t warmup,
-                    std::size_t steps) {
-  RigidBodySystem system(bed, bench_settings(method, iterations, rolling));
+CaseResult run_case(const BodySet& bed, SolverMethod method, std::uint32_t iterations, real rolling,
+                    std::uint32_t residual_interval, std::size_t warmup, std::size_t steps) {
+  RigidBodySystem system(bed, bench_settings(method, iterations, rolling, residual_interval));
   for (std::size_t k = 0; k < warmup; ++k) system.step();
   CaseResult r;
   r.bodies = double(bed.size());
@@ -199,6 +207,8 @@ int main(int argc, char** argv) {
   const auto iterations = static_cast<std::uint32_t>(numbers(flag(argc, argv, "--iterations"), "100").at(0));
   const char* rolling_text = flag(argc, argv, "--rolling");
   const real rolling = rolling_text ? std::strtod(rolling_text, nullptr) : 0;
+  const auto residual_interval =
+      static_cast<std::uint32_t>(numbers(flag(argc, argv, "--residual-interval"), "0").at(0));
 
   if (has(argc, argv, "--residual-curve")) {
     if (thread_counts.at(0) > 0) omp_set_num_threads(static_cast<int>(thread_counts.at(0)));
@@ -206,16 +216,19 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  std::printf("# settling bed, r = %.3f m, mu = %.1f, h = 1e-3 s, %u iterations, tolerance 0; %zu warm-up + %zu "
-              "timed steps per case; seconds are per step\n",
-              kRadius, kFriction, iterations, warmup, steps);
+  std::printf("# settling bed, r = %.3f m, mu = %.1f, h = 1e-3 s, %u iterations, residual measured %s; %zu warm-up + "
+              "%zu timed steps per case; seconds are per step\n",
+              kRadius, kFriction, iterations,
+              residual_interval > 0 ? ("every " + std::to_string(residual_interval) + " iterations").c_str()
+                                    : "after the last iteration",
+              warmup, steps);
   print_header();
   for (const std::size_t n : sizes) {
     const BodySet bed = settling_bed(n);
     for (const std::size_t threads : thread_counts) {
       if (threads > 0) omp_set_num_threads(static_cast<int>(threads));
       for (const SolverMethod method : method_list) {
-        const CaseResult r = run_case(bed, method, iterations, rolling, warmup, steps);
+        const CaseResult r = run_case(bed, method, iterations, rolling, residual_interval, warmup, steps);
         const double solve = r.phase[static_cast<std::size_t>(StepPhase::Solve)];
         const double ns = 1e9 * solve / (r.contacts * r.iterations);
         // The solver's own count of bytes per contact-iteration (gpu/dynamics/solver_traffic.h),
