@@ -18,7 +18,8 @@
 // CUDA build runs one case per size and method and prints threads as 0 (--threads is ignored).
 // Each case ends with one parseable line:
 //   ccp N=<n> threads=<t> method=<m> contacts=<c> ns_per_contact_iteration=<x> step_seconds=<s>
-//       bytes_per_contact_iteration=<b> transfer_bytes_per_step=<x>
+//       bytes_per_contact_iteration=<b> transfer_bytes_per_step=<x> passes_per_iteration=<p>
+// (passes: sweeps over the constraints, APGD's rejected line-search trials included).
 // --residual-interval M measures the residual every M-th iteration against a tolerance it never
 // reaches (solver.residual_interval), so that the step time shows what those measurements cost;
 // without it the residual is measured once, after the last iteration.
@@ -132,7 +133,7 @@ std::vector<SolverMethod> methods(const char* text) {
 // ---- the two modes ---------------------------------------------------------------------------
 
 struct CaseResult {
-  double contacts = 0, iterations = 0, step_seconds = 0, bodies = 0, transfer_per_step = 0;
+  double contacts = 0, iterations = 0, passes = 0, step_seconds = 0, bodies = 0, transfer_per_step = 0;
   std::array<double, kStepPhaseCount> phase{};
 };
 
@@ -150,6 +151,7 @@ CaseResult run_case(const BodySet& bed, SolverMethod method, std::uint32_t itera
     const StepStats& s = system.last_stats();
     r.contacts += double(s.contacts) / steps;
     r.iterations += double(s.iterations) / steps;
+    r.passes += double(s.passes) / steps;
     for (std::size_t p = 0; p < kStepPhaseCount; ++p) r.phase[p] += s.phase_seconds[p] / steps;
   }
   r.transfer_per_step = double((transfer_bytes() - before).total()) / double(std::max<std::size_t>(steps, 1));
@@ -239,8 +241,9 @@ int main(int argc, char** argv) {
         for (const double p : r.phase) std::printf(" %9.4f", p);
         std::printf(" %8.2f %6.0f %6.2f %9.0f\n", ns, bytes, bytes / ns, r.transfer_per_step);
         std::printf("ccp N=%zu threads=%zu method=%s contacts=%.0f ns_per_contact_iteration=%.3f step_seconds=%.6f "
-                    "bytes_per_contact_iteration=%.0f transfer_bytes_per_step=%.0f\n",
-                    n, threads, name_of(method), r.contacts, ns, r.step_seconds, bytes, r.transfer_per_step);
+                    "bytes_per_contact_iteration=%.0f transfer_bytes_per_step=%.0f passes_per_iteration=%.3f\n",
+                    n, threads, name_of(method), r.contacts, ns, r.step_seconds, bytes, r.transfer_per_step,
+                    r.passes / r.iterations);
         std::fflush(stdout);
       }
     }

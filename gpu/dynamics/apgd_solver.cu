@@ -118,6 +118,7 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
       // the step's sums ride in the velocity sum's allreduce (summed over the ranks there).
       const real body_curvature = reduce_velocities(bodies, ws, at_y_velocities, &step).s[0];
       const real curvature = body_curvature + step.s[2];
+      ++result.passes;
       if (curvature <= lipschitz * step.s[0]) break;
       lipschitz *= 2;
     }

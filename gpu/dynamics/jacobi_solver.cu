@@ -107,6 +107,7 @@ SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const Solver
     sum.s[0] = measured ? sweep_all_blocks<true>(b, ws, settings) : sweep_all_blocks<false>(b, ws, settings);
     reduce_velocities(bodies, ws);
     ++result.iterations;
+    ++result.passes;
     const real incoming = measured ? residual_rms(ws, sum.s[0]) : real(0);
     if (settings.record_residuals && it > 0) result.history.push_back(incoming);
     if (measured && settings.tolerance > 0 && incoming < settings.tolerance) break;

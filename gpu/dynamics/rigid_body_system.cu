@@ -154,6 +154,7 @@ void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchang
                                                              : detail::solve_apgd(m.bodies, m.ws, settings_.solver);
   });
   stats_.iterations = solved.iterations;
+  stats_.passes = solved.passes;
   stats_.residual = solved.residual;
   stats_.residual_history = std::move(solved.history);
 

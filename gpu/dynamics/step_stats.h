@@ -26,6 +26,7 @@ inline constexpr std::array<std::string_view, kStepPhaseCount> kStepPhaseNames{"
 struct StepStats {
   std::uint64_t contacts = 0;
   std::uint32_t iterations = 0;
+  std::uint32_t passes = 0;     ///< sweeps over the constraints: iterations plus APGD's rejected line-search trials
   real residual = 0;            ///< of the returned impulses (docs/ccp.md)
   real kinetic_energy = 0;      ///< after the step, dynamic bodies only
   real max_penetration = 0;     ///< largest overlap (>= 0) among this step's contacts, before solve

@@ -153,7 +153,8 @@ class ResidualInterval : public ::testing::TestWithParam<SolverMethod> {};
 // 7, 14, .. and stops there; Jacobi measures the impulses a sweep starts from (after 0, 7, 14, ..
 // sweeps) and stops after that sweep. Assert: the iteration count expected from the history, the
 // reported residual the history's at that count (below the tolerance for APGD), and the same
-// bodies, bit for bit, as the same number of iterations without a tolerance.
+// bodies, bit for bit, as the same number of iterations without a tolerance; and the passes
+// (StepStats::passes) are the iterations for Jacobi, at least as many for APGD.
 TEST_P(ResidualInterval, StopsAtTheFirstMeasuredIterationBelowTheTolerance) {
   const BodySet bed = settled_small_bed();
   const auto settings = [&](std::uint32_t iterations, real tolerance, std::uint32_t interval, bool record) {
@@ -185,6 +186,9 @@ TEST_P(ResidualInterval, StopsAtTheFirstMeasuredIterationBelowTheTolerance) {
   RigidBodySystem measured(bed, settings(100, tolerance, interval, false));
   measured.step();
   EXPECT_EQ(measured.last_stats().iterations, stop);
+  // Every iteration is a pass; APGD adds one for each rejected line-search trial.
+  if (apgd) EXPECT_GE(measured.last_stats().passes, stop);
+  else EXPECT_EQ(measured.last_stats().passes, stop);
   EXPECT_EQ(measured.last_stats().residual, history[stop - 1]);
   if (apgd) EXPECT_LT(measured.last_stats().residual, tolerance);  // Jacobi stops one sweep later
   std::printf("  tolerance %.4e: measured every iteration it stops at %u, every %u-th at %u\n", tolerance,

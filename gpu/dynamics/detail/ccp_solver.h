@@ -51,6 +51,7 @@ struct SolverWorkspace {
 
 struct SolveResult {
   std::uint32_t iterations = 0;
+  std::uint32_t passes = 0;  ///< sweeps over the constraints: iterations plus rejected APGD line-search trials
   real residual = 0;
   std::vector<real> history;  ///< residual after each iteration, when recorded
 };
