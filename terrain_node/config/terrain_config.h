@@ -259,6 +259,9 @@ struct MovingPatchSettings {
   real ahead = 0;            ///< box front = largest shoe x + ahead (X is forward)
   real behind = 0;           ///< box rear = smallest shoe x - behind
   real width = 0;            ///< box extent in y, centred between the shoes; 0 = the whole bed
+  /// Two bands in y instead, one per track, each this wide around the mean y of its track's
+  /// footprint shoes (the shoes left and right of halfway between the outermost); 0 = off.
+  real track_width = 0;
   real boundary = 0;         ///< fixed layer outside the box; 0 = one particle diameter
   real rebalance_shift = 0;  ///< move the cuts after the box moved this far; 0 = a quarter of ahead + behind
   /// Only the shoes at most this far above the lowest shoe make the box: the track's footprint,

@@ -257,7 +257,8 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
                   {"shoe_stiffness", scene.cosim.shoe_stiffness}, {"shoe_damping", scene.cosim.shoe_damping}};
   if (const auto& p = scene.cosim.moving_patch)
     out["cosim"]["moving_patch"] = {{"ahead", p->ahead},       {"behind", p->behind},
-                                    {"width", p->width},       {"boundary", p->boundary},
+                                    {"width", p->width},       {"track_width", p->track_width},
+                                    {"boundary", p->boundary},
                                     {"rebalance_shift", p->rebalance_shift},
                                     {"footprint_height", p->footprint_height}};
   return out;

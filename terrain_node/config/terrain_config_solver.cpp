@@ -109,12 +109,17 @@ DomainSettings read_domain_settings(const io::JsonField& f) {
 namespace {
 
 MovingPatchSettings read_moving_patch(const io::JsonField& f) {
-  f.expect_object({"ahead", "behind", "width", "boundary", "rebalance_shift", "footprint_height"});
+  f.expect_object({"ahead", "behind", "width", "track_width", "boundary", "rebalance_shift", "footprint_height"});
   MovingPatchSettings s;
   s.ahead = f.member("ahead").non_negative_number();
   s.behind = f.member("behind").non_negative_number();
   if (s.ahead + s.behind <= 0) f.fail("ahead + behind must be > 0 (the box's length beyond the shoes), got 0");
   if (const auto v = f.optional_member("width")) s.width = v->non_negative_number();
+  if (const auto v = f.optional_member("track_width")) {
+    s.track_width = v->non_negative_number();
+    if (s.track_width > 0 && s.width > 0)
+      v->fail("cannot be given with width (one band around all shoes, or one per track): give one of them");
+  }
   if (const auto v = f.optional_member("boundary")) s.boundary = v->non_negative_number();
   if (const auto v = f.optional_member("rebalance_shift")) s.rebalance_shift = v->non_negative_number();
   if (const auto v = f.optional_member("footprint_height")) s.footprint_height = v->non_negative_number();

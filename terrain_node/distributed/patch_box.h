@@ -15,7 +15,9 @@
 // stores those "completely outside". With a box shrunk by one radius and a layer of one diameter
 // this is the same rule; here the rule is on centres (a particle has one class whatever its
 // shape) and the layer's thickness is a setting. The box spans z entirely: the bed's depth is
-// simulated under the vehicle.
+// simulated under the vehicle. A box may have a second band in y, [y2_lo, y2_hi] over the same
+// x range (one per track, MovingPatchSettings::track_width): a particle takes the role of the
+// band it is nearer to, so the two active boxes each get their own fixed ring.
 
 #include <algorithm>
 #include <cstdint>
@@ -30,17 +32,25 @@ enum class PatchRole : std::uint8_t { Active, Fixed, Stored };
 struct PatchBox {
   real x_lo = -std::numeric_limits<real>::infinity(), x_hi = std::numeric_limits<real>::infinity();
   real y_lo = -std::numeric_limits<real>::infinity(), y_hi = std::numeric_limits<real>::infinity();
+  /// The second band in y; none while y2_lo > y2_hi (the default).
+  real y2_lo = std::numeric_limits<real>::infinity(), y2_hi = -std::numeric_limits<real>::infinity();
   real boundary = 0;  ///< thickness of the fixed layer outside the box [m]
+
+  bool has_second_band() const { return y2_lo <= y2_hi; }
 
   /// Active inside the box; Fixed when the centre is outside but within `boundary` of it along
   /// x and along y (a rectangular ring, corners included, so the active ones are walled in);
-  /// Stored beyond.
+  /// Stored beyond. With a second band, the nearer of the two boxes decides.
   PatchRole role_of(Vec3 p) const {
     const real dx = std::max({x_lo - p.x, p.x - x_hi, real(0)});
-    const real dy = std::max({y_lo - p.y, p.y - y_hi, real(0)});
-    const real d = std::max(dx, dy);
+    real d = std::max(dx, outside(p.y, y_lo, y_hi));
+    if (has_second_band()) d = std::min(d, std::max(dx, outside(p.y, y2_lo, y2_hi)));
     return d == 0 ? PatchRole::Active : d <= boundary ? PatchRole::Fixed : PatchRole::Stored;
   }
+
+ private:
+  /// How far v lies outside [lo, hi] (0 inside).
+  static real outside(real v, real lo, real hi) { return std::max({lo - v, v - hi, real(0)}); }
 };
 
 /// Particles of the terrain in each class, over all ranks, after an update.

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -201,6 +202,42 @@ TEST(MovingPatch, ABoxOverTheWholeBedChangesNoBitEvenWhenTheCutsMove) {
   }
   const std::vector<gpu::BodyState> patched = t.gather_states();
   if (world_rank() == 0) expect_bitwise_equal(patched, plain, "whole-bed box with cut moves vs no patch");
+}
+
+// One band per track (MovingPatchSettings::track_width): two tracks whose footprint shoes lie
+// at y = 0.98..1.02 and y = -1.04..-0.96 get the bands 1.00 +- 0.15 and -1.00 +- 0.15, over the
+// same x range; the top run (z = 0.5) makes neither. A grain under either track is active, one
+// just beside a band is fixed (within one boundary of it), one between the tracks or beyond a
+// band's ring is stored; the same box without the second band stores the left track's grains.
+TEST(MovingPatch, OneBandPerTrackKeepsTheGroundBetweenTheTracksOut) {
+  terrain::MovingPatchSettings settings;
+  settings.ahead = 0.1, settings.behind = 0.05, settings.track_width = 0.3, settings.footprint_height = 0.1;
+  const std::vector<Vec3> shoes{{0.2, 0.98, 0.03}, {0.4, 1.02, 0.03}, {0.3, -1.04, 0.04},
+                                {0.5, -0.96, 0.03}, {-0.5, 1.0, 0.5},  {0.9, -1.0, 0.5}};
+  const PatchBox b = MovingPatch(settings, 0.01).box_around(shoes);
+  EXPECT_DOUBLE_EQ(b.x_lo, 0.15);
+  EXPECT_DOUBLE_EQ(b.x_hi, 0.6);
+  ASSERT_TRUE(b.has_second_band());
+  EXPECT_DOUBLE_EQ(b.y_lo, -1.15);
+  EXPECT_DOUBLE_EQ(b.y_hi, -0.85);
+  EXPECT_DOUBLE_EQ(b.y2_lo, 0.85);
+  EXPECT_DOUBLE_EQ(b.y2_hi, 1.15);
+  EXPECT_EQ(b.role_of({0.3, 1.1, 0.01}), PatchRole::Active);
+  EXPECT_EQ(b.role_of({0.3, -0.9, 0.01}), PatchRole::Active);
+  EXPECT_EQ(b.role_of({0.3, 0.84, 0.01}), PatchRole::Fixed);    // 1 cm inside the 2 cm ring
+  EXPECT_EQ(b.role_of({0.61, -1.16, 0.01}), PatchRole::Fixed);  // a corner of the ring
+  EXPECT_EQ(b.role_of({0.3, 0.0, 0.01}), PatchRole::Stored);    // between the tracks
+  EXPECT_EQ(b.role_of({0.3, 1.2, 0.01}), PatchRole::Stored);    // beyond the ring
+  EXPECT_EQ(b.role_of({0.7, 1.0, 0.01}), PatchRole::Stored);    // ahead of the ring
+  PatchBox one_band = b;
+  one_band.y2_lo = std::numeric_limits<real>::infinity(), one_band.y2_hi = -one_band.y2_lo;
+  EXPECT_EQ(one_band.role_of({0.3, 1.1, 0.01}), PatchRole::Stored);
+
+  // A single track (every footprint shoe on one y): one band around it.
+  const PatchBox single = MovingPatch(settings, 0.01).box_around({{0.2, 0.5, 0.03}, {0.4, 0.5, 0.03}});
+  EXPECT_FALSE(single.has_second_band());
+  EXPECT_DOUBLE_EQ(single.y_lo, 0.35);
+  EXPECT_DOUBLE_EQ(single.y_hi, 0.65);
 }
 
 // The co-simulation side (moving_patch.h): the box around the shoes, a patch.csv row per update

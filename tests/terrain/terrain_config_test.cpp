@@ -544,6 +544,18 @@ TEST(TerrainConfig, MovingPatchLoadsRoundTripsAndNamesBadKeys) {
   EXPECT_EQ(error(R"({"ahead": 1, "behind": -1})"),
             "terrain.json: cosim.moving_patch.behind: must be >= 0, got -1");
   EXPECT_EQ(error(R"({"ahead": 1, "behind": 1, "length": 2})").rfind("terrain.json: cosim.moving_patch.length: unknown key", 0), 0u);
+  EXPECT_EQ(error(R"({"ahead": 1, "behind": 1, "width": 1, "track_width": 0.5})"),
+            "terrain.json: cosim.moving_patch.track_width: cannot be given with width (one band around all shoes, "
+            "or one per track): give one of them");
+
+  // track_width reads and round-trips through run.json's resolved config.
+  const TerrainScene tracks = read_terrain_scene(
+      nlohmann::json::parse(R"({"end_time": 1, "cosim": {"moving_patch": {"ahead": 1, "behind": 1, "track_width": 0.5}}})"),
+      "t");
+  EXPECT_EQ(tracks.cosim.moving_patch->track_width, 0.5);
+  const TerrainScene tracks_again =
+      read_terrain_scene(nlohmann::json::parse(resolved_config_json(tracks).dump()), "resolved");
+  EXPECT_EQ(tracks_again.cosim.moving_patch->track_width, 0.5);
 }
 
 }  // namespace
