@@ -6,6 +6,29 @@
 
 namespace trackcosim::terrain {
 
+namespace {
+
+/// One band per track, `half` either side of the mean y of the footprint shoes (z <= highest) on
+/// each side of `middle`; one band when every footprint shoe is on one side.
+void put_track_bands(PatchBox& box, const std::vector<Vec3>& shoes, real highest, real middle, real half) {
+  real sum[2] = {0, 0};
+  int count[2] = {0, 0};
+  for (const Vec3& p : shoes) {
+    if (p.z > highest) continue;
+    const int side = p.y < middle ? 0 : 1;
+    sum[side] += p.y;
+    ++count[side];
+  }
+  const real first = count[0] > 0 ? sum[0] / count[0] : sum[1] / count[1];
+  box.y_lo = first - half, box.y_hi = first + half;
+  if (count[0] > 0 && count[1] > 0) {
+    const real second = sum[1] / count[1];
+    box.y2_lo = second - half, box.y2_hi = second + half;
+  }
+}
+
+}  // namespace
+
 MovingPatch::MovingPatch(const MovingPatchSettings& settings, real largest_radius) : settings_(settings) {
   if (settings_.boundary <= 0) settings_.boundary = 2 * largest_radius;
   shift_ = settings_.rebalance_shift > 0 ? settings_.rebalance_shift : (settings_.ahead + settings_.behind) / 4;
@@ -31,23 +54,7 @@ PatchBox MovingPatch::box_around(const std::vector<Vec3>& shoes) const {
   box.x_lo = x_lo - settings_.behind;
   box.x_hi = x_hi + settings_.ahead;
   if (settings_.track_width > 0) {
-    // One band per track: the footprint shoes on each side of halfway between the outermost.
-    const real middle = (y_lo + y_hi) / 2;
-    real sum[2] = {0, 0};
-    int count[2] = {0, 0};
-    for (const Vec3& p : shoes) {
-      if (p.z > highest) continue;
-      const int side = p.y < middle ? 0 : 1;
-      sum[side] += p.y;
-      ++count[side];
-    }
-    const real half = settings_.track_width / 2;
-    const real first = count[0] > 0 ? sum[0] / count[0] : sum[1] / count[1];
-    box.y_lo = first - half, box.y_hi = first + half;
-    if (count[0] > 0 && count[1] > 0) {
-      const real second = sum[1] / count[1];
-      box.y2_lo = second - half, box.y2_hi = second + half;
-    }
+    put_track_bands(box, shoes, highest, (y_lo + y_hi) / 2, settings_.track_width / 2);
   } else if (settings_.width > 0) {
     const real y = (y_lo + y_hi) / 2;
     box.y_lo = y - settings_.width / 2;
