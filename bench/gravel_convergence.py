@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Is a shipped co-simulation converged? Runs a run file three times with `tools/trackcosim run`:
+as shipped, with the terrain solver's iterations doubled, and with the terrain step, the coupling
+step and the vehicle's step halved; then compares the mean sinkage and the mean sprocket torque of
+the two variants with the shipped run's over its steady window (bench/heavy_convergence.py; the
+5% criterion of docs/ccp.md, "Is the answer converged?").
+
+  gravel_convergence.py RUN_FILE [--out DIR] [--only base,iterations,step] [--window T0,T1]
+
+Each variant settles its own bed (its config differs, so the bed store keys it apart) and writes
+its run file and terrain config beside its output folder, DIR/<variant>.run.json and
+DIR/<variant>.terrain.json, with checkpoints every 0.5 s unless the run file sets an interval.
+A variant whose folder already holds a finished run (run.json with a summary) is not run again,
+and one that stopped resumes from its checkpoints, so a study that stopped is continued by
+running the same command. Run from the repository's root (the run files' paths are relative to it).
+One line per variant:
+  gravel_convergence run=<run file> variant=<v> wall_s=<t> ms_per_step=<m> sinkage_m=<s>
+                     sprocket_torque_Nm=<q> sinkage_change=<ds> torque_change=<dq> converged=<yes|no>
+(the base line has no changes). The window is the shipped run's steady window (its summary's
+sinkage window) unless --window is given. Exit status 0 when both variants are within 5%, 1 when
+one is not, 2 for bad input or a failed run.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.normpath(os.path.join(here, ".."))
+sys.path.insert(0, os.path.join(root, "tools"))
+sys.path.insert(0, here)
+from heavy_convergence import TOLERANCE, figures, window_argument  # noqa: E402
+from input_checks import InputError, read_json  # noqa: E402
+
+VARIANTS = ("base", "iterations", "step")
+
+
+def halve_step(run, terrain, vehicle_config_path):
+    """Halves every step in place: the terrain's step_size, its cosim.coupling_step and the run
+    file's coupling step. The coupling step must be a whole number of vehicle steps, so when the
+    vehicle's own step (simulation.step) is longer than the halved coupling step, the vehicle
+    config is returned with its step halved too (to be written as a copy); None otherwise."""
+    terrain["step_size"] = terrain["step_size"] / 2
+    cosim = terrain.setdefault("cosim", {})
+    coupling = run["vehicle"].get("coupling_step", cosim.get("coupling_step", terrain["step_size"] * 2))
+    cosim["coupling_step"] = coupling / 2
+    run["vehicle"]["coupling_step"] = coupling / 2
+    vehicle = read_json(vehicle_config_path, "a vehicle config", comments=True)
+    vehicle_step = vehicle.get("simulation", {}).get("step", coupling)
+    if vehicle_step > coupling / 2:
+        # the vehicle's own step must not exceed the halved coupling step: write a copy with it halved
+        vehicle.setdefault("simulation", {})["step"] = vehicle_step / 2
+        return vehicle
+    return None
+
+
+def variant_files(run_file, variant, out):
+    """(run file path, output folder) of one variant, written under out."""
+    run = read_json(run_file, "a run file", comments=True)
+    terrain_path = run["terrain"]["config"]
+    terrain = read_json(terrain_path, "a terrain config", comments=True)
+    folder = os.path.join(out, variant)
+    if variant == "iterations":
+        terrain["solver"]["max_iterations"] = 2 * terrain["solver"].get("max_iterations", 25)
+    elif variant == "step":
+        vehicle = halve_step(run, terrain, run["vehicle"]["config"])
+        if vehicle is not None:
+            vehicle_path = os.path.join(out, variant + ".vehicle.json")
+            with open(vehicle_path, "w") as f:
+                json.dump(vehicle, f, indent=1)
+            run["vehicle"]["config"] = vehicle_path
+    if any(p.get("kind") == "heightmap" for p in terrain.get("particles", [])):
+        raise InputError("%s: a heightmap terrain names files relative to its folder; not supported" % terrain_path)
+    terrain_copy = os.path.join(out, variant + ".terrain.json")
+    with open(terrain_copy, "w") as f:
+        json.dump(terrain, f, indent=1)
+    run["terrain"]["config"] = terrain_copy
+    run["output"] = folder
+    # checkpoints every 0.5 s unless the run file sets them: a variant that stops continues from them
+    run["vehicle"].setdefault("checkpoint_interval", 0.5)
+    run_copy = os.path.join(out, variant + ".run.json")
+    with open(run_copy, "w") as f:
+        json.dump(run, f, indent=1)
+    return run_copy, folder
+
+
+def finished(folder):
+    try:
+        with open(os.path.join(folder, "run.json")) as f:
+            return "summary" in json.load(f)
+    except (OSError, ValueError):
+        return False
+
+
+def run_variant(run_file, variant, out):
+    """Runs one variant unless its folder holds a finished run; its wall time in s (None: not run now)."""
+    run_copy, folder = variant_files(run_file, variant, out)
+    if finished(folder):
+        return folder, None
+    start = time.time()
+    resume = ["--resume", folder] if os.path.exists(os.path.join(folder, "vehicle", "checkpoint.bin")) else []
+    with open(os.path.join(out, variant + ".log"), "a") as log:
+        rc = subprocess.call([sys.executable, os.path.join(root, "tools", "trackcosim.py"), "run", run_copy,
+                              "--out", folder, "--no-plot"] + resume, stdout=log, stderr=subprocess.STDOUT, cwd=root)
+    if rc != 0:
+        raise RuntimeError("%s failed (exit %d): %s" % (variant, rc, os.path.join(out, variant + ".log")))
+    return folder, time.time() - start
+
+
+def parse(argv):
+    options = {"out": None, "only": VARIANTS, "window": None}
+    rest = []
+    i = 1
+    while i < len(argv):
+        if argv[i] in ("--out", "--only", "--window") and i + 1 < len(argv):
+            options[argv[i][2:]] = argv[i + 1]
+            i += 2
+        else:
+            rest.append(argv[i])
+            i += 1
+    if len(rest) != 1:
+        raise InputError("expected one run file")
+    if isinstance(options["only"], str):
+        options["only"] = tuple(options["only"].split(","))
+        unknown = [v for v in options["only"] if v not in VARIANTS]
+        if unknown or "base" not in options["only"]:
+            raise InputError("--only: expected base and any of iterations,step, got %s" % ",".join(options["only"]))
+    if options["window"] is not None:
+        options["window"] = window_argument(options["window"])
+    name = os.path.splitext(os.path.basename(rest[0]))[0]
+    options["out"] = options["out"] or os.path.join("output", "convergence", name)
+    return rest[0], options
+
+
+def steady_window(folder):
+    with open(os.path.join(folder, "run.json")) as f:
+        sinkage = json.load(f)["summary"].get("sinkage")
+    if not sinkage:
+        raise InputError("%s: the summary has no sinkage window; give --window" % folder)
+    return sinkage["from"], sinkage["to"]
+
+
+def step_ms(folder):
+    with open(os.path.join(folder, "run.json")) as f:
+        return json.load(f)["summary"]["step_ms"]
+
+
+def main(argv):
+    try:
+        run_file, options = parse(argv)
+        out = options["out"]
+        os.makedirs(out, exist_ok=True)
+        runs = {v: run_variant(run_file, v, out) for v in options["only"]}
+        window = options["window"] or steady_window(runs["base"][0])
+        reference = figures(runs["base"][0], window)
+        converged = True
+        for variant in options["only"]:
+            folder, wall = runs[variant]
+            sinkage, torque = figures(folder, window)
+            line = "gravel_convergence run=%s variant=%s window_s=%.3g,%.3g wall_s=%s ms_per_step=%.1f " \
+                   "sinkage_m=%.4f sprocket_torque_Nm=%.1f" % (
+                       run_file, variant, window[0], window[1], "%.0f" % wall if wall else "-", step_ms(folder),
+                       sinkage, torque)
+            if variant != "base":
+                ds, dq = sinkage / reference[0] - 1, torque / reference[1] - 1
+                ok = abs(ds) < TOLERANCE and abs(dq) < TOLERANCE
+                converged = converged and ok
+                line += " sinkage_change=%+.4f torque_change=%+.4f converged=%s" % (ds, dq, "yes" if ok else "no")
+            print(line, flush=True)
+    except (InputError, OSError, ValueError, KeyError, RuntimeError) as e:
+        print("gravel_convergence: error: %s" % e, file=sys.stderr)
+        return 2
+    return 0 if converged else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""bench/gravel_convergence.py writes the variants of a convergence study as it says: the iterations
+variant doubles only the terrain solver's iterations, the step variant halves the terrain step, the
+coupling step and (where the halved coupling step would be shorter) the vehicle's own step, and
+nothing else changes; a finished variant is not run again; bad input is refused with status 2."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import gravel_convergence  # noqa: E402
+from input_checks import InputError, read_json  # noqa: E402
+
+ROBOT = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
+
+
+def write(path, document):
+    with open(path, "w") as f:
+        json.dump(document, f)
+    return path
+
+
+class Variants(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.TemporaryDirectory()
+        self.dir = self.work.name
+        self.terrain = {"container": {"min": [0, 0, 0], "max": [1, 1, 1]},
+                        "particles": [{"kind": "layers", "min": [0, 0], "max": [1, 1], "layers": 1, "radius": 0.02}],
+                        "step_size": 1e-3, "end_time": 0,
+                        "solver": {"method": "apgd", "max_iterations": 100, "rolling_friction": 0.5},
+                        "cosim": {"transport": "mpi", "coupling_step": 1e-3, "settle_time": 0.2}}
+        self.run_file = write(os.path.join(self.dir, "run.json"), {
+            "vehicle": {"config": ROBOT, "end_time": 1.0, "coupling_step": 1e-3},
+            "terrain": {"config": write(os.path.join(self.dir, "terrain.json"), self.terrain), "ranks": 2},
+            "output": "somewhere"})
+        self.out = os.path.join(self.dir, "study")
+        os.makedirs(self.out)
+
+    def tearDown(self):
+        self.work.cleanup()
+
+    def variant(self, name):
+        run_copy, folder = gravel_convergence.variant_files(self.run_file, name, self.out)
+        run = read_json(run_copy)
+        return run, read_json(run["terrain"]["config"]), folder
+
+    def test_base_changes_only_where_the_run_writes(self):
+        run, terrain, folder = self.variant("base")
+        self.assertEqual(terrain, self.terrain)
+        self.assertEqual(run["output"], folder)
+        self.assertEqual(folder, os.path.join(self.out, "base"))
+        self.assertEqual(run["vehicle"]["checkpoint_interval"], 0.5)  # so that a stopped variant resumes
+        self.assertEqual(run["vehicle"]["config"], ROBOT)
+
+    def test_iterations_doubles_the_solver_iterations_only(self):
+        _, terrain, _ = self.variant("iterations")
+        expected = json.loads(json.dumps(self.terrain))
+        expected["solver"]["max_iterations"] = 200
+        self.assertEqual(terrain, expected)
+
+    def test_step_halves_every_step_and_the_vehicle_step_with_them(self):
+        run, terrain, _ = self.variant("step")
+        self.assertAlmostEqual(terrain["step_size"], 5e-4)
+        self.assertAlmostEqual(terrain["cosim"]["coupling_step"], 5e-4)
+        self.assertAlmostEqual(run["vehicle"]["coupling_step"], 5e-4)
+        self.assertEqual(terrain["solver"], self.terrain["solver"])
+        # the robot's own step is 1 ms: a 0.5 ms coupling step needs a vehicle copy stepping 0.5 ms
+        self.assertNotEqual(run["vehicle"]["config"], ROBOT)
+        vehicle = read_json(run["vehicle"]["config"])
+        original = read_json(ROBOT, comments=True)
+        self.assertAlmostEqual(vehicle["simulation"]["step"], original["simulation"]["step"] / 2)
+        vehicle["simulation"]["step"] = original["simulation"]["step"]
+        self.assertEqual(vehicle, original)
+
+    def test_step_keeps_the_vehicle_when_its_step_already_fits(self):
+        run = read_json(self.run_file)
+        run["vehicle"]["coupling_step"] = 2e-3  # 1 ms vehicle steps fit a 1 ms halved coupling step
+        self.terrain["step_size"] = 2e-3
+        write(run["terrain"]["config"], self.terrain)
+        write(self.run_file, run)
+        run, terrain, _ = self.variant("step")
+        self.assertEqual(run["vehicle"]["config"], ROBOT)
+        self.assertAlmostEqual(run["vehicle"]["coupling_step"], 1e-3)
+        self.assertAlmostEqual(terrain["step_size"], 1e-3)
+
+    def test_a_heightmap_terrain_is_refused(self):
+        self.terrain["particles"] = [{"kind": "heightmap", "file": "ridge.png"}]
+        write(read_json(self.run_file)["terrain"]["config"], self.terrain)
+        with self.assertRaises(InputError):
+            gravel_convergence.variant_files(self.run_file, "base", self.out)
+
+    def test_a_finished_variant_is_not_run_again(self):
+        folder = os.path.join(self.out, "base")
+        os.makedirs(folder)
+        self.assertFalse(gravel_convergence.finished(folder))
+        write(os.path.join(folder, "run.json"), {"summary": {"steps": 1}})
+        self.assertTrue(gravel_convergence.finished(folder))
+        self.assertEqual(gravel_convergence.run_variant(self.run_file, "base", self.out), (folder, None))
+
+    def test_bad_command_lines_exit_with_status_2(self):
+        script = os.path.join(ROOT, "bench", "gravel_convergence.py")
+        for args in ([], [self.run_file, "--only", "iterations"], [self.run_file, "--only", "base,fast"],
+                     [self.run_file, "--window", "2,1"], [os.path.join(self.dir, "missing.json")]):
+            result = subprocess.run([sys.executable, script] + args + ["--out", self.out],
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 2, args)
+            self.assertIn("gravel_convergence: error:", result.stderr, args)
+
+
+if __name__ == "__main__":
+    unittest.main()
