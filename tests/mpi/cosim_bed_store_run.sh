@@ -11,7 +11,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive TRACKCOSIM_BUILD=$(dirname "$(dirname "$vehicle")")
 export TRACKCOSIM_BED_STORE=$work/beds
-bed="$src/configs/cosim_robot_terrain.json"
+bed="$src/tests/configs/robot_test_bed.json"
 cp "$bed" "$work/terrain.json"
 
 launch() {  # name, ranks, extra launcher arguments

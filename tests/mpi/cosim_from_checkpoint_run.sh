@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# terrain_node --cosim --from-checkpoint: the robot's gravel bed (configs/cosim_robot_terrain.json)
+# terrain_node --cosim --from-checkpoint: the robot's gravel bed (tests/configs/robot_test_bed.json)
 # stepped standalone for its settle_time (0.2 s) on 1 rank into a checkpoint; a co-simulation on 2
 # terrain ranks that starts from that checkpoint (settle_time skipped) must give the robot exactly
 # what the co-simulation that settles by itself gives it: vehicle.csv and shoes.csv byte for byte.
@@ -13,7 +13,7 @@ vehicle=$1 terrain=$2 mpiexec=$3 src=$4 rolling=${5:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
-bed="$src/configs/cosim_robot_terrain.json"
+bed="$src/tests/configs/robot_test_bed.json"
 if [[ -n "$rolling" ]]; then
   sed "s|\"solver\": {|\"solver\": {\"rolling_friction\": $rolling, |" "$bed" >"$work/rolling_bed.json"
   grep -q "\"rolling_friction\": $rolling," "$work/rolling_bed.json" || { echo "FAIL: could not set rolling_friction"; exit 1; }

@@ -29,11 +29,11 @@ export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 robot="$src/configs/vehicles/ndia_light_robot.json"
 # The shipped config keeps the default timeout (20 s); the first five cases use $timeout.
 timeout=4 default_timeout=20
-grep -q '"timeout"' "$src/configs/cosim_robot_terrain.json" && { echo "FAIL: the shipped config sets a timeout"; exit 1; }
-sed 's/"settle_time": 0.2}/"settle_time": 0.2, "timeout": '"$timeout"'}/' "$src/configs/cosim_robot_terrain.json" >"$work/mpi.json"
-cp "$src/configs/cosim_robot_terrain.json" "$work/defaults.json"
+grep -q '"timeout"' "$src/tests/configs/robot_test_bed.json" && { echo "FAIL: the test bed sets a timeout"; exit 1; }
+sed 's/"settle_time": 0.2}/"settle_time": 0.2, "timeout": '"$timeout"'}/' "$src/tests/configs/robot_test_bed.json" >"$work/mpi.json"
+cp "$src/tests/configs/robot_test_bed.json" "$work/defaults.json"
 sed -e 's/"transport": "mpi"/"transport": "tcp", "port": 0/' -e 's/"settle_time": 0.2}/"settle_time": 0.2, "timeout": '"$timeout"'}/' \
-  "$src/configs/cosim_robot_terrain.json" >"$work/tcp.json"
+  "$src/tests/configs/robot_test_bed.json" >"$work/tcp.json"
 grep -q "\"timeout\": $timeout" "$work/mpi.json" && grep -q '"port": 0' "$work/tcp.json" || { echo "FAIL: configs"; exit 1; }
 
 . "$(dirname "${BASH_SOURCE[0]}")/fault_helpers.sh"

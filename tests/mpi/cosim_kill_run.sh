@@ -18,7 +18,7 @@ work=$(mktemp -d)
 trap 'pkill -KILL -P $$ 2>/dev/null || true; rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 robot="$src/configs/vehicles/ndia_light_robot.json"
-sed -e 's/"transport": "mpi"/"transport": "tcp", "port": 0/' "$src/configs/cosim_robot_terrain.json" >"$work/tcp.json"
+sed -e 's/"transport": "mpi"/"transport": "tcp", "port": 0/' "$src/tests/configs/robot_test_bed.json" >"$work/tcp.json"
 grep -q '"port": 0' "$work/tcp.json" || { echo "FAIL: config"; exit 1; }
 . "$(dirname "${BASH_SOURCE[0]}")/fault_helpers.sh"
 
@@ -41,7 +41,7 @@ has_rows() {  # FILE...: each holds a header and at least one data row
 # 1 and 2: SIGKILL over MPI, of the vehicle (world rank 0) and of the second terrain rank (2).
 for victim in 0 2; do
   name=kill_rank$victim
-  mpmd "$name" "$src/configs/cosim_robot_terrain.json" ""
+  mpmd "$name" "$src/tests/configs/robot_test_bed.json" ""
   wait_for_rows "$work/$name/terrain/timing.csv" 60 "$job"
   t=$(now); kill -KILL "$(pid_of "$job" "$victim")"
   ended "$job" 15 "$t" "SIGKILL of world rank $victim (mpi)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Periodic checkpoints of a running co-simulation (vehicle_node --checkpoint-interval,
 # docs/protocol.md "Checkpoints"): the light robot driving off on its small gravel patch
-# (configs/cosim_robot_terrain.json, 3,100 grains, 2 terrain ranks) for 200 coupling steps, a
+# (tests/configs/robot_test_bed.json, 3,100 grains, 2 terrain ranks) for 200 coupling steps, a
 # checkpoint every 0.05 s (50 steps).
 #  1. The run completes with its checkpoints at steps 50, 100 and 150 (one vehicle line each) and
 #     writes the outputs of the same run without them: writing a checkpoint changes nothing.
@@ -25,7 +25,7 @@ robot="$work/robot.json"
 sed 's|^  "driver": {.*|  "driver": { "mode": "speed", "both": [[0, 0], [0.05, 0], [0.15, 3]] },|' \
   "$src/configs/vehicles/ndia_light_robot.json" >"$robot"
 grep -q '"both": \[\[0, 0\], \[0.05, 0\]' "$robot" || { echo "FAIL: could not set the driver"; exit 1; }
-gravel="$src/configs/cosim_robot_terrain.json" patch_bed="$src/configs/cosim_robot_patch_terrain.json"
+gravel="$src/tests/configs/robot_test_bed.json" patch_bed="$src/configs/cosim_robot_patch_terrain.json"
 . "$(dirname "${BASH_SOURCE[0]}")/fault_helpers.sh"
 
 start() {  # out, terrain config, extra vehicle args (background; pid in $job)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A drawbar-rig point resumes from its checkpoint (docs/mobility.md, "Long points"): the toothed
 # light robot in slip mode (slip 0.2 at 0.3 m/s after 0.02 s of rest and a 0.05 s ramp) on its
-# small gravel patch (configs/cosim_robot_terrain.json, 3,100 grains, 2 terrain ranks), 200
+# small gravel patch (tests/configs/robot_test_bed.json, 3,100 grains, 2 terrain ranks), 200
 # coupling steps of 1 ms, a checkpoint every 0.05 s, rig.csv rows every 7 steps, so that each
 # checkpoint (steps 50, 100, 150) falls inside a row and must keep its partial sums.
 #  1. Run A goes to the end with its periodic checkpoints; run C, the same without them, writes
@@ -31,7 +31,7 @@ run_file() {  # name, checkpoint interval ("" for none), rig ("" for none)
   [[ -n $3 ]] && rig=", \"rig\": \"$3\""
   cat >"$work/$1.json" <<JSON
 {"vehicle": {"config": "$robot", "end_time": 0.2, "coupling_scheme": "sequential"$interval$rig},
- "terrain": {"config": "$src/configs/cosim_robot_terrain.json", "ranks": 2}, "output": "$work/$1"}
+ "terrain": {"config": "$src/tests/configs/robot_test_bed.json", "ranks": 2}, "output": "$work/$1"}
 JSON
 }
 launch() {  # run file name, extra launcher arguments

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vehicle_node and terrain_node in one MPI job (mpirun MPMD), the NDIA light robot landing on a
-# settled gravel patch (configs/cosim_robot_terrain.json) for 0.8 s, its motors holding the
+# settled gravel patch (tests/configs/robot_test_bed.json) for 0.8 s, its motors holding the
 # sprockets still throughout, sequential scheme (the light shoes need its stiffer springs):
 #  - the handshake places it on the terrain and the terrain catches it: once settled
 #    (0.4 s to 0.8 s), the mean vertical force on its 122 shoes is its weight
@@ -27,14 +27,14 @@ grep -q '"both": \[\[0, 0\]\] }' "$robot" || { echo "FAIL: could not set the dri
 run() {  # terrain ranks, out
   "$mpiexec" --oversubscribe -np 1 "$vehicle" --config "$robot" --terrain mpi \
     --end-time 0.8 --coupling-scheme sequential --quiet --out "$work/$2/vehicle" \
-    : -np "$1" "$terrain" --config "$src/configs/cosim_robot_terrain.json" --cosim --out "$work/$2/terrain" \
+    : -np "$1" "$terrain" --config "$src/tests/configs/robot_test_bed.json" --cosim --out "$work/$2/terrain" \
     >"$work/$2.log" 2>&1 || { cat "$work/$2.log"; exit 1; }
 }
 run 1 one
 # The same with 2 terrain ranks through the launcher, which must write its folder and summary.
 cat > "$work/run.json" <<JSON
 {"vehicle": {"config": "$robot", "end_time": 0.8, "coupling_scheme": "sequential"},
- "terrain": {"config": "$src/configs/cosim_robot_terrain.json", "ranks": 2}, "output": "$work/two"}
+ "terrain": {"config": "$src/tests/configs/robot_test_bed.json", "ranks": 2}, "output": "$work/two"}
 JSON
 TRACKCOSIM_BUILD=$(dirname "$(dirname "$vehicle")") "$src/tools/trackcosim" run "$work/run.json" >"$work/two.log" 2>&1 ||
   { cat "$work/two.log"; exit 1; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Walltime safety of a co-simulation: the light robot driving off on its small gravel patch
-# (configs/cosim_robot_terrain.json, 3,100 grains) for 0.15 s.
+# (tests/configs/robot_test_bed.json, 3,100 grains) for 0.15 s.
 #  1. SIGUSR1 to the vehicle_node process mid-run (sequential scheme, 2 terrain ranks): both
 #     programs stop at the same coupling step k (exit status 0) with vehicle/checkpoint.bin and
 #     terrain/checkpoint.bin, and the run resumed from them on 1 terrain rank completes it;
@@ -23,7 +23,7 @@ robot="$work/robot.json"
 sed 's|^  "driver": {.*|  "driver": { "mode": "speed", "both": [[0, 0], [0.1, 0], [0.2, 3]] },|' \
   "$src/configs/vehicles/ndia_light_robot.json" >"$robot"
 grep -q '"both": \[\[0, 0\], \[0.1, 0\]' "$robot" || { echo "FAIL: could not set the driver"; exit 1; }
-terrain_config="$src/configs/cosim_robot_terrain.json"
+terrain_config="$src/tests/configs/robot_test_bed.json"
 # Part 1 records particle snapshots every 50 steps: the resumed run continues the series.
 snapshot_config="$work/terrain_snapshots.json"
 sed 's|"output": {"progress_interval": 0}|"output": {"progress_interval": 0, "snapshot_interval": 50}|' \

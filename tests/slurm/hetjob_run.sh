@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cat > "$work/run.json" <<JSON
 {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 0.05, "coupling_scheme": "sequential"},
- "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 1}}
+ "terrain": {"config": "tests/configs/robot_test_bed.json", "ranks": 1}}
 JSON
 
 out="$work/hetjob"

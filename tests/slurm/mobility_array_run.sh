@@ -3,7 +3,7 @@
 # a 2-task array (each task one co-simulation, `--launcher srun`: the vehicle and one terrain rank
 # as one srun step) and the collect job after it (afterok), submitted from the source tree as
 # jobs/README.md says. A test series: the light robot on the short test bed
-# (configs/cosim_robot_terrain.json), slips 0.1 and 0.5, 0.36 s per point (18 rows of 20 ms).
+# (tests/configs/robot_test_bed.json), slips 0.1 and 0.5, 0.36 s per point (18 rows of 20 ms).
 # Checks: the jobs leave the queue within 300 s; each point's rig.csv reaches the end time through
 # the four phases; dbp.csv has both slips in order with their windows; dbp.png is drawn; the job
 # output files lie where -o put them.
@@ -21,7 +21,7 @@ trap cleanup EXIT
 mkdir "$work/logs"
 cat >"$work/run.json" <<JSON
 {"vehicle": {"config": "$src/configs/vehicles/ndia_light_robot_toothed.json", "coupling_scheme": "sequential"},
- "terrain": {"config": "$src/configs/cosim_robot_terrain.json", "ranks": 1}}
+ "terrain": {"config": "$src/tests/configs/robot_test_bed.json", "ranks": 1}}
 JSON
 common="ALL,TRACKCOSIM_BUILD=$build,CONFIG=$work/run.json,VALUES=0.1:0.5,OUT=$work/out"
 args="--phases 0.05,0.1,0.05 --end-time 0.36 --track-speed 0.3"

@@ -70,7 +70,7 @@ ranks_on_hosts() { grep -o "Data for node: h[0-9]" "$1" | awk '{print $4}' | sor
 # (btl vader), as an ordinary run does; between hosts only TCP.
 cat > "$work/cosim.json" <<JSON
 {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 0.05, "coupling_scheme": "sequential"},
- "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 1}}
+ "terrain": {"config": "tests/configs/robot_test_bed.json", "ranks": 1}}
 JSON
 for shape in two one; do
   nodes=(-N 2) btl=tcp,self && [[ $shape == one ]] && nodes=(-N 1 -w h1 --overcommit) btl=self,vader,tcp

@@ -9,5 +9,5 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat > "$work/run.json" <<JSON
 {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": $4, "coupling_scheme": "sequential"},
- "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 1}}
+ "terrain": {"config": "tests/configs/robot_test_bed.json", "ranks": 1}}
 JSON

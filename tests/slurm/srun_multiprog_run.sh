@@ -12,7 +12,7 @@ export SLURM_CONF="$cluster/slurm.conf" OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passiv
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 vehicle_args=(--config "$src/configs/vehicles/ndia_light_robot.json" --terrain mpi --end-time 0.1 --quiet)
-terrain_args=(--config "$src/configs/cosim_robot_terrain.json" --cosim)
+terrain_args=(--config "$src/tests/configs/robot_test_bed.json" --cosim)
 
 cat > "$work/multi.conf" <<CONF
 0 $vehicle ${vehicle_args[*]} --out $work/srun/vehicle

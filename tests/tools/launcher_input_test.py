@@ -17,7 +17,7 @@ import trackcosim  # noqa: E402
 from run_file import read_run_file  # noqa: E402
 
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
-TERRAIN = os.path.join(ROOT, "configs", "cosim_robot_terrain.json")
+TERRAIN = os.path.join(ROOT, "tests", "configs", "robot_test_bed.json")
 
 
 def run_document(**changes):

@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 from program_lines import key_values  # noqa: E402
 
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
-TERRAIN = os.path.join(ROOT, "configs", "cosim_robot_terrain.json")
+TERRAIN = os.path.join(ROOT, "tests", "configs", "robot_test_bed.json")
 SLIPS = ("0.1", "0.2")
 
 

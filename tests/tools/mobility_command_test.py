@@ -27,7 +27,7 @@ from program_lines import key_values  # noqa: E402
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
 # The figures need matplotlib (tools/install_deps.sh); without it they are a warning, the tables stay.
 PLOTS = importlib.util.find_spec("matplotlib") is not None
-TERRAIN = os.path.join(ROOT, "configs", "cosim_robot_terrain.json")
+TERRAIN = os.path.join(ROOT, "tests", "configs", "robot_test_bed.json")
 
 
 def table(path):
