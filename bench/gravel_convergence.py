@@ -36,6 +36,11 @@ from input_checks import InputError, read_json  # noqa: E402
 VARIANTS = ("base", "iterations", "step")
 
 
+def double_iterations(terrain):
+    """The terrain solver's iteration count doubled in place (25 when the config leaves the default)."""
+    terrain["solver"]["max_iterations"] = 2 * terrain["solver"].get("max_iterations", 25)
+
+
 def halve_step(run, terrain, vehicle_config_path):
     """Halves every step in place: the terrain's step_size, its cosim.coupling_step and the run
     file's coupling step. The coupling step must be a whole number of vehicle steps, so when the
@@ -62,7 +67,7 @@ def variant_files(run_file, variant, out):
     terrain = read_json(terrain_path, "a terrain config", comments=True)
     folder = os.path.join(out, variant)
     if variant == "iterations":
-        terrain["solver"]["max_iterations"] = 2 * terrain["solver"].get("max_iterations", 25)
+        double_iterations(terrain)
     elif variant == "step":
         vehicle = halve_step(run, terrain, run["vehicle"]["config"])
         if vehicle is not None:
