@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Time per coupling step of each subsystem and of the exchange (as table 3 of Negrut et al.
-# 2018), for 1 and 2 terrain ranks: the default run (the light robot on 52,682 gravel spheres,
+# 2018), for 1 and 2 terrain ranks: the default run (the light robot on 64,064 gravel spheres,
 # configs/cosim_gravel.json), shortened to END_TIME, through the launcher. Means over the coupling steps after the first 50, in ms:
 #   ranks, then every column of the run's merged timing.csv after step and t (vehicle compute and wait,
 #   terrain wait and compute, the terrain's stages in step order, halo, exchange), and the share of the step that is exchange + waiting on the terrain side.

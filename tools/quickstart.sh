@@ -27,8 +27,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 if [[ "$mode" == run ]]; then
   cmake --build "$build_dir" -j "$jobs" --target terrain_node vehicle_node
-  # The default job: the NDIA light robot driving on a settled patch of 52,682 gravel spheres,
-  # 1 vehicle rank + 2 terrain ranks (configs/cosim_gravel.json; 6 to 11 minutes here). Passive
+  # The default job: the NDIA light robot driving on a settled patch of 64,064 gravel spheres,
+  # 1 vehicle rank + 2 terrain ranks (configs/cosim_gravel.json; about 28 minutes here the first
+  # time, 23 once its settled bed is stored). Passive
   # OpenMP waiting keeps shared or oversubscribed cores usable (results are the same either way).
   export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
   # Through the wrapper tools/trackcosim, not trackcosim.py under the first python3 on PATH: the

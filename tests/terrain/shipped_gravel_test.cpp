@@ -19,16 +19,16 @@ const std::filesystem::path kConfigs = std::filesystem::path(TRACKCOSIM_SOURCE_D
 
 /// Gravel beds: the co-simulations' terrains, the settling and generator examples built of gravel.
 const std::set<std::string> kGravel = {
-    "cosim_m113_gravel_terrain.json", "cosim_excavator_gravel_terrain.json", "cosim_tcp_example.json",
-    "heightmap_terrain.json",         "speed_bump.json",
+    "cosim_gravel_terrain.json", "cosim_m113_gravel_terrain.json", "cosim_excavator_gravel_terrain.json",
+    "cosim_tcp_example.json",    "heightmap_terrain.json",         "speed_bump.json",
 };
 
-/// Gravel beds not yet moved to the load-carrying model (issue 33 item 4, still open): the default
-/// run's, whose 7 layers the light robot sinks through on either model (docs/ccp.md), and the
-/// robot's coarse 40 mm spheres, on which it digs in at any depth.
+/// Gravel beds not yet moved to the load-carrying model (issue 33 item 4, still open): the robot's
+/// coarse 40 mm spheres, stacked in layers 10% apart, which rolling resistance would hold up in
+/// loose columns (docs/ccp.md, "Every shipped gravel: one model").
 const std::set<std::string> kGravelStillSmooth = {
-    "cosim_gravel_terrain.json",   "cosim_robot_terrain.json",         "cosim_robot_patch_terrain.json",
-    "settle_robot_terrain.json",   "mobility_robot_terrain.json",      "mobility_robot_bump_terrain.json",
+    "cosim_robot_terrain.json",    "cosim_robot_patch_terrain.json",   "settle_robot_terrain.json",
+    "mobility_robot_terrain.json", "mobility_robot_bump_terrain.json",
 };
 
 /// Not gravel: each keeps the contact model of what it reproduces or checks.
