@@ -30,7 +30,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, ".."))
 sys.path.insert(0, os.path.join(root, "tools"))
 sys.path.insert(0, here)
-from heavy_convergence import TOLERANCE, figures, window_argument  # noqa: E402
+from heavy_convergence import changes, figures, window_argument  # noqa: E402
 from input_checks import InputError, read_json  # noqa: E402
 
 VARIANTS = ("base", "iterations", "step")
@@ -168,10 +168,9 @@ def main(argv):
                        run_file, variant, window[0], window[1], "%.0f" % wall if wall else "-", step_ms(folder),
                        sinkage, torque)
             if variant != "base":
-                ds, dq = sinkage / reference[0] - 1, torque / reference[1] - 1
-                ok = abs(ds) < TOLERANCE and abs(dq) < TOLERANCE
+                text, ok = changes([("sinkage", sinkage, reference[0]), ("torque", torque, reference[1])])
                 converged = converged and ok
-                line += " sinkage_change=%+.4f torque_change=%+.4f converged=%s" % (ds, dq, "yes" if ok else "no")
+                line += text
             print(line, flush=True)
     except (InputError, OSError, ValueError, KeyError, RuntimeError) as e:
         print("gravel_convergence: error: %s" % e, file=sys.stderr)

@@ -42,6 +42,17 @@ def figures(folder, window):
     return sinkage["mean"], torque
 
 
+def changes(named):
+    """(" <name>_change=<+x> ... converged=<yes|no>", ok) for (name, value, reference) triples:
+    each relative change, and whether all of them are below TOLERANCE."""
+    text, ok = "", True
+    for name, value, reference in named:
+        change = value / reference - 1
+        ok = ok and abs(change) < TOLERANCE
+        text += " %s_change=%+.4f" % (name, change)
+    return text + " converged=%s" % ("yes" if ok else "no"), ok
+
+
 def window_argument(text):
     """--window T0,T1 (T0 < T1) as a pair of floats; ValueError naming the option otherwise."""
     window = tuple(float(x) for x in text.split(","))
@@ -60,12 +71,10 @@ def main(argv):
         converged = True
         for folder in argv[3:]:
             sinkage, torque = figures(folder, window)
-            ds, dq = sinkage / reference[0] - 1, torque / reference[1] - 1
-            ok = abs(ds) < TOLERANCE and abs(dq) < TOLERANCE
+            text, ok = changes([("sinkage", sinkage, reference[0]), ("torque", torque, reference[1])])
             converged = converged and ok
-            print("heavy_convergence run=%s window_s=%g,%g sinkage_m=%.4f sprocket_torque_Nm=%.0f sinkage_change=%+.4f "
-                  "torque_change=%+.4f converged=%s" % (folder, window[0], window[1], sinkage, torque, ds, dq,
-                                                         "yes" if ok else "no"))
+            print("heavy_convergence run=%s window_s=%g,%g sinkage_m=%.4f sprocket_torque_Nm=%.0f%s" % (
+                folder, window[0], window[1], sinkage, torque, text))
     except (OSError, ValueError, KeyError) as e:
         print("heavy_convergence: error: %s" % e, file=sys.stderr)
         return 2

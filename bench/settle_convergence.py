@@ -27,7 +27,7 @@ root = os.path.normpath(os.path.join(here, ".."))
 sys.path.insert(0, os.path.join(root, "tools"))
 sys.path.insert(0, here)
 from gravel_convergence import VARIANTS, double_iterations  # noqa: E402
-from heavy_convergence import TOLERANCE  # noqa: E402
+from heavy_convergence import changes  # noqa: E402
 from input_checks import InputError, read_json  # noqa: E402
 
 
@@ -118,11 +118,10 @@ def main(argv):
                 config, variant, "%.0f" % wall if wall else "-", settle["steps"], settle["stop_reason"],
                 settle["depth_mean"], surface)
             if variant != "base":
-                dd = settle["depth_mean"] / base_settle["depth_mean"] - 1
-                dr = surface / base_relief - 1
-                ok = abs(dd) < TOLERANCE and abs(dr) < TOLERANCE
+                text, ok = changes([("depth", settle["depth_mean"], base_settle["depth_mean"]),
+                                    ("relief", surface, base_relief)])
                 converged = converged and ok
-                line += " depth_change=%+.4f relief_change=%+.4f converged=%s" % (dd, dr, "yes" if ok else "no")
+                line += text
             print(line, flush=True)
     except (InputError, OSError, ValueError, KeyError, RuntimeError) as e:
         print("settle_convergence: error: %s" % e, file=sys.stderr)
