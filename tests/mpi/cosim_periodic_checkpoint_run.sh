@@ -12,7 +12,7 @@
 #     next checkpoint at step 150. vehicle.csv, shoes.csv, the VTK series and the force column of
 #     timing.csv are byte for byte those of the run never interrupted, and both timing.csv files
 #     hold steps 0..199 once each.
-#  3. The same on the moving patch's long bed (configs/cosim_robot_patch_terrain.json), whose
+#  3. The same on the moving patch's long bed (tests/configs/robot_patch_test_bed.json), whose
 #     patch.csv must also be cut back: its steps once each, its counts those of the whole run.
 # Usage: cosim_periodic_checkpoint_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
 set -euo pipefail
@@ -25,7 +25,7 @@ robot="$work/robot.json"
 sed 's|^  "driver": {.*|  "driver": { "mode": "speed", "both": [[0, 0], [0.05, 0], [0.15, 3]] },|' \
   "$src/configs/vehicles/ndia_light_robot.json" >"$robot"
 grep -q '"both": \[\[0, 0\], \[0.05, 0\]' "$robot" || { echo "FAIL: could not set the driver"; exit 1; }
-gravel="$src/tests/configs/robot_test_bed.json" patch_bed="$src/configs/cosim_robot_patch_terrain.json"
+gravel="$src/tests/configs/robot_test_bed.json" patch_bed="$src/tests/configs/robot_patch_test_bed.json"
 . "$(dirname "${BASH_SOURCE[0]}")/fault_helpers.sh"
 
 start() {  # out, terrain config, extra vehicle args (background; pid in $job)

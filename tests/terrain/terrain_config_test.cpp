@@ -503,7 +503,7 @@ TEST(TerrainConfigSettle, ShippedSettleConfigLoads) {
   const TerrainConfig c =
       load_terrain_config(std::filesystem::path(TRACKCOSIM_SOURCE_DIR) / "configs" / "settle_robot_terrain.json");
   EXPECT_TRUE(c.scene.settle.enabled);
-  EXPECT_EQ(c.bodies.size(), 3105u);  // 3,100 spheres and 5 walls
+  EXPECT_EQ(c.bodies.size(), 9941u);  // 9,936 spheres (12 layers of 36 x 23) and 5 walls
 }
 
 }  // namespace
