@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The light robot's mobility curves on gravel (docs/mobility.md): the toothed NDIA robot on the
-# soil bin of configs/mobility_robot_terrain.json (9,548 grains of 20 mm radius in 4 layers, rolling
-# resistance 0.5), every point a co-simulation of its own through `tools/trackcosim mobility`, two
-# at a time, then the drawbar pull at two slips again with twice the solver's iterations (the
-# convergence check: a curve that moves with the budget is not yet an answer):
+# soil bin of configs/mobility_robot_terrain.json (15,456 grains of 20 mm radius in 12 layers, the
+# shipped gravel: APGD 100, rolling resistance 0.5, compliant contacts), every point a
+# co-simulation of its own through `tools/trackcosim mobility`, two at a time, then the drawbar
+# pull at two slips again with twice the solver's iterations and with every step halved (the
+# convergence check of docs/ccp.md: a curve that moves with the budget is not yet an answer):
 #   dbp          slips 0, 0.1, 0.2, 0.4, 0.7 at a track speed of 0.3 m/s
 #   resistance   towed (sprockets free) at 0.3 m/s
 #   grade        slopes 0, 10, 20 degrees, free running at 0.3 m/s
 #   obstacle     the speed bump of configs/mobility_robot_bump_terrain.json at 0.5 m/s
-# Each point: rest 0.2, ramp 0.5, settle 0.5, measure 1.0 s (2.2 s; the obstacle 2.0 s), 4 to 5 min
-# here with two points at a time, about 35 min for the whole script. The tables and figures land in
-# OUT/<test>/ (default output/mobility_bench); the script ends with each test's CSV.
+# Each point: rest 0.2, ramp 0.5, settle 0.5, measure 1.0 s (2.2 s; the obstacle 2.0 s). On the
+# former bin (9,548 grains in 4 layers, Jacobi 40) a point took 4 to 5 min here with two at a time
+# and the whole script about 35 min; on this one it is several times that (not yet timed). The
+# tables and figures land in OUT/<test>/ (default output/mobility_bench), the convergence
+# variants' run files in OUT/check/; the script ends with each test's CSV.
 #
 #   bench/run_mobility.sh [BUILD_DIR]     (default build)
 # Environment: OUT, JOBS (points at a time, default 2), SLIPS, GRADES, SPEED (track speed, 0.3),
@@ -29,12 +32,16 @@ mobility dbp configs/mobility_robot.json --slips "$slips" --track-speed "$speed"
 mobility resistance configs/mobility_robot.json --speeds "$speed" --out "$out/resistance"
 mobility grade configs/mobility_robot.json --slopes "$grades" --track-speed "$speed" --out "$out/grade"
 mobility obstacle configs/mobility_robot_bump.json --speed 0.5 --end-time 2.0 --out "$out/obstacle"
-# Convergence: drawbar-pull points with the terrain solver's iterations doubled (40 -> 80).
-sed 's/"max_iterations": 40/"max_iterations": 80/' configs/mobility_robot_terrain.json >"$out/terrain_80.json"
-grep -q '"max_iterations": 80' "$out/terrain_80.json"
-sed "s|configs/mobility_robot_terrain.json|$out/terrain_80.json|" configs/mobility_robot.json >"$out/run_80.json"
-mobility dbp "$out/run_80.json" --slips "$check_slips" --track-speed "$speed" --out "$out/dbp_80"
-for t in dbp resistance grade obstacle dbp_80; do
+# Convergence: the drawbar-pull points again with the terrain solver's iterations doubled, and
+# with the terrain, coupling and vehicle steps halved (bench/gravel_convergence.py writes both
+# variants' run files the way its own study does).
+mkdir -p "$out/check"
+for variant in iterations step; do
+  run_file=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from gravel_convergence import variant_files
+print(variant_files("configs/mobility_robot.json", sys.argv[1], sys.argv[2])[0])' "$variant" "$out/check")
+  mobility dbp "$run_file" --slips "$check_slips" --track-speed "$speed" --out "$out/dbp_$variant"
+done
+for t in dbp resistance grade obstacle dbp_iterations dbp_step; do
   echo "## $t"
-  column -ts, "$out/$t/${t%_80}.csv"
+  column -ts, "$out/$t/${t%_*}.csv"
 done
