@@ -5,7 +5,11 @@ step and the vehicle's step halved; then compares the mean sinkage and the mean 
 the two variants with the shipped run's over its steady window (bench/heavy_convergence.py; the
 5% criterion of docs/ccp.md, "Is the answer converged?").
 
-  gravel_convergence.py RUN_FILE [--out DIR] [--only base,iterations,step] [--window T0,T1]
+  gravel_convergence.py RUN_FILE [--out DIR] [--only base,iterations,step,seed] [--window T0,T1]
+
+The `seed` variant (run only when --only names it) is the same run on a bed drawn with the next
+seed of every random source: not a convergence check but the scatter of one realisation of the
+bed against another, which the iterations and step changes must stand above to mean anything.
 
 Each variant settles its own bed (its config differs, so the bed store keys it apart) and writes
 its run file and terrain config beside its output folder, DIR/<variant>.run.json and
@@ -16,9 +20,11 @@ running the same command. Run from the repository's root (the run files' paths a
 One line per variant:
   gravel_convergence run=<run file> variant=<v> wall_s=<t> ms_per_step=<m> sinkage_m=<s>
                      sprocket_torque_Nm=<q> sinkage_change=<ds> torque_change=<dq> converged=<yes|no>
-(the base line has no changes). The window is the shipped run's steady window (its summary's
-sinkage window) unless --window is given. Exit status 0 when both variants are within 5%, 1 when
-one is not, 2 for bad input or a failed run.
+(the base line has no changes; the seed line ends with scatter=<yes|no>, whether the bed's
+realisation alone moves the answer by 5% or more, and does not count towards the exit status).
+The window is the shipped run's steady window (its summary's sinkage window) unless --window is
+given. Exit status 0 when both variants are within 5%, 1 when one is not, 2 for bad input or a
+failed run.
 """
 import json
 import os
@@ -34,11 +40,22 @@ from heavy_convergence import changes, figures, window_argument  # noqa: E402
 from input_checks import InputError, read_json  # noqa: E402
 
 VARIANTS = ("base", "iterations", "step")
+SCATTER = "seed"  # not a convergence variant: another realisation of the same bed
+RANDOM_SOURCES = ("layers", "lattice", "random_fill", "heightmap", "elevation_grid", "rocks")
 
 
 def double_iterations(terrain):
     """The terrain solver's iteration count doubled in place (25 when the config leaves the default)."""
     terrain["solver"]["max_iterations"] = 2 * terrain["solver"].get("max_iterations", 25)
+
+
+def next_seed(terrain, terrain_path):
+    """Every random particle source's seed raised by one in place (its default is 0)."""
+    sources = [p for p in terrain.get("particles", []) if p.get("kind") in RANDOM_SOURCES]
+    if not sources:
+        raise InputError("%s: no random particle source: the seed variant would be the same bed" % terrain_path)
+    for source in sources:
+        source["seed"] = source.get("seed", 0) + 1
 
 
 def halve_step(run, terrain, vehicle_config_path):
@@ -68,6 +85,8 @@ def variant_files(run_file, variant, out):
     folder = os.path.join(out, variant)
     if variant == "iterations":
         double_iterations(terrain)
+    elif variant == SCATTER:
+        next_seed(terrain, terrain_path)
     elif variant == "step":
         vehicle = halve_step(run, terrain, run["vehicle"]["config"])
         if vehicle is not None:
@@ -128,9 +147,9 @@ def parse(argv):
         raise InputError("expected one run file")
     if isinstance(options["only"], str):
         options["only"] = tuple(options["only"].split(","))
-        unknown = [v for v in options["only"] if v not in VARIANTS]
+        unknown = [v for v in options["only"] if v not in VARIANTS + (SCATTER,)]
         if unknown or "base" not in options["only"]:
-            raise InputError("--only: expected base and any of iterations,step, got %s" % ",".join(options["only"]))
+            raise InputError("--only: expected base and any of iterations,step,seed, got %s" % ",".join(options["only"]))
     if options["window"] is not None:
         options["window"] = window_argument(options["window"])
     name = os.path.splitext(os.path.basename(rest[0]))[0]
@@ -169,7 +188,10 @@ def main(argv):
                        sinkage, torque)
             if variant != "base":
                 text, ok = changes([("sinkage", sinkage, reference[0]), ("torque", torque, reference[1])])
-                converged = converged and ok
+                if variant == SCATTER:
+                    text = text.replace(" converged=yes", " scatter=no").replace(" converged=no", " scatter=yes")
+                else:
+                    converged = converged and ok
                 line += text
             print(line, flush=True)
     except (InputError, OSError, ValueError, KeyError, RuntimeError) as e:

@@ -2,7 +2,9 @@
 """bench/gravel_convergence.py writes the variants of a convergence study as it says: the iterations
 variant doubles only the terrain solver's iterations, the step variant halves the terrain step, the
 coupling step and (where the halved coupling step would be shorter) the vehicle's own step, and
-nothing else changes; a finished variant is not run again; bad input is refused with status 2."""
+nothing else changes; the seed variant (the scatter between two realisations of the bed) raises every
+random source's seed by one and nothing else; a finished variant is not run again; bad input is
+refused with status 2."""
 import json
 import os
 import subprocess
@@ -87,6 +89,24 @@ class Variants(unittest.TestCase):
         self.assertEqual(run["vehicle"]["config"], ROBOT)
         self.assertAlmostEqual(run["vehicle"]["coupling_step"], 1e-3)
         self.assertAlmostEqual(terrain["step_size"], 1e-3)
+
+    def test_seed_draws_the_next_bed_and_changes_nothing_else(self):
+        self.terrain["particles"].append({"kind": "random_fill", "min": [0, 0, 0.5], "max": [1, 1, 1],
+                                          "radius": 0.02, "count": 10, "seed": 7})
+        write(read_json(self.run_file)["terrain"]["config"], self.terrain)
+        run, terrain, folder = self.variant("seed")
+        expected = json.loads(json.dumps(self.terrain))
+        expected["particles"][0]["seed"] = 1  # the default 0, raised
+        expected["particles"][1]["seed"] = 8
+        self.assertEqual(terrain, expected)
+        self.assertEqual(run["vehicle"]["config"], ROBOT)
+        self.assertEqual(folder, os.path.join(self.out, "seed"))
+
+    def test_seed_without_a_random_source_is_refused(self):
+        self.terrain["particles"] = [{"kind": "spheres", "spheres": [{"position": [0.5, 0.5, 0.5], "radius": 0.02}]}]
+        write(read_json(self.run_file)["terrain"]["config"], self.terrain)
+        with self.assertRaises(InputError):
+            gravel_convergence.variant_files(self.run_file, "seed", self.out)
 
     def test_a_heightmap_terrain_is_refused(self):
         self.terrain["particles"] = [{"kind": "heightmap", "file": "ridge.png"}]
