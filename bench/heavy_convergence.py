@@ -42,14 +42,20 @@ def figures(folder, window):
     return sinkage["mean"], torque
 
 
-def changes(named):
-    """(" <name>_change=<+x> ... converged=<yes|no>", ok) for (name, value, reference) triples:
-    each relative change, and whether all of them are below TOLERANCE."""
+def change_fields(named):
+    """(" <name>_change=<+x> ...", ok) for (name, value, reference) triples: each relative change,
+    and whether all of them are below TOLERANCE."""
     text, ok = "", True
     for name, value, reference in named:
         change = value / reference - 1
         ok = ok and abs(change) < TOLERANCE
         text += " %s_change=%+.4f" % (name, change)
+    return text, ok
+
+
+def changes(named):
+    """change_fields with the verdict: (" <name>_change=<+x> ... converged=<yes|no>", ok)."""
+    text, ok = change_fields(named)
     return text + " converged=%s" % ("yes" if ok else "no"), ok
 
 

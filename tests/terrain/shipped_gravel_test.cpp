@@ -67,9 +67,10 @@ TEST(ShippedGravel, EveryGravelRunsOnRollingResistanceAndCompliantContacts) {
 TEST(ShippedGravel, LayeredGravelStartsItsLayersApart) {
   const std::set<std::string> kNoVehicle = {"cosim_tcp_example.json"};
   for (const std::string& name : kGravel) {
+    if (kNoVehicle.contains(name)) continue;
     const nlohmann::json doc = io::load_json_document(kConfigs / name);
     for (const nlohmann::json& source : doc.value("particles", nlohmann::json::array())) {
-      if (source.value("kind", "") != "layers" || kNoVehicle.contains(name)) continue;
+      if (source.value("kind", "") != "layers") continue;
       EXPECT_GE(source.value("gap", 0.1), 0.5) << name << ": layers started closer than 50% stay in loose columns";
     }
   }
