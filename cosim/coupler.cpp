@@ -70,6 +70,12 @@ const TerrainWelcome& VehicleCoupler::handshake(const VehicleHello& hello) {
   shoes_ = hello.shoes.size();
   step_ = hello.start_step;
   can_checkpoint_ = hello.checkpoint;
+  if (hello.stiffness && !welcome_.stiffness) {
+    abort("this vehicle needs the shoes' contact stiffness (\"stiffness\"), the terrain does not send it");
+    throw ProtocolError("the vehicle asked " + channel_->peer() +
+                        " for the shoes' contact stiffness (implicit shoe loads), its welcome does not offer it");
+  }
+  with_stiffness_ = hello.stiffness;
   return welcome_;
 }
 
@@ -87,7 +93,8 @@ std::vector<ShoeForce> VehicleCoupler::receive_forces() {
   bool stop = false;
   std::vector<ShoeForce> f =
       decode_forces(receive_answer("while the vehicle waited for the forces of coupling step " + std::to_string(step_)),
-                    step_, shoes_, channel_->peer(), can_checkpoint_ ? &stop : nullptr);
+                    step_, shoes_, channel_->peer(), can_checkpoint_ ? &stop : nullptr,
+                    with_stiffness_ ? &stiffness_ : nullptr);
   terrain_stop_ = terrain_stop_ || stop;
   awaiting_forces_ = false;
   ++step_;
@@ -195,10 +202,14 @@ std::optional<std::vector<ShoeState>> TerrainCoupler::receive_states(double& tim
   }
 }
 
-void TerrainCoupler::send_forces(const std::vector<ShoeForce>& forces, bool stop) {
+void TerrainCoupler::send_forces(const std::vector<ShoeForce>& forces, bool stop,
+                                 const std::vector<ShoeStiffness>* stiffness) {
   if (stop && !hello_.checkpoint)
     throw std::logic_error("forces_stop for a vehicle whose hello has no \"checkpoint\": true");
-  send(encode_forces(step_ - 1, forces, stop),
+  if ((stiffness != nullptr) != hello_.stiffness)
+    throw std::logic_error(hello_.stiffness ? "the vehicle's hello asked for the shoes' stiffness; none given"
+                                            : "shoe stiffness for a vehicle whose hello did not ask for it");
+  send(encode_forces(step_ - 1, forces, stop, stiffness),
        "while the terrain sent the forces of coupling step " + std::to_string(step_ - 1));
 }
 

@@ -61,6 +61,9 @@ class VehicleCoupler {
   const TerrainWelcome& handshake(const VehicleHello& hello);
   void send_states(double time, const std::vector<ShoeState>& states);
   std::vector<ShoeForce> receive_forces();
+  /// Each shoe's contact stiffness and damping that came with the last receive_forces (a hello
+  /// with "stiffness"; empty otherwise).
+  const std::vector<ShoeStiffness>& stiffness() const { return stiffness_; }
   void finish();
   /// Before send_states for step(): both sides save the state of `time` = t_k and end, or, with
   /// `keep_going`, go on (send_states for the same step follows). Throws ProtocolError when the
@@ -83,6 +86,8 @@ class VehicleCoupler {
   bool awaiting_forces_ = false;
   bool can_checkpoint_ = false;  ///< the hello offered "checkpoint": forces_stop is accepted
   bool terrain_stop_ = false;
+  bool with_stiffness_ = false;  ///< the hello asked for "stiffness" and the welcome agreed
+  std::vector<ShoeStiffness> stiffness_;
 
   /// Throws comm::ChannelError naming the terrain and `during` when the deadline passes.
   void send(const comm::Frame& frame, const std::string& during);
@@ -121,7 +126,9 @@ class TerrainCoupler {
   /// `stop`: send forces_stop (kind 8), asking the vehicle for a checkpoint frame; only allowed
   /// when the hello offered "checkpoint" (std::logic_error otherwise: kind 8 is never sent to a
   /// vehicle that would not understand it).
-  void send_forces(const std::vector<ShoeForce>& forces, bool stop = false);
+  /// `stiffness` (one per shoe) must be given exactly when the hello asked for "stiffness".
+  void send_forces(const std::vector<ShoeForce>& forces, bool stop = false,
+                   const std::vector<ShoeStiffness>* stiffness = nullptr);
   void abort(const std::string& reason) noexcept;
 
   std::uint64_t step() const { return step_; }

@@ -143,6 +143,7 @@ comm::Frame encode_hello(const VehicleHello& h) {
   if (h.checkpoint) doc["checkpoint"] = true;
   if (h.start_step > 0) doc["start_step"] = h.start_step, doc["start_time"] = h.start_time;
   if (h.keepalive > 0) doc["keepalive"] = h.keepalive;
+  if (h.stiffness) doc["stiffness"] = true;
   doc["shoes"] = shoes;
   return json_frame(MessageKind::Hello, doc);
 }
@@ -151,9 +152,10 @@ VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer) {
   expect_kind(frame, MessageKind::Hello, peer);
   return read_json(frame, "hello from " + peer, [](const io::JsonField& f) {
     f.expect_object({"protocol", "version", "units", "coupling_step", "end_time", "scheme", "shoes", "checkpoint",
-                     "start_step", "start_time", "keepalive"});
+                     "start_step", "start_time", "keepalive", "stiffness"});
     check_version(f, "vehicle");
     VehicleHello h;
+    if (const auto k = f.optional_member("stiffness")) h.stiffness = k->boolean();
     if (const auto k = f.optional_member("keepalive")) h.keepalive = k->positive_number();
     if (const auto c = f.optional_member("checkpoint")) h.checkpoint = c->boolean();
     if (const auto s = f.optional_member("start_step")) h.start_step = s->unsigned_integer();
@@ -162,6 +164,9 @@ VehicleHello decode_hello(const comm::Frame& frame, const std::string& peer) {
     h.coupling_step = f.member("coupling_step").positive_number();
     h.end_time = f.member("end_time").non_negative_number();
     if (const auto scheme = f.optional_member("scheme")) h.scheme = scheme->one_of({"concurrent", "sequential"});
+    // The correction K e is for the interval whose forces the vehicle applies: its own.
+    if (h.stiffness && h.scheme != "sequential")
+      f.member("stiffness").fail("implicit shoe loads need the sequential scheme, the hello's is " + h.scheme);
     for (const io::JsonField& shoe : f.member("shoes").elements()) {
       shoe.expect_object({"mass", "spheres", "state"});
       ShoeGeometry g;
@@ -201,6 +206,7 @@ comm::Frame encode_welcome(const TerrainWelcome& w) {
               {"material", {{"friction", w.friction}, {"density", w.density}}},
               {"terrain_step", w.terrain_step}};
   if (w.checkpoint) doc["checkpoint"] = true;
+  if (w.stiffness) doc["stiffness"] = true;
   return json_frame(MessageKind::Welcome, doc);
 }
 
@@ -208,9 +214,10 @@ TerrainWelcome decode_welcome(const comm::Frame& frame, const std::string& peer)
   expect_kind(frame, MessageKind::Welcome, peer);
   return read_json(frame, "welcome from " + peer, [](const io::JsonField& f) {
     f.expect_object(
-        {"protocol", "version", "patch", "surface_height", "particles", "material", "terrain_step", "checkpoint"});
+        {"protocol", "version", "patch", "surface_height", "particles", "material", "terrain_step", "checkpoint", "stiffness"});
     check_version(f, "terrain");
     TerrainWelcome w;
+    if (const auto k = f.optional_member("stiffness")) w.stiffness = k->boolean();
     if (const auto c = f.optional_member("checkpoint")) w.checkpoint = c->boolean();
     const io::JsonField patch = f.member("patch");
     patch.expect_object({"min", "max"});
@@ -254,16 +261,21 @@ std::vector<ShoeState> decode_states(const comm::Frame& frame, std::uint64_t exp
   return states;
 }
 
-comm::Frame encode_forces(std::uint64_t step, const std::vector<ShoeForce>& forces, bool stop) {
+comm::Frame encode_forces(std::uint64_t step, const std::vector<ShoeForce>& forces, bool stop,
+                          const std::vector<ShoeStiffness>* stiffness) {
+  if (stiffness != nullptr && stiffness->size() != forces.size())
+    throw std::invalid_argument("encode_forces: " + std::to_string(forces.size()) + " forces but " +
+                                std::to_string(stiffness->size()) + " stiffnesses");
   Writer w;
   w.put(step);
   w.put(static_cast<std::uint64_t>(forces.size()));
   w.put_all(forces);
+  if (stiffness != nullptr) w.put_all(*stiffness);
   return {static_cast<std::uint32_t>(stop ? MessageKind::ForcesStop : MessageKind::Forces), std::move(w.bytes)};
 }
 
 std::vector<ShoeForce> decode_forces(const comm::Frame& frame, std::uint64_t expected_step, std::size_t shoes,
-                                     const std::string& peer, bool* stop) {
+                                     const std::string& peer, bool* stop, std::vector<ShoeStiffness>* stiffness) {
   const bool is_stop = frame.kind == static_cast<std::uint32_t>(MessageKind::ForcesStop);
   if (stop != nullptr) *stop = is_stop;
   if (!is_stop || stop == nullptr) expect_kind(frame, MessageKind::Forces, peer);
@@ -277,6 +289,7 @@ std::vector<ShoeForce> decode_forces(const comm::Frame& frame, std::uint64_t exp
     throw ProtocolError("shoe count mismatch: " + peer + " sent " + std::to_string(count) +
                         " shoe forces, the handshake announced " + std::to_string(shoes));
   std::vector<ShoeForce> forces = r.get_all<ShoeForce>(count);
+  if (stiffness != nullptr) *stiffness = r.get_all<ShoeStiffness>(count);
   r.done();
   return forces;
 }

@@ -8,7 +8,9 @@
 //   2 welcome    terrain -> vehicle  JSON: version, patch extents, surface height, particles,
 //                                     material, the terrain's internal step
 //   3 states     vehicle -> terrain  binary: step k, time t_k, shoe count, 13 doubles per shoe
-//   4 forces     terrain -> vehicle  binary: step k, shoe count, 6 doubles per shoe
+//   4 forces     terrain -> vehicle  binary: step k, shoe count, 6 doubles per shoe, then 42
+//                                     more per shoe (ShoeStiffness) when both sides agreed on
+//                                     "stiffness" in the handshake
 //   5 finish     either way          empty: the sender stops normally
 //   6 refusal    either way          JSON {"error": "..."}: the sender stops, and says why
 //   7 checkpoint vehicle -> terrain  JSON {"step": k, "time": t_k, "reason": "..."}: instead of
@@ -64,6 +66,10 @@ struct VehicleHello {
   /// frame whenever it has sent nothing for this many seconds, so that the vehicle's timeout
   /// bounds the terrain's silence, not its work. Optional key "keepalive" [s]; 0: none sent.
   double keepalive = 0;
+  /// The vehicle applies the loads implicitly and asks for each shoe's contact stiffness and
+  /// damping with its forces (docs/protocol.md, "Implicit shoe loads"). Optional key
+  /// "stiffness", written only when true; only with the sequential scheme.
+  bool stiffness = false;
 };
 
 struct TerrainWelcome {
@@ -75,6 +81,9 @@ struct TerrainWelcome {
   double terrain_step = 0;           ///< the terrain's internal step (s); sub-cycles the coupling step
   /// The terrain writes a co-simulation checkpoint on a checkpoint frame (key written only when true).
   bool checkpoint = false;
+  /// The forces carry each shoe's ShoeStiffness: the answer to a hello with "stiffness" (key
+  /// written only when true).
+  bool stiffness = false;
 };
 
 /// Payload of a checkpoint frame: both sides save the state of t_k, the start of coupling step k.
@@ -103,12 +112,16 @@ comm::Frame encode_states(std::uint64_t step, double time, const std::vector<Sho
 /// Checks the step index and the shoe count against what the receiver expects.
 std::vector<ShoeState> decode_states(const comm::Frame& frame, std::uint64_t expected_step, std::size_t shoes,
                                      double& time, const std::string& peer);
-/// `stop`: a forces_stop frame (kind 8) instead of forces (kind 4), same payload.
-comm::Frame encode_forces(std::uint64_t step, const std::vector<ShoeForce>& forces, bool stop = false);
+/// `stop`: a forces_stop frame (kind 8) instead of forces (kind 4), same payload. `stiffness`
+/// (one per shoe) follows the forces when given.
+comm::Frame encode_forces(std::uint64_t step, const std::vector<ShoeForce>& forces, bool stop = false,
+                          const std::vector<ShoeStiffness>* stiffness = nullptr);
 /// Accepts a forces_stop frame only when `stop` is given (the receiver advertised "checkpoint"),
-/// and then tells which of the two it was.
+/// and then tells which of the two it was. With `stiffness`, the payload must carry one
+/// ShoeStiffness per shoe after the forces, and they are read into it.
 std::vector<ShoeForce> decode_forces(const comm::Frame& frame, std::uint64_t expected_step, std::size_t shoes,
-                                     const std::string& peer, bool* stop = nullptr);
+                                     const std::string& peer, bool* stop = nullptr,
+                                     std::vector<ShoeStiffness>* stiffness = nullptr);
 
 comm::Frame encode_checkpoint(const CheckpointRequest& request);
 /// Checks the step index against what the receiver expects.

@@ -52,6 +52,12 @@ def rank_count(value):
     return None
 
 
+def shoe_loads(value):
+    if value not in ("explicit", "implicit"):
+        return 'expected "explicit" or "implicit", got ' + describe(value)
+    return None
+
+
 def coupling_scheme(value):
     if value not in ("concurrent", "sequential"):
         return 'expected "concurrent" or "sequential", got ' + describe(value)
@@ -63,6 +69,7 @@ def coupling_scheme(value):
 SECTIONS = {
     "vehicle": {"config": (existing_file, True), "end_time": (seconds, False),
                 "coupling_step": (seconds, False), "coupling_scheme": (coupling_scheme, False),
+                "shoe_loads": (shoe_loads, False),
                 "rig": (existing_file, False), "checkpoint_interval": (positive_seconds, False)},
     "terrain": {"config": (existing_file, True), "ranks": (rank_count, False), "checkpoint": (path, False)},
 }

@@ -21,7 +21,8 @@ Run config (paths relative to the current folder):
   {"vehicle": {"config": "configs/vehicles/ndia_light_robot.json", "end_time": 1.0},
    "terrain": {"config": "configs/cosim_robot_terrain.json", "ranks": 2},
    "output": "output/cosim_robot"}
-  vehicle may also give "coupling_step" (s) and "coupling_scheme" ("sequential" or "concurrent");
+  vehicle may also give "coupling_step" (s), "coupling_scheme" ("sequential" or "concurrent") and
+  "shoe_loads" ("explicit" or "implicit": the vehicle integrates the terrain's contact stiffness);
   terrain may give "checkpoint": a settled bed (checkpoint.bin of a terrain_node --config run with
   a settle section) the terrain starts from instead of settling (terrain_node --from-checkpoint).
   Settle once: without terrain.checkpoint, the first run of a terrain config saves the bed it
@@ -169,7 +170,7 @@ def program_commands(vehicle, terrain_config, folder, resume=False):
     vehicle_cmd = [find_program("vehicle_node"), "--config", vehicle["config"], "--terrain", "mpi",
                    "--out", os.path.join(folder, "vehicle")]
     for key, flag in (("end_time", "--end-time"), ("coupling_step", "--coupling-step"),
-                      ("coupling_scheme", "--coupling-scheme"), ("rig", "--rig"),
+                      ("coupling_scheme", "--coupling-scheme"), ("shoe_loads", "--shoe-loads"), ("rig", "--rig"),
                       ("checkpoint_interval", "--checkpoint-interval")):
         if key in vehicle:
             vehicle_cmd += [flag, str(vehicle[key])]

@@ -110,6 +110,12 @@ int main(int argc, char** argv) {
                  "(docs/protocol.md)")
       ->capture_default_str()
       ->check(CLI::IsMember({"concurrent", "sequential"}));
+  app.add_option("--shoe-loads", coupled.shoe_loads,
+                 "explicit: the terrain's forces are held over each interval; implicit: the terrain also sends "
+                 "each shoe's contact stiffness and the vehicle integrates the load implicitly, so the shoes get "
+                 "springs as stiff as the grains' contacts (sequential scheme only; docs/protocol.md)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"explicit", "implicit"}));
   std::string rig;
   app.add_option("--rig", rig,
                  "Drawbar-pull rig (JSON) in place of the config's driver: imposed slip, imposed pull or towed, "

@@ -139,6 +139,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   cosim::TerrainWelcome welcome = make_welcome(terrain, config);
   welcome.checkpoint = can_checkpoint;
   const cosim::VehicleHello hello = control.hello ? *control.hello : agree_on_hello(group, coupler, config, resume);
+  welcome.stiffness = hello.stiffness;  // this terrain always can: it answers what was asked
   if (leader) coupler->send_welcome(welcome);
   comm::Watchdog* const watchdog = control.watchdog;
   const auto beat = [watchdog](const char* doing, std::uint64_t number) {
@@ -156,10 +157,10 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   std::vector<gpu::CompliantBody> springs(shoes);
   for (std::size_t i = 0; i < shoes; ++i) {
     proxies[i] = first_proxy + i;
-    springs[i] = shoe_spring(proxies[i], hello.shoes[i], hello, config.scene.cosim);
+    springs[i] = shoe_spring(proxies[i], hello.shoes[i], hello, config.scene.step, config.scene.cosim);
   }
   terrain.set_compliant_bodies(springs);
-  terrain.watch_loads(proxies);
+  terrain.watch_loads(proxies, hello.stiffness);
 
   std::optional<io::CsvStream> timing;
   if (leader && timing_csv != nullptr) open_timing(timing, *timing_csv, resume != nullptr, hello.start_step);
@@ -317,6 +318,9 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     }
     t0 = Clock::now();
     const std::vector<std::array<double, 6>> loads = terrain.take_loads();
+    const std::vector<cosim::ShoeStiffness> stiffness =
+        hello.stiffness ? shoe_stiffness(terrain.take_contact_geometry(), springs, substeps)
+                        : std::vector<cosim::ShoeStiffness>{};
     if (leader) {
       std::vector<cosim::ShoeForce> forces(shoes);
       for (std::size_t i = 0; i < shoes; ++i)
@@ -324,7 +328,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
           forces[i].force[c] = loads[i][static_cast<std::size_t>(c)] / coupling_step;
           forces[i].torque[c] = loads[i][static_cast<std::size_t>(c) + 3] / coupling_step;
         }
-      coupler->send_forces(forces, signal != 0 && !stop_asked);
+      coupler->send_forces(forces, signal != 0 && !stop_asked, hello.stiffness ? &stiffness : nullptr);
     }
     stop_asked = stop_asked || signal != 0;
     exchange += since(t0);

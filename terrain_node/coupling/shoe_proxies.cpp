@@ -81,16 +81,39 @@ gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_
 /// is for the whole shoe and shared by its spheres, so it holds however many of them touch.
 /// A kinematic proxy (K infinite) breaks either bound by any margin: the force then swung
 /// between 0 and several times the weight from one interval to the next.
+/// A vehicle that integrates the loads implicitly (hello "stiffness") is not bound by either: its
+/// shoes meet the grains at least as stiffly as the grains meet each other (their contact law),
+/// or, among rigid grains, with the springs a quarter of the coupling step would get (16 times).
+/// The light robot's explicit springs (1.2e4 N/m at 1 ms) set its sinkage (docs/ccp.md).
 gpu::CompliantBody shoe_spring(gpu::GlobalId gid, const cosim::ShoeGeometry& shoe, const cosim::VehicleHello& hello,
-                               const CosimSettings& settings) {
+                               const gpu::StepSettings& grains, const CosimSettings& settings) {
   const bool sequential = hello.scheme == "sequential";
   const double a = sequential ? 2.0 / 3.0 : 0.15, b = sequential ? 1.0 / 3.0 : 0.3;
   const double H = hello.coupling_step;
   const double spheres = static_cast<double>(std::max<std::size_t>(1, shoe.spheres.size()));
+  double stiffness = a * shoe.mass / (H * H * spheres), damping = b * shoe.mass / (H * spheres);
+  if (hello.stiffness) {
+    constexpr double kRigidGrainsFactor = 16;
+    stiffness = std::max<double>(stiffness, grains.solver.contact_stiffness > 0 ? grains.solver.contact_stiffness
+                                                                           : kRigidGrainsFactor * stiffness);
+    damping = std::max<double>(damping, grains.solver.contact_damping);
+  }
   gpu::CompliantBody c{gid, settings.shoe_stiffness, settings.shoe_damping};
-  if (c.stiffness <= 0) c.stiffness = a * shoe.mass / (H * H * spheres);
-  if (c.damping <= 0) c.damping = b * shoe.mass / (H * spheres);
+  if (c.stiffness <= 0) c.stiffness = stiffness;
+  if (c.damping <= 0) c.damping = damping;
   return c;
+}
+
+std::vector<cosim::ShoeStiffness> shoe_stiffness(const std::vector<std::array<double, 21>>& geometry_sums,
+                                                 const std::vector<gpu::CompliantBody>& springs, std::uint64_t substeps) {
+  std::vector<cosim::ShoeStiffness> out(geometry_sums.size());
+  for (std::size_t i = 0; i < geometry_sums.size(); ++i)
+    for (std::size_t m = 0; m < 21; ++m) {
+      const double mean = geometry_sums[i][m] / static_cast<double>(substeps);
+      out[i].stiffness[m] = springs[i].stiffness * mean;
+      out[i].damping[m] = springs[i].damping * mean;
+    }
+  return out;
 }
 
 gpu::BodyState body_state(gpu::GlobalId gid, const cosim::ShoeState& s) {

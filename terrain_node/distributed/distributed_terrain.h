@@ -164,11 +164,17 @@ class DistributedTerrain {
   /// dynamic body of the terrain (checked on the ranks that hold it).
   void set_applied_load(gpu::GlobalId gid, Vec3 force, Vec3 torque);
   /// Accumulates, from now on, the contact impulse and angular impulse (about the body's
-  /// position at each step's start) the terrain gives each of these bodies.
-  void watch_loads(std::vector<gpu::GlobalId> gids);
+  /// position at each step's start) the terrain gives each of these bodies. With
+  /// `contact_geometry`, also the sum over steps of G = sum g g^T over each body's loaded
+  /// contacts, g = (n, r x n) (take_contact_geometry).
+  void watch_loads(std::vector<gpu::GlobalId> gids, bool contact_geometry = false);
   /// Collective: the sums since the last call, per watched gid (impulse x y z, angular impulse
   /// x y z, N s and N m s), exact over all ranks (the same on any rank count); then resets.
   std::vector<std::array<double, 6>> take_loads();
+  /// Collective: the sums of G since the last call, per watched gid, its lower triangle by rows
+  /// (cosim::ShoeStiffness::packed), exact over all ranks; then resets. Needs
+  /// watch_loads(..., true).
+  std::vector<std::array<double, 21>> take_contact_geometry();
 
   /// Collective: the state of every body (all ranks) on the leader, in gid order; {} elsewhere.
   std::vector<gpu::BodyState> gather_states() const;
@@ -252,6 +258,7 @@ class DistributedTerrain {
   }
   std::vector<gpu::GlobalId> watched_;  ///< sorted
   comm::ExactSums loads_;               ///< 6 per watched gid
+  comm::ExactSums contact_geometry_;    ///< 21 per watched gid, or none
   ExchangeStats exchange_stats_;
   StageSeconds stage_seconds_{};
   double proxy_seconds_ = 0;  ///< set_kinematic_state since the last step: its stage 2

@@ -67,10 +67,22 @@ void DistributedTerrain::set_applied_load(gpu::GlobalId gid, Vec3 force, Vec3 to
   s.tx[i] = torque.x, s.ty[i] = torque.y, s.tz[i] = torque.z;
 }
 
-void DistributedTerrain::watch_loads(std::vector<gpu::GlobalId> gids) {
+void DistributedTerrain::watch_loads(std::vector<gpu::GlobalId> gids, bool contact_geometry) {
   std::sort(gids.begin(), gids.end());
   watched_ = std::move(gids);
   loads_ = comm::ExactSums(6 * watched_.size());
+  contact_geometry_ = comm::ExactSums(contact_geometry ? 21 * watched_.size() : 0);
+}
+
+std::vector<std::array<double, 21>> DistributedTerrain::take_contact_geometry() {
+  if (contact_geometry_.size() != 21 * watched_.size())
+    throw std::logic_error("take_contact_geometry without watch_loads(..., true)");
+  const std::vector<double> totals = contact_geometry_.totals(group_);
+  contact_geometry_.reset();
+  std::vector<std::array<double, 21>> out(watched_.size());
+  for (std::size_t k = 0; k < watched_.size(); ++k)
+    std::copy_n(totals.begin() + static_cast<std::ptrdiff_t>(21 * k), 21, out[k].begin());
+  return out;
 }
 
 std::vector<std::array<double, 6>> DistributedTerrain::take_loads() {
@@ -113,17 +125,27 @@ void DistributedTerrain::accumulate_loads() {
   // The store is aligned with this step's contacts until forward_warm_start merges into it.
   const std::vector<gpu::WarmStartImpulse> impulse = system_->warm_start(hits);
   auto watched = [&](gpu::GlobalId gid) { return std::binary_search(watched_.begin(), watched_.end(), gid); };
-  auto add = [&](gpu::GlobalId gid, Vec3 point, Vec3 p) {
+  const bool with_geometry = contact_geometry_.size() > 0;
+  auto add = [&](gpu::GlobalId gid, Vec3 point, Vec3 p, Vec3 n) {
     const std::size_t k = static_cast<std::size_t>(std::lower_bound(watched_.begin(), watched_.end(), gid) - watched_.begin());
-    const Vec3 l = cross(point - held_->watched_start[k], p);  // about its position at the step's start
+    const Vec3 r = point - held_->watched_start[k];  // about its position at the step's start
+    const Vec3 l = cross(r, p);
     const double v[6] = {p.x, p.y, p.z, l.x, l.y, l.z};
     for (std::size_t m = 0; m < 6; ++m) loads_.add(6 * k + m, v[m]);
+    // A loaded contact's direction in the body's generalised coordinates: its spring's share of
+    // the body's stiffness is k g g^T (docs/protocol.md, "Implicit shoe loads").
+    if (!with_geometry || dot(p, n) == 0) return;
+    const Vec3 rn = cross(r, n);
+    const double g[6] = {n.x, n.y, n.z, rn.x, rn.y, rn.z};
+    for (std::size_t row = 0, at = 21 * k; row < 6; ++row)
+      for (std::size_t col = 0; col <= row; ++col, ++at) contact_geometry_.add(at, g[row] * g[col]);
   };
   for (std::size_t h = 0; h < hits.size(); ++h) {
     const std::uint32_t i = rows[h];
     const Vec3 on_b = impulse[h].impulse_on_b;
-    if (watched(c.gid_b[i])) add(c.gid_b[i], {c.bx[i], c.by[i], c.bz[i]}, on_b);
-    if (watched(c.gid_a[i])) add(c.gid_a[i], {c.ax[i], c.ay[i], c.az[i]}, Vec3{-on_b.x, -on_b.y, -on_b.z});
+    const Vec3 n = c.normal(i);
+    if (watched(c.gid_b[i])) add(c.gid_b[i], {c.bx[i], c.by[i], c.bz[i]}, on_b, n);
+    if (watched(c.gid_a[i])) add(c.gid_a[i], {c.ax[i], c.ay[i], c.az[i]}, Vec3{-on_b.x, -on_b.y, -on_b.z}, n);
   }
 }
 

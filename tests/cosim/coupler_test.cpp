@@ -229,6 +229,50 @@ TEST(Protocol, StatesAndForcesRoundTripAndCheckTheStepAndCount) {
             std::string::npos);
 }
 
+// Implicit shoe loads: the hello asks with "stiffness" (sequential only, refused by name with
+// the concurrent scheme), the welcome answers it, and the forces then carry each shoe's 42
+// numbers after its 6, bit for bit; a forces payload without them is refused as truncated.
+TEST(Protocol, StiffnessIsAskedAnsweredAndCarriedAfterTheForces) {
+  VehicleHello h = hello(2);
+  h.scheme = "sequential";
+  EXPECT_FALSE(decode_hello(encode_hello(h), "test").stiffness);
+  h.stiffness = true;
+  EXPECT_TRUE(decode_hello(encode_hello(h), "test").stiffness);
+  h.scheme = "concurrent";
+  const std::string e = protocol_error([&] { decode_hello(encode_hello(h), "test"); });
+  EXPECT_NE(e.find("stiffness"), std::string::npos) << e;
+  EXPECT_NE(e.find("sequential"), std::string::npos) << e;
+
+  TerrainWelcome w;
+  w.terrain_step = 1e-3;
+  EXPECT_FALSE(decode_welcome(encode_welcome(w), "test").stiffness);
+  w.stiffness = true;
+  EXPECT_TRUE(decode_welcome(encode_welcome(w), "test").stiffness);
+
+  std::vector<ShoeForce> f(2);
+  std::vector<ShoeStiffness> k(2);
+  for (int i = 0; i < 2; ++i) {
+    for (int c = 0; c < 6; ++c) reinterpret_cast<double*>(&f[i])[c] = i + c / 7.0;
+    for (int c = 0; c < 42; ++c) reinterpret_cast<double*>(&k[i])[c] = 1e5 * i + c / 3.0;
+  }
+  const comm::Frame frame = encode_forces(3, f, false, &k);
+  EXPECT_EQ(frame.payload.size(), 16u + 2 * 48 * sizeof(double));
+  std::vector<ShoeStiffness> back_k;
+  const std::vector<ShoeForce> back_f = decode_forces(frame, 3, 2, "test", nullptr, &back_k);
+  ASSERT_EQ(back_k.size(), 2u);
+  EXPECT_EQ(std::memcmp(back_f.data(), f.data(), sizeof(ShoeForce) * 2), 0);
+  EXPECT_EQ(std::memcmp(back_k.data(), k.data(), sizeof(ShoeStiffness) * 2), 0);
+  EXPECT_NE(protocol_error([&] { decode_forces(encode_forces(3, f), 3, 2, "test", nullptr, &back_k); }).find("truncated"),
+            std::string::npos);
+  EXPECT_NE(protocol_error([&] { decode_forces(frame, 3, 2, "test"); }).find("bytes too many"), std::string::npos);
+  // The packed lower triangle: (row, col) and (col, row) are the same number.
+  EXPECT_EQ(ShoeStiffness::packed(0, 0), 0);
+  EXPECT_EQ(ShoeStiffness::packed(1, 0), 1);
+  EXPECT_EQ(ShoeStiffness::packed(0, 1), 1);
+  EXPECT_EQ(ShoeStiffness::packed(5, 5), 20);
+  EXPECT_EQ(ShoeStiffness::packed(3, 5), ShoeStiffness::packed(5, 3));
+}
+
 TEST(CouplerC, TheCApiRunsTheSameExchange) {
   Terrain terrain;
   terrain.start({1e-3, 2});

@@ -26,6 +26,7 @@ void write_run_json(const CoupledOptions& o, const RunConfig& config, const Trac
   run["config_file"] = config.source;
   run["coupling_step"] = coupling_step;
   run["coupling_scheme"] = o.scheme;
+  run["shoe_loads"] = o.shoe_loads;
   // The pitch radius is not in the config: it follows from the sprocket radius and the shoes'
   // geometry (docs/vehicle.md, "Wrapping"): 8% above the config's radius for the light robot,
   // 16% for the M113.

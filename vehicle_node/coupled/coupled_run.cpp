@@ -67,6 +67,12 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   // Refused before connecting: the hello would otherwise carry it to the terrain first.
   if (o.scheme != "concurrent" && o.scheme != "sequential")
     throw std::invalid_argument("--coupling-scheme must be concurrent or sequential, got " + o.scheme);
+  if (o.shoe_loads != "explicit" && o.shoe_loads != "implicit")
+    throw std::invalid_argument("--shoe-loads must be explicit or implicit, got " + o.shoe_loads);
+  const bool implicit_loads = o.shoe_loads == "implicit";
+  // The correction -K e is for the interval whose forces are applied: the vehicle's own.
+  if (implicit_loads && o.scheme != "sequential")
+    throw std::invalid_argument("--shoe-loads implicit needs --coupling-scheme sequential, got " + o.scheme);
   // A resumed run rebuilds the model exactly as the first run built it and puts the saved state
   // on top of it, before connecting: a checkpoint of another model fails here, not mid-handshake.
   std::optional<VehicleCheckpoint> resume;
@@ -94,6 +100,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   if (resume) {
     cosim::VehicleHello hello =
         make_hello(*vehicle, system, coupling_step, config.simulation.end_time, o.scheme);
+    hello.stiffness = implicit_loads;
     hello.start_step = resume->coupling_step_index;
     hello.start_time = system.time();
     w = coupler.handshake(hello);
@@ -102,7 +109,10 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
     // config's flat ground. The real placement uses the terrain's surface height.
     MultibodySystem sketch;
     const std::unique_ptr<TrackedVehicle> sketch_vehicle = place_vehicle(config, sketch, config.ground.height);
-    w = coupler.handshake(make_hello(*sketch_vehicle, sketch, coupling_step, config.simulation.end_time, o.scheme));
+    cosim::VehicleHello hello =
+        make_hello(*sketch_vehicle, sketch, coupling_step, config.simulation.end_time, o.scheme);
+    hello.stiffness = implicit_loads;
+    w = coupler.handshake(hello);
     surface_height = w.surface_height;
     vehicle = place_vehicle(config, system, surface_height);
   }
@@ -211,11 +221,13 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
       // this one's. Sequential: wait for this interval's forces first (docs/protocol.md).
       Clock::time_point t0 = Clock::now();
       double wait = 0;
-      coupler.send_states(system.time(), shoe_states(system, shoes));
+      const std::vector<cosim::ShoeState> sent = shoe_states(system, shoes);
+      coupler.send_states(t_k, sent);
       if (sequential) {
         forces = coupler.receive_forces();
         wait = since(t0);
         t0 = Clock::now();
+        if (implicit_loads) apply_shoe_stiffness(system, shoes, coupler.stiffness(), sent, t_k);
       }
       apply_shoe_forces(system, shoes, forces);
       // The forces the substeps apply, as the rig measures them (held over the interval).

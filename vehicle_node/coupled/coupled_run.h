@@ -35,6 +35,11 @@ struct CoupledOptions {
   double coupling_step = 0;       ///< s; 0 = the vehicle step
   /// or "concurrent" (docs/protocol.md, "Coupling schemes"); every shipped run is sequential
   std::string scheme = "sequential";
+  /// "explicit": the terrain's forces are held over the interval; "implicit": the vehicle also
+  /// gets each shoe's contact stiffness and damping and integrates the load implicitly, which
+  /// lets the terrain give the shoes stiff springs (docs/protocol.md, "Implicit shoe loads";
+  /// sequential scheme only)
+  std::string shoe_loads = "explicit";
   double progress_seconds = 5.0;
   std::filesystem::path restart;  ///< a vehicle checkpoint to continue from (empty: a new run)
   /// s; > 0: both checkpoints every round(interval / coupling step) coupling steps (at least

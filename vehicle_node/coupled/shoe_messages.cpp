@@ -62,6 +62,27 @@ void apply_shoe_forces(MultibodySystem& system, const std::vector<BodyId>& shoes
                               {forces[i].torque[0], forces[i].torque[1], forces[i].torque[2]});
 }
 
+void apply_shoe_stiffness(MultibodySystem& system, const std::vector<BodyId>& shoes,
+                          const std::vector<cosim::ShoeStiffness>& stiffness, const std::vector<cosim::ShoeState>& sent,
+                          double t_k) {
+  for (std::size_t i = 0; i < shoes.size(); ++i) {
+    ImplicitLoad load;
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c) {
+        const int at = cosim::ShoeStiffness::packed(r, c);
+        load.stiffness[static_cast<std::size_t>(6 * r + c)] = stiffness[i].stiffness[at];
+        load.damping[static_cast<std::size_t>(6 * r + c)] = stiffness[i].damping[at];
+      }
+    const cosim::ShoeState& s = sent[i];
+    load.anchor = {{s.position[0], s.position[1], s.position[2]},
+                   {s.orientation[0], s.orientation[1], s.orientation[2], s.orientation[3]},
+                   {s.velocity[0], s.velocity[1], s.velocity[2]},
+                   {s.angular_velocity[0], s.angular_velocity[1], s.angular_velocity[2]}};
+    load.anchor_time = t_k;
+    system.set_implicit_load(shoes[i], load);
+  }
+}
+
 std::vector<Vec3> terrain_forces(const std::vector<cosim::ShoeForce>& forces) {
   std::vector<Vec3> out;
   for (const cosim::ShoeForce& f : forces) out.push_back({f.force[0], f.force[1], f.force[2]});

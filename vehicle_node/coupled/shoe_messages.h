@@ -25,6 +25,13 @@ void apply_shoe_forces(MultibodySystem& system, const std::vector<BodyId>& shoes
                        const std::vector<cosim::ShoeForce>& forces);
 
 /// The force part of each shoe's terrain load, as the recorder writes it into shoes.csv.
+/// Each shoe's implicit load for the coming interval: the terrain's contact stiffness and damping
+/// towards its proxy, which moves from `sent` (the states of t_k) with their velocities held
+/// (docs/protocol.md, "Implicit shoe loads").
+void apply_shoe_stiffness(MultibodySystem& system, const std::vector<BodyId>& shoes,
+                          const std::vector<cosim::ShoeStiffness>& stiffness, const std::vector<cosim::ShoeState>& sent,
+                          double t_k);
+
 std::vector<Vec3> terrain_forces(const std::vector<cosim::ShoeForce>& forces);
 
 /// Mean depth below `surface_height` of the lowest points of the shoes the terrain carries

@@ -11,6 +11,7 @@ namespace trackcosim::vehicle::detail {
 using V3 = Eigen::Vector3d;
 using M3 = Eigen::Matrix3d;
 using V6 = Eigen::Matrix<double, 6, 1>;  // [linear; angular]
+using M6 = Eigen::Matrix<double, 6, 6>;  // [linear; angular] x [linear; angular]
 
 inline V3 to_eigen(Vec3 v) { return {v.x, v.y, v.z}; }
 inline Vec3 to_vec3(const V3& v) { return {v.x(), v.y(), v.z()}; }

@@ -25,7 +25,8 @@ constexpr int kMaxBorderRows = 96;
 constexpr int kMaxNewBorderColumns = 32;
 }  // namespace
 
-void KktSolver::build_pattern(const BodyStore& bodies, const std::vector<ConstraintRow>& rows) {
+void KktSolver::build_pattern(const BodyStore& bodies, const std::vector<M6>& added_mass,
+                              const std::vector<ConstraintRow>& rows) {
   nb_ = bodies.moving_count;
   nr_ = static_cast<int>(rows.size());
   // Rows touching each moving body, ascending (CSR by body), side 0 = a, 1 = b.
@@ -53,10 +54,14 @@ void KktSolver::build_pattern(const BodyStore& bodies, const std::vector<Constra
   diag_pos_.assign(nr_, -1);
   int pos = 0;
   for (int k = 0; k < nb_; ++k) {
+    // With added masses every mass block is a full 6x6, whether or not its body has one this
+    // step: the pattern then does not change as loads come and go.
+    const bool full = !added_mass.empty();
     for (int c = 0; c < 6; ++c) {
       outer_[6 * k + c] = pos;
-      // Mass block, lower triangle: m on the linear diagonal, I_world's lower part.
-      const int last = c < 3 ? c : 5;
+      // Mass block, lower triangle: m on the linear diagonal, I_world's lower part (all of it
+      // with an added mass).
+      const int last = c < 3 && !full ? c : 5;
       for (int rr = c; rr <= last; ++rr, ++pos) inner_.push_back(6 * k + rr);
       for (int t = start[k]; t < start[k + 1]; ++t, ++pos) {
         const int r = touch[t] / 2, side = touch[t] % 2;
@@ -74,7 +79,7 @@ void KktSolver::build_pattern(const BodyStore& bodies, const std::vector<Constra
 }
 
 void KktSolver::fill_values(const BodyStore& bodies, const std::vector<M3>& inertia_world,
-                            const std::vector<ConstraintRow>& rows) {
+                            const std::vector<M6>& added_mass, const std::vector<ConstraintRow>& rows) {
   free_values_.assign(inner_.size(), 0.0);
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const int k = bodies.dof[i];
@@ -82,6 +87,10 @@ void KktSolver::fill_values(const BodyStore& bodies, const std::vector<M3>& iner
     for (int c = 0; c < 3; ++c) free_values_[outer_[6 * k + c]] = bodies.mass[i];
     for (int c = 3; c < 6; ++c)
       for (int rr = c; rr < 6; ++rr) free_values_[outer_[6 * k + c] + rr - c] = inertia_world[k](rr - 3, c - 3);
+    if (added_mass.empty()) continue;
+    const M6& a = added_mass[static_cast<std::size_t>(k)];
+    for (int c = 0; c < 6; ++c)
+      for (int rr = c; rr < 6; ++rr) free_values_[outer_[6 * k + c] + rr - c] += a(rr, c);
   }
   for (int r = 0; r < nr_; ++r) {
     const int* jp = &jpos_[12 * static_cast<std::size_t>(r)];
@@ -117,12 +126,13 @@ void KktSolver::factorize(const std::vector<char>& clamped, bool analyze) {
 }
 
 KktResult KktSolver::solve(const BodyStore& bodies, const std::vector<V6>& momentum,
-                           const std::vector<M3>& inertia_world, std::vector<ConstraintRow>& rows,
+                           const std::vector<M3>& inertia_world, const std::vector<M6>& added_mass,
+                           std::vector<ConstraintRow>& rows,
                            int max_iterations, std::vector<V6>& v_out) {
   KktResult res;
   auto t0 = Clock::now();
-  build_pattern(bodies, rows);
-  fill_values(bodies, inertia_world, rows);
+  build_pattern(bodies, added_mass, rows);
+  fill_values(bodies, inertia_world, added_mass, rows);
   const int n = 6 * nb_ + nr_;
   k_.resize(n, n);
   k_.resizeNonZeros(static_cast<Eigen::Index>(inner_.size()));

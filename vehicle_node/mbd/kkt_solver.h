@@ -44,10 +44,13 @@ struct KktResult {
 
 class KktSolver {
  public:
-  /// momentum[k], inertia_world[k]: moving body with dof k. On return rows[r].lambda and
-  /// rows[r].state hold the solution and v_out[k] the new [v; w] of moving body k.
+  /// momentum[k], inertia_world[k]: moving body with dof k. added_mass: empty, or a 6x6 block
+  /// per moving body added to its mass block (implicit loads; every mass block is then a full
+  /// 6x6 in the pattern). On return rows[r].lambda and rows[r].state hold the
+  /// solution and v_out[k] the new [v; w] of moving body k.
   KktResult solve(const BodyStore& bodies, const std::vector<V6>& momentum, const std::vector<M3>& inertia_world,
-                  std::vector<ConstraintRow>& rows, int max_iterations, std::vector<V6>& v_out);
+                  const std::vector<M6>& added_mass, std::vector<ConstraintRow>& rows, int max_iterations,
+                  std::vector<V6>& v_out);
 
   /// Post-stabilization (Cline & Pai 2003) with the factorization of the last solve: the
   /// mass-weighted smallest displacement dx with J dx + Sigma mu = -g, i.e. rows[r] moved
@@ -58,8 +61,9 @@ class KktSolver {
   void project(const std::vector<ConstraintRow>& rows, const std::vector<double>& g, std::vector<V6>& dx_out);
 
  private:
-  void build_pattern(const BodyStore& bodies, const std::vector<ConstraintRow>& rows);
-  void fill_values(const BodyStore& bodies, const std::vector<M3>& inertia_world,
+  void build_pattern(const BodyStore& bodies, const std::vector<M6>& added_mass,
+                     const std::vector<ConstraintRow>& rows);
+  void fill_values(const BodyStore& bodies, const std::vector<M3>& inertia_world, const std::vector<M6>& added_mass,
                    const std::vector<ConstraintRow>& rows);
   /// K0 for the given clamped flags (clamped columns removed), factored; analyses first if asked.
   void factorize(const std::vector<char>& clamped, bool analyze);

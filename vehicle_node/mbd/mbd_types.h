@@ -39,6 +39,17 @@ struct BodyState {
   Vec3 angular_velocity;  ///< world frame
 };
 
+/// A load integrated implicitly (MultibodySystem::set_implicit_load): a spring K and damper C
+/// between a body and an anchor that moves from `anchor` (its state at `anchor_time`) with the
+/// anchor's velocities held. 6x6, row-major, symmetric positive semidefinite, in the body's
+/// generalised coordinates: its centre of mass, then a world-frame rotation vector.
+struct ImplicitLoad {
+  std::array<double, 36> stiffness{};  ///< N/m, N/rad, N m/m, N m/rad
+  std::array<double, 36> damping{};    ///< the same over s
+  BodyState anchor{};
+  double anchor_time = 0;
+};
+
 /// One contact sphere of a sphere set, in the body frame.
 struct LocalSphere {
   Vec3 offset;

@@ -184,11 +184,12 @@ void MultibodySystem::Impl::step(double h) {
     // Gyroscopic torque -w x (I w), explicit.
     momentum[k] = stack(bodies.mass[i] * bodies.v[i] + h * force[i], l + h * (torque[i] - bodies.w[i].cross(l)));
   }
+  add_implicit_loads(h);
   add_seconds(report, Phase::kAssemble, since(t0));
 
   // ---- solve
-  const KktResult kr = solver.solve(bodies, momentum, inertia_world, rows, settings.max_active_set_iterations,
-                                    new_velocity);
+  const KktResult kr = solver.solve(bodies, momentum, inertia_world, added_mass, rows,
+                                    settings.max_active_set_iterations, new_velocity);
   add_seconds(report, Phase::kAssemble, kr.assemble_seconds);
   add_seconds(report, Phase::kSolve, kr.solve_seconds);
 

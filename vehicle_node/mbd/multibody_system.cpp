@@ -200,6 +200,16 @@ void MultibodySystem::set_external_force(BodyId b, Vec3 force, Vec3 torque_about
   impl_->bodies.t_ext[b.value] = to_eigen(torque_about_com);
 }
 
+void MultibodySystem::set_implicit_load(BodyId b, const ImplicitLoad& load) {
+  impl_->bodies.check(b, "set_implicit_load");
+  for (std::size_t i = 0; i < 36; ++i)
+    if (!std::isfinite(load.stiffness[i]) || !std::isfinite(load.damping[i]))
+      throw std::invalid_argument("set_implicit_load: the load on '" + impl_->bodies.name[b.value] + "' is not finite");
+  impl_->implicit_loads[b.value] = load;
+}
+
+void MultibodySystem::clear_implicit_loads() { impl_->implicit_loads.clear(); }
+
 void MultibodySystem::set_solver_settings(const SolverSettings& s) {
   check_settings(s);
   impl_->settings = s;

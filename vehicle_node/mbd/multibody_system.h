@@ -104,6 +104,12 @@ class MultibodySystem {
   void set_gravity(Vec3 g);
   /// External force and torque about the centre of mass, world frame, held until changed.
   void set_external_force(BodyId b, Vec3 force, Vec3 torque_about_com);
+  /// A spring-damper between b and a moving anchor, integrated implicitly and held until changed
+  /// (docs/protocol.md, "Implicit shoe loads"): b gets -K e - C (u - u_anchor), u = (v, w), e its
+  /// pose less the anchor's, besides its external force. A co-simulated vehicle gets the terrain's
+  /// contact stiffness this way, so stiff shoe springs stay stable.
+  void set_implicit_load(BodyId b, const ImplicitLoad& load);
+  void clear_implicit_loads();
   /// A dashpot between b and the world, held until changed: F = -m rate v and T = -I rate w
   /// (world frame), explicit, so every velocity of b alone decays as exp(-rate t). It carries
   /// nothing at rest. rate in 1/s, >= 0 (0: none) and at most 1 / h of the steps taken.

@@ -2,6 +2,7 @@
 // Internal: the state behind MultibodySystem (pimpl), shared by the model-building calls
 // (multibody_system.cpp) and the time step (multibody_step.cpp).
 
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -28,6 +29,7 @@ struct MultibodySystem::Impl {
   std::vector<detail::SpringDamper> springs;
   std::vector<detail::Motor> motors;
   std::vector<detail::BodyDrive> body_drives;
+  std::map<std::uint32_t, ImplicitLoad> implicit_loads;  ///< by body index
   detail::CollisionWorld collision;
   std::shared_ptr<const Ground> ground;
   double ground_friction = 0.8, friction = 0.5;
@@ -48,6 +50,7 @@ struct MultibodySystem::Impl {
   std::vector<detail::V6> momentum, new_velocity, correction;
   std::vector<double> violation;
   std::vector<detail::M3> inertia_world;
+  std::vector<detail::M6> added_mass;  ///< per moving body: h^2 K + h C of its implicit load
 
   void step(double h);
   void build_contact_rows(double h);
@@ -59,6 +62,8 @@ struct MultibodySystem::Impl {
   detail::BodyDrive& body_drive(BodyDriveId c, const char* what);
   /// Force mode: adds to force/torque; speed mode: appends the row (after the explicit forces).
   void apply_body_drives(double h);
+  /// The implicit loads' terms: added_mass, and their part of the momentum.
+  void add_implicit_loads(double h);
   const detail::SpringDamper& spring(ForceElementId id, const char* what) const;
   double inv_h() const { return last_h > 0.0 ? 1.0 / last_h : 0.0; }
 };
