@@ -8,13 +8,15 @@
 # Measured: 0.65 mm at most. Most of it is the shoe springs' compression, 1 mm under a
 # road wheel's 11 kN (docs/protocol.md, "Shoe contact law").
 # With MODE "implicit" the coupling is sequential with implicit shoe loads (docs/protocol.md,
-# "Implicit shoe loads"): the shoes' springs are 16 times the sequential default (no grains to
-# lend their contact law) and the loaded shoes must match the rigid ground within 0.25 mm.
+# "Implicit shoe loads"): the shoes' springs are 4 times the sequential default (no grains to
+# lend their contact law) and the loaded shoes must match the rigid ground within 0.5 mm.
+# Measured: 0.32 mm (16 times the default: the shoes chattered on the floor's explicit friction,
+# 3.8 mm).
 # Usage: cosim_plane_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR [explicit|implicit]
 set -euo pipefail
 vehicle=$1 terrain=$2 mpiexec=$3 src=$4 mode=${5:-explicit}
 if [[ $mode == implicit ]]; then
-  coupling=(--coupling-scheme sequential --shoe-loads implicit) bound=2.5e-4
+  coupling=(--coupling-scheme sequential --shoe-loads implicit) bound=5e-4
 else
   coupling=(--coupling-scheme concurrent) bound=1e-3
 fi

@@ -13,9 +13,12 @@
 #    fields (slip, sprocket power, ground pressure) are n/a: the sprockets never turn; its rank
 #    balance line reads terrain/ranks.csv, two rows a step; run.log in the run folder holds
 #    every line it printed.
-# Usage: cosim_robot_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
+# With LOADS "implicit" the vehicle takes the shoe loads implicitly (docs/protocol.md, "Implicit
+# shoe loads": the terrain sends each shoe's contact stiffness, exact over its ranks), and all of
+# the above must hold the same way.
+# Usage: cosim_robot_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR [explicit|implicit]
 set -euo pipefail
-vehicle=$1 terrain=$2 mpiexec=$3 src=$4
+vehicle=$1 terrain=$2 mpiexec=$3 src=$4 loads=${5:-explicit}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
@@ -26,14 +29,14 @@ grep -q '"both": \[\[0, 0\]\] }' "$robot" || { echo "FAIL: could not set the dri
 
 run() {  # terrain ranks, out
   "$mpiexec" --oversubscribe -np 1 "$vehicle" --config "$robot" --terrain mpi \
-    --end-time 0.8 --coupling-scheme sequential --quiet --out "$work/$2/vehicle" \
+    --end-time 0.8 --coupling-scheme sequential --shoe-loads "$loads" --quiet --out "$work/$2/vehicle" \
     : -np "$1" "$terrain" --config "$src/tests/configs/robot_test_bed.json" --cosim --out "$work/$2/terrain" \
     >"$work/$2.log" 2>&1 || { cat "$work/$2.log"; exit 1; }
 }
 run 1 one
 # The same with 2 terrain ranks through the launcher, which must write its folder and summary.
 cat > "$work/run.json" <<JSON
-{"vehicle": {"config": "$robot", "end_time": 0.8, "coupling_scheme": "sequential"},
+{"vehicle": {"config": "$robot", "end_time": 0.8, "coupling_scheme": "sequential", "shoe_loads": "$loads"},
  "terrain": {"config": "$src/tests/configs/robot_test_bed.json", "ranks": 2}, "output": "$work/two"}
 JSON
 TRACKCOSIM_BUILD=$(dirname "$(dirname "$vehicle")") "$src/tools/trackcosim" run "$work/run.json" >"$work/two.log" 2>&1 ||
