@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <thread>
 
@@ -49,8 +50,10 @@ cosim::VehicleHello plate() {
 
 /// Couples `terrain` for `steps` coupling steps with the plate held still as the vehicle, in a
 /// thread on the leader; returns the force on the plate at every coupling step (on the leader).
+/// With `stiffness`, the vehicle asks for the shoes' contact stiffness (sequential scheme) and
+/// it is kept there, one per coupling step.
 std::vector<cosim::ShoeForce> couple_still_plate(DistributedTerrain& terrain, const TerrainConfig& config,
-                                                 int steps) {
+                                                 int steps, std::vector<cosim::ShoeStiffness>* stiffness = nullptr) {
   std::vector<cosim::ShoeForce> forces;
   std::string vehicle_error;
   if (!terrain.leader()) {
@@ -63,10 +66,12 @@ std::vector<cosim::ShoeForce> couple_still_plate(DistributedTerrain& terrain, co
       cosim::VehicleCoupler v = cosim::VehicleCoupler::connect_tcp("127.0.0.1", port, 30);
       cosim::VehicleHello h = plate();
       h.end_time = steps * h.coupling_step;
+      if (stiffness != nullptr) h.scheme = "sequential", h.stiffness = true;
       v.handshake(h);
       for (int k = 0; k < steps; ++k) {
         v.send_states(h.coupling_step * k, h.initial);
         forces.push_back(v.receive_forces()[0]);
+        if (stiffness != nullptr) stiffness->push_back(v.stiffness().at(0));
       }
       v.finish();
     } catch (const std::exception& e) {
@@ -83,10 +88,11 @@ std::vector<cosim::ShoeForce> couple_still_plate(DistributedTerrain& terrain, co
 
 /// Runs the coupled bed on `comm` (rank 0 of it also hosts the vehicle thread); returns the
 /// force on the plate at every coupling step (on rank 0).
-std::vector<cosim::ShoeForce> coupled_run(MPI_Comm comm, double* weight) {
+std::vector<cosim::ShoeForce> coupled_run(MPI_Comm comm, double* weight,
+                                          std::vector<cosim::ShoeStiffness>* stiffness = nullptr) {
   const terrain::TerrainConfig config = terrain::parse_terrain_config(kBed, "plate bed");
   DistributedTerrain terrain(config, comm, "slab:x");
-  std::vector<cosim::ShoeForce> forces = couple_still_plate(terrain, config, kCouplingSteps);
+  std::vector<cosim::ShoeForce> forces = couple_still_plate(terrain, config, kCouplingSteps, stiffness);
   real mass = 0;
   for (std::size_t i = 0; i < config.bodies.size(); ++i)
     if (config.bodies.motion[i] == gpu::Motion::Dynamic) mass += config.bodies.mass[i];
@@ -119,6 +125,38 @@ TEST(TerrainCoupling, APlateCarriesTheBedsWeightAndForcesDoNotDependOnTheRankCou
   EXPECT_NEAR(fx, 0, 0.05 * weight);
   EXPECT_NEAR(fy, 0, 0.05 * weight);
   EXPECT_EQ(alone[0].force[2], 0.0);  // nothing touches the plate before the bed lands
+}
+
+// Implicit shoe loads (docs/protocol.md): a vehicle that asks for "stiffness" gets, with each
+// force, K = k G and C = c G, G the mean over the interval's 2 terrain steps of the plate's loaded
+// contacts' g g^T. The config sets k = 1e5 N/m and c = 50 N s/m, so C = 5e-4 K, and the trace of
+// K's translational block over k counts loaded contacts (|n| = 1; a multiple of 1/2: a mean over
+// 2 steps); the settled bed rests on more than 100 of the plate's 441 spheres. K is the same bits on rank 0 alone and on all ranks, and
+// the forces are those of the explicit run (the springs are set, so asking changes nothing else).
+TEST(TerrainCoupling, ShoeStiffnessCountsLoadedContactsAndDoesNotDependOnTheRankCount) {
+  double weight = 0;
+  std::vector<cosim::ShoeStiffness> alone_k, split_k;
+  std::vector<cosim::ShoeForce> alone, plain;
+  if (world_rank() == 0) alone = coupled_run(MPI_COMM_SELF, &weight, &alone_k);
+  if (world_rank() == 0) plain = coupled_run(MPI_COMM_SELF, &weight);
+  coupled_run(MPI_COMM_WORLD, &weight, &split_k);
+  if (world_rank() != 0) return;
+  ASSERT_EQ(alone_k.size(), static_cast<std::size_t>(kCouplingSteps));
+  ASSERT_EQ(split_k.size(), alone_k.size());
+  ASSERT_EQ(plain.size(), alone.size());
+  EXPECT_EQ(std::memcmp(alone_k.data(), split_k.data(), alone_k.size() * sizeof(cosim::ShoeStiffness)), 0);
+  EXPECT_EQ(std::memcmp(alone.data(), plain.data(), alone.size() * sizeof(cosim::ShoeForce)), 0);
+  const int zz = cosim::ShoeStiffness::packed(2, 2);
+  EXPECT_EQ(alone_k.front().stiffness[zz], 0.0);  // nothing touches the plate before the bed lands
+  const cosim::ShoeStiffness& last = alone_k.back();
+  for (int m = 0; m < cosim::ShoeStiffness::kPacked; ++m)
+    EXPECT_NEAR(last.damping[m], 5e-4 * last.stiffness[m], 1e-12 * std::fabs(last.stiffness[zz])) << m;
+  double loaded = 0;
+  for (int d = 0; d < 3; ++d) loaded += last.stiffness[cosim::ShoeStiffness::packed(d, d)] / 1e5;
+  EXPECT_NEAR(2 * loaded, std::round(2 * loaded), 1e-9) << loaded;
+  EXPECT_GT(loaded, 100.0);
+  EXPECT_LE(loaded, 441.0 * 4);  // a plate sphere meets at most a few grains
+  for (int d = 0; d < 6; ++d) EXPECT_GE(last.stiffness[cosim::ShoeStiffness::packed(d, d)], 0.0) << d;
 }
 
 // A config body's load schedule runs on the coupling's clock (terrain_node/distributed/
