@@ -1,6 +1,7 @@
 #pragma once
 // What crosses between the vehicle and the terrain every coupling step (DESIGN.md,
-// "Co-simulation contract"): 13 reals per shoe out, 6 reals per shoe back. SI units, world
+// "Co-simulation contract"): 13 reals per shoe out, 6 reals per shoe back (and, for a vehicle that
+// asked for them, the shoe's 42 stiffness and damping numbers: ShoeStiffness). SI units, world
 // frame (X forward, Y left, Z up), quaternion (w, x, y, z) body -> world, angular velocity in
 // the world frame; the torque is about the shoe's reference point (its body origin).
 
