@@ -52,7 +52,10 @@ void Watchdog::beat(const char* done, std::uint64_t number, double longer_by) {
 
 void Watchdog::watch() {
   std::unique_lock<std::mutex> lock(mutex_);
-  long long last_look = now_ms();
+  // From the moment the deadline is counted from, not from this thread's start: a process stopped
+  // before the thread first ran (a SIGSTOP right after the constructor) has its stop seen at the
+  // first look, instead of a deadline that passed while it was stopped.
+  long long last_look = last_beat_ms_.load(std::memory_order_relaxed);
   // A quarter of a second between looks: the job ends at most that long after the limit.
   while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stopping_; })) {
     const long long now = now_ms();

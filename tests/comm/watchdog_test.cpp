@@ -7,6 +7,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <iterator>
+#include <string>
+
 namespace trackcosim::comm {
 namespace {
 
@@ -31,30 +35,41 @@ TEST(WatchdogDeathTest, ABeatsAllowanceLengthensTheLimit) {
       testing::ExitedWithCode(kExitPeerLost), "since saving the bed: .*; limit 1.5 s\n");
 }
 
-// The process is stopped for 3 s by a helper it forked, with a 2 s limit: without the
-// accounting the watchdog would give up as soon as the process runs again. The stop may come at
-// any time before the limit; the test waits for nothing else. The stopped process leads a
-// process group of its own: a stopped member of ctest's group would have the kernel send SIGHUP
-// to that whole group (every test running beside it) when any member exits, where the group is
-// orphaned (ctest started without a terminal).
+// The process stops itself (SIGSTOP) right after its watchdog starts, and a helper it forked
+// continues it 3 s after it sees it stopped, with a 2 s limit: without the accounting the
+// watchdog would give up as soon as the process runs again. Nothing here depends on when the
+// helper gets to run: the stop is the process's own, and the helper waits for it (a helper that
+// stopped the process itself, once starved past the limit on a busy machine, let the watchdog
+// fire first). The stopped process leads a process group of its own: a stopped member of
+// ctest's group would have the kernel send SIGHUP to that whole group (every test running beside
+// it) when any member exits, where the group is orphaned (ctest started without a terminal).
 TEST(WatchdogDeathTest, TimeTheProcessWasStoppedExtendsTheLimitAndIsNamed) {
   EXPECT_EXIT(
       {
         setpgid(0, 0);
         signal(SIGHUP, SIG_IGN);
-        Watchdog dog("test rank 0", 2.0);
         const pid_t watched = getpid();
         if (fork() == 0) {
-          kill(watched, SIGSTOP);
+          // The third field of /proc/PID/stat is the state: T once the stop has taken.
+          const std::string stat = "/proc/" + std::to_string(watched) + "/stat";
+          for (;;) {
+            std::ifstream in(stat);
+            std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            const std::size_t close = text.rfind(')');
+            if (close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'T') break;
+            usleep(10000);
+          }
           sleep(3);
           kill(watched, SIGCONT);
           _exit(0);
         }
+        Watchdog dog("test rank 0", 2.0);
+        raise(SIGSTOP);
         for (;;) pause();
       },
       testing::ExitedWithCode(kExitPeerLost),
-      "since its start: .*; limit 2 s, extended by [3-9](\\.[0-9])? s during which this process itself did not run "
-      "\\(stopped or starved\\)\n");
+      "since its start: .*; limit 2 s, extended by ([3-9]|[1-9][0-9])(\\.[0-9])? s during which this process itself "
+      "did not run \\(stopped or starved\\)\n");
 }
 
 }  // namespace
