@@ -33,8 +33,6 @@ int StopSignal::caught() const { return caught_stop_signal(); }
 
 int caught_stop_signal() { return static_cast<int>(g_caught); }
 
-int StopSignal::caught_anywhere(const RankGroup& group) const { return group.max(caught()); }
-
 const char* signal_name(int signal) {
   switch (signal) {
     case SIGUSR1: return "USR1";

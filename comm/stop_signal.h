@@ -9,9 +9,9 @@
 // Ranks catch the signal at slightly different times, so a distributed run asks
 // raised_anywhere() (one small allreduce) once per step, and every rank stops at the same step.
 
-#include "comm/rank_group.h"
-
 namespace trackcosim::comm {
+
+class RankGroup;  // stop_signal_anywhere.cpp: this header stays free of MPI for TCP-only builds
 
 class StopSignal {
  public:

@@ -6,10 +6,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "comm/mpi_channel.h"
-#include "comm/mpi_session.h"
 #include "comm/tcp_channel.h"
 #include "cosim/coupler.h"
+#include "cosim/mpi_vehicle_channel.h"
 
 namespace trackcosim::cosim {
 namespace {
@@ -17,14 +16,7 @@ namespace {
 std::unique_ptr<comm::Channel> open_channel(const TerrainAddress& a) {
   if (a.transport == "tcp") return comm::tcp_connect(a.host, a.port, a.timeout_seconds);
   if (a.transport != "mpi") throw std::invalid_argument("--terrain must be mpi or tcp, got " + a.transport);
-  // A program started without mpirun is a singleton job: MPI is initialised here, and the
-  // channel then says that no terrain runs beside it.
-  comm::ensure_mpi();
-  const comm::RoleLayout roles = comm::split_world_by_role(comm::Role::Vehicle);
-  // The protocol has one vehicle leader and nothing for other vehicle ranks to do.
-  if (roles.role_size != 1)
-    throw std::invalid_argument("vehicle_node runs on one rank; the job gave it " + std::to_string(roles.role_size));
-  return std::make_unique<comm::MpiChannel>(roles);
+  return open_mpi_vehicle_channel();
 }
 
 }  // namespace
