@@ -1,6 +1,8 @@
 #pragma once
 // The benchmarks' small command lines: `--name value` flags, comma-separated lists, bare switches.
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -31,6 +33,14 @@ inline bool has(int argc, char** argv, const char* name) {
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], name) == 0) return true;
   return false;
+}
+
+/// `--help` or `-h` anywhere on the line: prints `usage` and exits 0, before any work (and before
+/// MPI starts): every bench program calls this first, so asking how to run one never runs it.
+inline void help_exits(int argc, char** argv, const char* usage) {
+  if (!has(argc, argv, "--help") && !has(argc, argv, "-h")) return;
+  std::fputs(usage, stdout);
+  std::exit(0);
 }
 
 }  // namespace trackcosim::bench

@@ -196,7 +196,13 @@ void residual_curve(const BodySet& bed, std::uint32_t iterations, real rolling, 
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: ccp [--sizes 10000,100000,1000000] [--threads 1,2] [--methods jacobi,apgd]\n"
+    "    [--warmup-steps K] [--steps S] [--iterations I] [--rolling MU_R] [--residual-interval M] [--residual-curve]\n"
+    "One time step of a settling granular bed per case, split into its phases (bench/ccp_bench.cpp).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   const std::vector<std::size_t> sizes = numbers(flag(argc, argv, "--sizes"), "10000,100000,1000000");
 #ifdef TRACKCOSIM_BENCH_ON_GPU
   const std::vector<std::size_t> thread_counts{0};  // the GPU build: OpenMP threads do not run the kernels

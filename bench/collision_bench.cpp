@@ -83,7 +83,13 @@ std::vector<std::size_t> numbers(const char* text, const char* fallback) {
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: collision [--sizes 10000,30000,...] [--threads 1,2] [--max-n N] [--repeats R]\n"
+    "          [--reference-max-n N] [--bin-factor-percent P]\n"
+    "Broad and narrow phase on a dense random sphere packing, every stage timed (bench/collision_bench.cpp).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   const std::size_t max_n = arg(argc, argv, "--max-n", SIZE_MAX);
   const std::size_t repeats = arg(argc, argv, "--repeats", 3);
   const std::size_t reference_max_n = arg(argc, argv, "--reference-max-n", 100000);

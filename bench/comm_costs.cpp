@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "bench/bench_args.h"
 #include "bench/bench_mpi.h"
 #include "comm/neighbour_exchange.h"
 #include "comm/rank_group.h"
@@ -45,7 +46,12 @@ double best_per_call(const comm::RankGroup& group, long long repeats, long long 
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: mpiexec -n N comm_costs [--repeats R] [--calls C]\n"
+    "What one neighbour message and one reduction cost (bench/comm_costs.cpp).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   const bench::MpiProgram mpi(argc, argv);
   const comm::RankGroup group = comm::RankGroup::world();
   const long long repeats = bench::flag(argc, argv, "--repeats", 7), calls = bench::flag(argc, argv, "--calls", 200);

@@ -16,6 +16,8 @@
 #include <cstring>
 #include <vector>
 
+#include "bench/bench_args.h"
+
 namespace {
 
 void check(cudaError_t status, const char* what) {
@@ -54,7 +56,12 @@ double median_seconds(Pass pass, int warmup = 3, int runs = 20) {
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: device_bandwidth [--mib M]   (M: MiB per buffer, default 2048, halved until two fit)\n"
+    "The device's copy and kernel bandwidth (bench/device_bandwidth.cu).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   std::size_t mib = 2048;
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--mib") == 0) mib = std::strtoull(argv[i + 1], nullptr, 10);

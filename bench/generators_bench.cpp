@@ -25,6 +25,7 @@
 #include <fstream>
 #include <string>
 
+#include "bench/bench_args.h"
 #include "bench/bench_mpi.h"
 #include "domain/grid_layout.h"
 #include "io/gray_image.h"
@@ -97,7 +98,12 @@ void write_inputs(const std::filesystem::path& dir) {
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: mpiexec -n N generators [--particles P] [--setup-limit S]\n"
+    "Particles created per second per rank by each granular source (bench/generators_bench.cpp).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   const bench::MpiProgram mpi(argc, argv);
   const int rank = mpi.rank, ranks = mpi.ranks;
   const long long particles = flag(argc, argv, "--particles", 100000);

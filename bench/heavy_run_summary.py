@@ -31,6 +31,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from help_option import exit_on_help  # noqa: E402
 from run_outputs import sinkage_of_run  # noqa: E402
 from sinkage import missing_inputs  # noqa: E402
 
@@ -96,6 +97,7 @@ def sinkage_now(folder, summary, vehicle_rows):
 
 
 def main(argv):
+    exit_on_help(argv, __doc__)
     if len(argv) not in (4, 6) or (len(argv) == 6 and argv[4] != "--rest-window"):
         print(__doc__, file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.h"
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
@@ -92,7 +93,12 @@ Row measure(double speed, double drive_time) {
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: moving_patch [--drive-time 0.6] [--speeds 0.25,0.5,1,2]     (any number of MPI ranks)\n"
+    "The moving patch's active share and time per coupling step against vehicle speed (bench/moving_patch_bench.cpp).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   MPI_Init(&argc, &argv);
   double drive_time = 0.6;
   std::vector<double> speeds{0.25, 0.5, 1, 2};

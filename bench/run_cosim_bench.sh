@@ -8,6 +8,7 @@
 #   TERRAIN (configs/cosim_gravel_terrain.json), COUPLING_STEP (1e-3; must match the terrain's),
 #   COUPLING_SCHEME (sequential, as the default run).
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 build=${1:-build}
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d)

@@ -5,6 +5,7 @@
 #   bench/run_generators.sh [BUILD_DIR]     (needs bench/generators built: --target bench_generators)
 # Environment: SIZES (default "100000 1000000"), RANKS (default "1 2").
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 build=${1:-build}
 exe="$build/bench/generators"
 [[ -x "$exe" ]] || { echo "run_generators.sh: $exe not built (cmake --build $build --target bench_generators)" >&2; exit 2; }

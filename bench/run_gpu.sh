@@ -23,6 +23,7 @@
 #   CUDA=0      dry run on the CPU build (OpenMP on all cores, no device_bandwidth): the same
 #               pipeline on a machine without a GPU, e.g. CUDA=0 SIZES=10000,30000 bash bench/run_gpu.sh
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 
 die() { echo "run_gpu: $*" >&2; exit 1; }
 

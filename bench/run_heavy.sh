@@ -17,6 +17,7 @@
 #   bench/run_heavy.sh [RUN_FILE...]       (default: the M113 and the excavator)
 # Environment: OUT (default output/heavy), TERRAIN_RANKS (2), FRESH_BED (0), TRACKCOSIM_BUILD.
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
 cd "$src"
 out=${OUT:-output/heavy} ranks=${TERRAIN_RANKS:-2}

@@ -10,6 +10,7 @@
 # Environment: GRAINS (10000), LOADS (5000,10000,20000), THREADS (1: the table's step times are
 # one thread's), HOLD (0.2 s), OUT (a file for the whole output; default a temporary one).
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 build=${1:-build}
 exe="$build/bench/loaded_bed"
 [[ -x "$exe" ]] || { echo "run_loaded_bed.sh: $exe not built" >&2; exit 2; }

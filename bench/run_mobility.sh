@@ -19,6 +19,7 @@
 # Environment: OUT, JOBS (points at a time, default 2), SLIPS, GRADES, SPEED (track speed, 0.3),
 # CHECK_SLIPS (the convergence check's slips, default 0.1,0.4).
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 build=$(cd "${1:-build}" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
 [[ -x "$build/vehicle_node/vehicle_node" && -x "$build/terrain_node/terrain_node" ]] ||

@@ -12,6 +12,7 @@
 # Environment: OUT (default output/mobility_m113), SLIPS (0,0.1,0.2,0.4,0.7), SPEED (1.0 m/s),
 # COLLECT (1: only make the tables), TRACKCOSIM_BUILD.
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
 cd "$src"
 out=${OUT:-output/mobility_m113} slips=${SLIPS:-0,0.1,0.2,0.4,0.7} speed=${SPEED:-1.0}

@@ -9,6 +9,7 @@
 # Environment: RANKS (default "1 2"), OVERSUBSCRIBED (default "4": run separately, marked, since
 # more ranks than cores share them), STRONG_PARTICLES (40000), WEAK_PER_RANK (20000), STEPS (10).
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 build=${1:-build}
 exe="$build/bench/terrain_scaling"
 [[ -x "$exe" ]] || { echo "run_scaling.sh: $exe not built (cmake --build $build --target bench_terrain_scaling)" >&2; exit 2; }

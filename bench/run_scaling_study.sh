@@ -22,6 +22,7 @@
 # others use are noisy: the load average is recorded next to every run, and QUIET=1 waits for a
 # calm spell before each.
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 build=${1:-build}
 out=${2:-output/scaling-study}
 here=$(cd "$(dirname "$0")" && pwd)

@@ -13,6 +13,7 @@
 # at 25 iterations leaves a 10-layer bed jittering at about 0.05 m/s, above any useful threshold),
 # STEPS, EXTRAPOLATE_STEPS, WORK (a scratch folder, default mktemp).
 set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
 build=${1:-build}
 exe="$build/terrain_node/terrain_node"
 [[ -x "$exe" ]] || { echo "run_settle_bench.sh: $exe not built" >&2; exit 2; }

@@ -25,6 +25,7 @@ import time
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, ".."))
 sys.path.insert(0, os.path.join(root, "tools"))
+from help_option import exit_on_help  # noqa: E402
 sys.path.insert(0, here)
 from gravel_convergence import VARIANTS, double_iterations  # noqa: E402
 from heavy_convergence import changes  # noqa: E402
@@ -93,6 +94,7 @@ def figures(folder):
 
 
 def main(argv):
+    exit_on_help(argv, __doc__)
     args = argv[1:]
     options = {"--out": None, "--threads": "2"}
     try:

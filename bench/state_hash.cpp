@@ -82,7 +82,12 @@ Outcome run(const BodySet& bed, SolverMethod method) {
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: state_hash [--repeats R]\n"
+    "Is a build's step reproducible? The hash of every body's state after 60 steps (bench/state_hash.cpp).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   const int repeats = std::atoi(bench::flag(argc, argv, "--repeats", "2"));
 #ifdef TRACKCOSIM_BENCH_ON_GPU
   const std::vector<int> thread_counts{0};

@@ -52,6 +52,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.h"
 #include "bench/bench_mpi.h"
 #include "gpu/memory/transfer_count.h"
 #include "terrain_node/config/terrain_config.h"
@@ -138,11 +139,17 @@ std::string stage_list(const std::vector<RankTimes>& all, double steps) {
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: mpiexec -n N terrain_scaling [--particles P | --particles-per-rank P] [--steps S]\n"
+    "                             [--warmup-steps K] [--iterations I] [--alone]\n"
+    "One point of a strong- or weak-scaling study of the distributed terrain (bench/terrain_scaling_bench.cpp).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   const bench::MpiProgram mpi(argc, argv);
   const int rank = mpi.rank, ranks = mpi.ranks;
   const bool alone = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "--alone") == 0; });
-  const long long per_rank = flag(argc, argv, "--particles-per-rank", 0);
+  const long long per_rank = flag(argc, argv, "--particles-per-rank", 0LL);
   const long long particles = per_rank > 0 ? per_rank * ranks : flag(argc, argv, "--particles", 20000);
   // The bed in whole rows of cells. Per rank: whole rows per rank, so that each rank of a split
   // bed holds what one rank alone holds. A total: the same bed on any rank count (strong

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.h"
 #include "vehicle_node/driver/driver.h"
 #include "vehicle_node/ground/ground_settings.h"
 #include "vehicle_node/standalone/run_config.h"
@@ -50,16 +51,18 @@ void bench(const std::string& file, int warmup, int steps) {
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: vehicle [--steps N (2000)] [--warmup N (500)] [CONFIG.json ...]   (default: configs/vehicles/*.json)\n"
+    "Wall time per step and real-time factor of every shipped vehicle alone on rigid ground (bench/vehicle_bench.cpp).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   int steps = 2000, warmup = 500;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if ((arg == "--steps" || arg == "--warmup") && i + 1 < argc) {
       (arg == "--steps" ? steps : warmup) = std::atoi(argv[++i]);
-    } else if (arg == "--help" || arg == "-h") {
-      std::printf("usage: vehicle [--steps N (2000)] [--warmup N (500)] [CONFIG.json ...]\n");
-      return 0;
     } else {
       files.push_back(arg);
     }

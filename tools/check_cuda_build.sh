@@ -3,6 +3,7 @@
 # fails CI. Compile and link only: this machine has no GPU to run it.
 # Environment: CUDA_BUILD_DIR (default build-cuda), CUDA_ARCHS (default 90).
 set -euo pipefail
+source "$(dirname "$0")/script_help.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"

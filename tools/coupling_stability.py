@@ -11,6 +11,9 @@ Usage: tools/coupling_stability.py
 """
 
 import math
+import sys
+
+from help_option import exit_on_help
 
 
 def decay(a, b, lag, steps=3000):
@@ -34,6 +37,7 @@ def decay(a, b, lag, steps=3000):
 
 
 def main():
+    exit_on_help(sys.argv, __doc__)
     bs = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
     for name, lag in (("sequential", 1), ("concurrent", 2)):
         print("%s scheme: decay per step (rows a = K H^2/m, columns b = C H/m)" % name)

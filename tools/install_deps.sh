@@ -8,6 +8,7 @@
 #   tools/install_deps.sh --with-render also POV-Ray and ffmpeg: tools/trackcosim render
 #                                       (docs/render.md)
 set -euo pipefail
+source "$(dirname "$0")/script_help.sh"
 
 packages=(
   g++ cmake ninja-build pkg-config

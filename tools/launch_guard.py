@@ -28,6 +28,7 @@ import subprocess
 import sys
 import threading
 
+from help_option import exit_on_help
 from input_checks import EXIT_BAD_INPUT, InputError, finite_number
 
 # Lines after which the launcher has GRACE seconds to return: a rank that gave up on its peers
@@ -122,6 +123,7 @@ def forward_stop_signals(process, interrupt=False):
 
 
 def main(argv):
+    exit_on_help(argv[:2], __doc__)  # only before the launcher: its own --help is its business
     args = argv[1:]
     grace = DEFAULT_GRACE_S
     if args[:1] == ["--grace"] and len(args) >= 2:

@@ -4,6 +4,7 @@
 #   tools/quickstart.sh test   install what is missing, build, run the whole test suite
 # Environment: BUILD_DIR (default build), JOBS (default: all cores).
 set -euo pipefail
+source "$(dirname "$0")/script_help.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"

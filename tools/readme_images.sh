@@ -5,6 +5,7 @@
 # Run the default co-simulation first (bash tools/quickstart.sh run). Writes docs/images/
 # default_run_side.png and docs/images/default_run_motion.png; commit them with git add docs/images.
 set -euo pipefail
+source "$(dirname "$0")/script_help.sh"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=${1:-output/cosim_gravel}
 [[ -f "$run/vehicle/vehicle.pvd" ]] || { echo "readme_images: $run/vehicle/vehicle.pvd: no such file (run the default co-simulation first)" >&2; exit 1; }

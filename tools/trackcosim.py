@@ -392,10 +392,28 @@ def warn_no_plots(folder, reason):
           "tools/trackcosim plot %s tries again" % (reason, folder), file=sys.stderr)
 
 
+HELP_OPTIONS = ("--help", "-h")
+
+
+def subcommand_help(subcommand):
+    """The text `trackcosim SUBCOMMAND --help` prints: the subcommand's own module's, else this one's."""
+    if subcommand == "mobility":
+        import mobility_tests
+        return mobility_tests.__doc__
+    if subcommand == "render":
+        import render_run
+        return render_run.__doc__
+    return __doc__
+
+
 def main(argv):
     args = argv[1:]
-    if args and args[0] in ("--help", "-h", "help"):
+    if args and args[0] in HELP_OPTIONS + ("help",):
         print(__doc__)
+        return 0
+    # Before anything is read or started: `trackcosim run CONFIG --help` must not run CONFIG.
+    if args and args[0] in SUBCOMMANDS and any(a in HELP_OPTIONS for a in args[1:]):
+        print(subcommand_help(args[0]))
         return 0
     if args and args[0] == "plot":
         return plot_command(args[1:])

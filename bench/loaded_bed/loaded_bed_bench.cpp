@@ -70,7 +70,16 @@ std::string label(const std::string& method, double rolling, double stiffness, d
 
 }  // namespace
 
+constexpr char kUsage[] =
+    "usage: loaded_bed [--grains 10000] [--loads 5000,10000,20000] [--methods apgd,jacobi]\n"
+    "           [--iterations 50,100,200] [--steps 1e-3] [--rolling-friction 0] [--stiffness 0]\n"
+    "           [--damping-ratio 0.3] [--tolerance 0] [--ramp 0.05] [--hold 0.25] [--window 0.1]\n"
+    "           [--threads 2] [--radius 0.0125] [--box side_m] [--spheres-per-grain 1|2|3|4]\n"
+    "           [--inertia-scale 1] [--print-every 25] [--residual-curve]\n"
+    "A shoe-sized plate pressed into a settled gravel bed, per solver setting (bench/loaded_bed/loaded_bed_bench.cpp).\n";
+
 int main(int argc, char** argv) {
+  trackcosim::bench::help_exits(argc, argv, kUsage);
   LoadedBedSpec spec;
   spec.grains = static_cast<std::size_t>(numbers(flag(argc, argv, "--grains", "10000")).at(0));
   spec.radius = numbers(flag(argc, argv, "--radius", "0.0125")).at(0);
