@@ -33,6 +33,12 @@ DecompositionOptions read_decomposition_options(const JsonField& object) {
     if (!(o.sharp_angle_deg > 0 && o.sharp_angle_deg < 180))
       angle->fail("must be in (0, 180) degrees, got " + number_to_string(o.sharp_angle_deg));
   }
+  if (const auto protrusion = object.optional_member("max_protrusion")) {
+    o.max_protrusion = protrusion->non_negative_number();
+    if (o.max_protrusion >= 1)
+      protrusion->fail("must be in [0, 1) (a fraction of the part's size; 0: the fixed refinement alone), got " +
+                       number_to_string(o.max_protrusion));
+  }
   if (const auto merge = object.optional_member("merge")) {
     o.merge_tolerance = merge->non_negative_number();
     if (o.merge_tolerance > 1)

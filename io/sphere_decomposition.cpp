@@ -28,6 +28,17 @@ Sphere fit_sphere(Vec3 a, Vec3 b, Vec3 c, double f) {
   return {circumcentre - real(f * r) * unit_normal(a, b, c), real(r)};
 }
 
+double circumradius(const std::array<Vec3, 3>& c) {
+  const double ab = length(c[1] - c[0]), bc = length(c[2] - c[1]), ca = length(c[0] - c[2]);
+  return ab * bc * ca / (2 * length(cross(c[1] - c[0], c[2] - c[0])));
+}
+
+/// How far the sphere of ratio f through a piece of circumradius R reaches beyond the piece: above
+/// it, r - d = R sqrt((1 - f) / (1 + f)), or sideways past its circumcircle, r - R.
+double bulge(double R, double f) {
+  return R * std::max(std::sqrt((1 - f) / (1 + f)), 1 / std::sqrt(1 - f * f) - 1);
+}
+
 /// What makes an original face sharp: its corners and edges next to a face whose normal turns by
 /// more than the threshold. Children are refined again only where they touch these.
 struct SharpFeatures {
@@ -89,6 +100,22 @@ std::array<Piece, 4> split_in_four(const Piece& p) {
           Piece{{ab, bc, ca}, p.face}};
 }
 
+/// Halves a piece across its longest edge: a sliver (a CAD export's long thin triangle) becomes
+/// two pieces nearer to equilateral, where splitting in four would keep its shape and multiply
+/// the spheres along its width.
+std::array<Piece, 2> bisect_longest_edge(const Piece& p) {
+  // The longest edge runs from corner k to k + 1. Edges of equal length (an isosceles piece) are
+  // told apart by their order, not by rounding: a moved mesh must give the same pieces.
+  std::array<double, 3> lengths{};
+  for (int e = 0; e < 3; ++e) lengths[e] = length(p.corners[(e + 1) % 3] - p.corners[e]);
+  const double longest = *std::max_element(lengths.begin(), lengths.end());
+  int k = 0;
+  while (lengths[k] < longest * (1 - 1e-9)) ++k;
+  const Vec3 a = p.corners[k], b = p.corners[(k + 1) % 3], c = p.corners[(k + 2) % 3];
+  const Vec3 m = real(0.5) * (a + b);
+  return {Piece{{a, m, c}, p.face}, Piece{{m, b, c}, p.face}};  // both keep the face's orientation
+}
+
 /// Drops spheres lying inside a larger kept one (within `slack`). Largest first, ties broken by
 /// index, so the result does not depend on anything but the input order.
 std::vector<Sphere> drop_contained(std::vector<Sphere> spheres, double slack) {
@@ -114,6 +141,9 @@ void check_options(const DecompositionOptions& o) {
   if (o.refine_levels < 0 || o.refine_levels > kMaxRefineLevels)
     throw ConfigError("sphere decomposition: refinement levels must be 0 to " + number_to_string(kMaxRefineLevels) +
                       ", got " + number_to_string(o.refine_levels));
+  if (!(o.max_protrusion >= 0 && o.max_protrusion < 1))
+    throw ConfigError("sphere decomposition: max protrusion must be in [0, 1) (a fraction of the part's size; 0: "
+                      "the fixed refinement alone), got " + number_to_string(o.max_protrusion));
   if (!(o.merge_tolerance >= 0))
     throw ConfigError("sphere decomposition: merge tolerance must be >= 0, got " + number_to_string(o.merge_tolerance));
 }
@@ -130,23 +160,38 @@ Decomposition decompose_into_spheres(const TriangleMesh& mesh, Vec3 origin, cons
     return std::array<Vec3, 3>{mesh.vertices[f[0]], mesh.vertices[f[1]], mesh.vertices[f[2]]};
   };
 
+  // With max_protrusion, a piece that bulges too far is split whatever its level or place.
+  const double largest_bulge = options.max_protrusion * kBulgeShare * size;
+  const auto too_large = [&](const Piece& p, double f) {
+    // The margin keeps a piece right at the bound from splitting or not by rounding alone.
+    return options.max_protrusion > 0 && bulge(circumradius(p.corners), f) > largest_bulge * (1 + 1e-9);
+  };
+
   Decomposition out;
-  std::vector<Piece> refined;  // the current level's pieces at sharp features
+  std::vector<Piece> refined;  // the current level's pieces to split or fit
   for (std::uint32_t t = 0; t < mesh.triangles.size(); ++t) {
-    const auto c = corners_of(t);
-    if (options.refine_levels > 0 && sharp[t].any()) {
-      ++out.sharp_faces;
-      for (const Piece& p : split_in_four(Piece{c, t})) refined.push_back(p);
+    const Piece whole{corners_of(t), t};
+    const bool sharp_face = (options.refine_levels > 0 || options.max_protrusion > 0) && sharp[t].any();
+    if (sharp_face) ++out.sharp_faces;
+    // The fixed refinement splits sharp faces in four; the bound alone decides with max_protrusion.
+    if (sharp_face && options.max_protrusion == 0) {
+      for (const Piece& p : split_in_four(whole)) refined.push_back(p);
+    } else if (too_large(whole, sharp[t].any() ? options.refined_f : options.f)) {
+      for (const Piece& p : bisect_longest_edge(whole)) refined.push_back(p);
     } else {
-      out.spheres.push_back(fit_sphere(c[0], c[1], c[2], options.f));
+      out.spheres.push_back(fit_sphere(whole.corners[0], whole.corners[1], whole.corners[2], options.f));
     }
   }
-  for (int level = 1; level <= options.refine_levels; ++level) {
+  // A bisection halves a piece's area as a split in four quarters it: twice the levels.
+  const int levels = options.max_protrusion > 0 ? 2 * kMaxRefineLevels : options.refine_levels;
+  for (int level = 1; level <= levels && !refined.empty(); ++level) {
     std::vector<Piece> next;
     for (const Piece& p : refined) {
       const bool at_edge = touches_sharp_feature(p, corners_of(p.face), sharp[p.face], 1e-9 * size);
-      if (at_edge && level < options.refine_levels) {
+      if (at_edge && level < options.refine_levels && options.max_protrusion == 0) {
         for (const Piece& q : split_in_four(p)) next.push_back(q);
+      } else if (level < levels && too_large(p, at_edge ? options.refined_f : options.f)) {
+        for (const Piece& q : bisect_longest_edge(p)) next.push_back(q);
       } else {
         // Pieces away from the sharp feature lie in the smooth part of the face: the flatter
         // spheres of f fit them better than the refined ratio meant for the edge.

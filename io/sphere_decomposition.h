@@ -17,6 +17,8 @@
 //    corner, so the small spheres gather at the edges. The last level's pieces at the edge get
 //    `refined_f` (the thesis used f = 0.7 and 0); pieces that stopped splitting because they do not
 //    touch the edge keep f, as the smooth interior of the face they are.
+//    With max_protrusion (the default), every piece is also split until its sphere's own bulge is
+//    small against the part: the mesh no longer sets the resolution (a 12-face cube, CAD slivers).
 // 3. Simplify (optional): a sphere that lies inside a larger one, within `merge_tolerance` times
 //    the part's size, is dropped (near-duplicates at shared corners, refined children).
 // The spheres are written relative to the part's centre of mass, the body frame's origin.
@@ -42,7 +44,18 @@ struct DecompositionOptions {
   double sharp_angle_deg = 30;   // normals further apart than this make an edge sharp
   int refine_levels = 2;         // times a face at a sharp edge is split in four (0: no refinement)
   double merge_tolerance = 0;    // relative to the part's size; 0: keep every sphere
+  // > 0 (relative to the part's size): every piece, at a sharp edge or not, is halved across its
+  // longest edge until its sphere's own bulge, above the piece or sideways past its circumcircle,
+  // is at most this times `kBulgeShare`, up to 2 kMaxRefineLevels halvings; refine_levels then
+  // only sets the least refinement at sharp edges. The thesis' fixed refinement alone (0) leaves a 0.1 m cube
+  // protruding 14.5% and slivers far more (docs/meshes.md, "Protrusion within a bound").
+  double max_protrusion = 0.05;
 };
+
+/// The share of max_protrusion each sphere's own bulge may take: a sphere next to a sharp edge
+/// also reaches past the neighbouring face, by about its bulge again (measured on the cube and
+/// the sliver cylinder of tests/io, docs/meshes.md).
+inline constexpr double kBulgeShare = 1.0;
 
 struct Decomposition {
   std::vector<Sphere> spheres;     // relative to `origin`

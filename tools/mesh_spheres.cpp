@@ -32,7 +32,7 @@ constexpr int kExitBadInput = 2;
 
 constexpr const char* kUsage =
     "usage: mesh_spheres MESH.obj|MESH.stl --density KG_PER_M3 [-o spheres.json] [--f R] [--refined-f R] "
-    "[--sharp-angle DEG] [--refine-levels N] [--merge FRACTION] (mesh_spheres --help tells more)";
+    "[--sharp-angle DEG] [--refine-levels N] [--max-protrusion FRACTION] [--merge FRACTION] (mesh_spheres --help tells more)";
 
 nlohmann::json to_json(Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -48,7 +48,8 @@ nlohmann::json sphere_set_json(const io::MassProperties& p, const io::Decomposit
   j["spheres"] = nlohmann::json::array();
   for (const io::Sphere& s : d.spheres) j["spheres"].push_back({s.centre.x, s.centre.y, s.centre.z, s.radius});
   j["options"] = {{"f", o.f}, {"refined_f", o.refined_f}, {"sharp_angle_deg", o.sharp_angle_deg},
-                  {"refine_levels", o.refine_levels}, {"merge_tolerance", o.merge_tolerance}};
+                  {"refine_levels", o.refine_levels}, {"max_protrusion", o.max_protrusion},
+                  {"merge_tolerance", o.merge_tolerance}};
   j["fit"] = {{"spheres", fit.spheres},       {"sharp_faces", d.sharp_faces},     {"merged", d.merged},
               {"part_size", fit.part_size},   {"protrusion", fit.protrusion},     {"gap", fit.gap},
               {"boundary_samples", fit.boundary_samples}, {"surface_samples", fit.surface_samples}};
@@ -78,6 +79,11 @@ int main(int argc, char** argv) {
       ->check(io::finite_number())
       ->capture_default_str();
   app.add_option("--refine-levels", options.refine_levels, "splits of faces at sharp edges")->capture_default_str();
+  app.add_option("--max-protrusion", options.max_protrusion,
+                 "split every face until each sphere bulges at most half this fraction of the part's size "
+                 "(0: the fixed refinement alone); the fit report says what it reached")
+      ->check(io::finite_number(io::NumberSign::AtLeastZero))
+      ->capture_default_str();
   app.add_option("--merge", options.merge_tolerance, "drop spheres inside others within this fraction of the part's size")
       ->check(io::finite_number(io::NumberSign::AtLeastZero))
       ->capture_default_str();
@@ -121,6 +127,11 @@ int main(int argc, char** argv) {
                 spheres.sharp_faces, spheres.merged, fit.part_size);
     std::printf("fit: protrusion %.3g%%, gap %.3g%% of the part's size -> %s\n", 100 * fit.protrusion, 100 * fit.gap,
                 output.c_str());
+    if (options.max_protrusion > 0 && fit.protrusion > options.max_protrusion)
+      std::fprintf(stderr,
+                   "mesh_spheres: warning: the protrusion %.3g%% is above --max-protrusion %.3g%%: the mesh's faces "
+                   "need more than %d splits; remesh it finer, or lower --f\n",
+                   100 * fit.protrusion, 100 * options.max_protrusion, io::kMaxRefineLevels);
   } catch (const io::ConfigError& e) {
     std::fprintf(stderr, "mesh_spheres: error: %s\n", e.what());
     return kExitBadInput;

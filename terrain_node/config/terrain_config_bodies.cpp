@@ -103,7 +103,7 @@ std::vector<CompoundBody::Member> read_sphere_list(const io::JsonField& list, Qu
 }
 
 void read_mesh_shape(const io::JsonField& f, const ParticleContext& context, BodyShape& shape) {
-  f.expect_object({"mesh", "density", "f", "refined_f", "refine_levels", "sharp_angle", "merge"});
+  f.expect_object({"mesh", "density", "f", "refined_f", "refine_levels", "sharp_angle", "max_protrusion", "merge"});
   shape.source = BodyShape::Source::Mesh;
   const io::JsonField mesh_field = f.member("mesh");
   shape.file = context.folder / mesh_field.string();

@@ -141,7 +141,7 @@ Json shape_json(const BodyShape& shape) {
     const io::DecompositionOptions& o = shape.decomposition;
     return {{"mesh", file},           {"density", shape.density},         {"f", o.f},
             {"refined_f", o.refined_f}, {"refine_levels", o.refine_levels}, {"sharp_angle", o.sharp_angle_deg},
-            {"merge", o.merge_tolerance}};
+            {"max_protrusion", o.max_protrusion}, {"merge", o.merge_tolerance}};
   }
   if (shape.source == BodyShape::Source::SpheresFile) return {{"spheres_file", file}};
   Json spheres = Json::array();

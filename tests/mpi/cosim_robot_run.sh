@@ -12,7 +12,7 @@
 #    timing.csv and run.json and ends with the parseable `cosim steps=...` line, whose mobility
 #    fields (slip, sprocket power, ground pressure) are n/a: the sprockets never turn; its rank
 #    balance line reads terrain/ranks.csv, two rows a step; run.log in the run folder holds
-#    every line it printed.
+#    every line it printed; the README's quoted summary line has the keys of this run's line.
 # With LOADS "implicit" the vehicle takes the shoe loads implicitly (docs/protocol.md, "Implicit
 # shoe loads": the terrain sends each shoe's contact stiffness, exact over its ranks), and all of
 # the above must hold the same way.
@@ -43,6 +43,12 @@ TRACKCOSIM_BUILD=$(dirname "$(dirname "$vehicle")") "$src/tools/trackcosim" run 
   { cat "$work/two.log"; exit 1; }
 tail -n 1 "$work/two.log"
 grep -Eq "^cosim steps=800 terrain_ranks=2 particles=3100 distance_m=[-0-9.]+ sinkage_m=[-0-9.]+ step_ms=[0-9.]+ exchange_share=[0-9.]+ slip=n/a sprocket_power_kw=n/a ground_pressure_kpa=n/a$" "$work/two.log"
+# The README quotes the default run's parseable line: it must have this run's keys, in this order.
+keys() { grep -Eo "[a-z_]+=" | tr -d '\n'; }
+readme_keys=$(grep -Em 1 "^ *cosim steps=" "$src/README.md" | keys)
+run_keys=$(grep -E "^cosim steps=" "$work/two.log" | keys)
+[[ -n $readme_keys && $readme_keys == "$run_keys" ]] ||
+  { echo "FAIL: the README's summary line has keys $readme_keys, a run prints $run_keys"; exit 1; }
 [[ -f $work/two/timing.csv && -f $work/two/run.json && -f $work/two/terrain/timing.csv ]]
 [[ $(wc -l < "$work/two/timing.csv") == 801 ]]
 # Two terrain ranks: the summary says how evenly they shared the work (terrain/ranks.csv, 2 rows a step).

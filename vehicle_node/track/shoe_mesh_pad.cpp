@@ -37,7 +37,7 @@ Vec3 inertia_about_origin(const io::MassProperties& p, const JsonField& density)
 }  // namespace
 
 MeshPad read_mesh_pad(const JsonField& pad, const std::filesystem::path& config_folder) {
-  pad.expect_object({"mesh", "f", "refined_f", "refine_levels", "sharp_angle", "merge", "density"});
+  pad.expect_object({"mesh", "f", "refined_f", "refine_levels", "sharp_angle", "max_protrusion", "merge", "density"});
   MeshPad out;
   const JsonField mesh_field = pad.member("mesh");
   const std::string name = mesh_field.string();
