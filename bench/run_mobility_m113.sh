@@ -5,7 +5,8 @@
 # (2 terrain ranks and the vehicle fill this machine's 2 cores), 1.0 s of rest (the rest damping
 # of configs/vehicles/m113.json ends at 0.5 s), a 0.5 s ramp to 1 m/s of track speed, 0.5 s to
 # settle and 1.5 s of measurement. About 30 minutes per point here, six points: start it in the
-# background with the machine otherwise idle; a point that stops resumes from its checkpoint
+# background with the machine otherwise idle; run it again to continue a stopped series: finished
+# points are read, a point that stopped resumes from its checkpoint
 # (docs/mobility.md, "Long points"), then COLLECT=1 makes the tables from the points present.
 #
 #   bench/run_mobility_m113.sh

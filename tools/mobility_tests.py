@@ -10,13 +10,22 @@ and one progress line is printed; at the end the table is sorted by value, drawn
 OUT/<test>.png, and the last line says `mobility test=<test> points=<n> ...`.
 --point K runs point K alone (a Slurm array task: jobs/mobility_array.sbatch) and writes no
 table; --collect runs nothing and makes the table from the point folders present.
+
+A series of hours is continued, not restarted: run the same command again and the points that
+finished are read from their folders, those that a signal or a crash ended after a checkpoint
+resume from it (`trackcosim run ... --resume POINT`), and the others run. A point interrupted
+(Ctrl-C: exit status 130, or stopped by SIGUSR1/SIGTERM with its checkpoints) stops the series:
+no further point starts, and the last lines say how to continue. SIGUSR1 or SIGTERM sent to this
+process (a batch system's walltime warning) is passed to the running points, which checkpoint.
 """
 import concurrent.futures
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 from command_line import UsageError, parse_mobility_command_line
@@ -94,19 +103,77 @@ def write_record(point, record):
         f.write("\n")
 
 
-def run_point(point, record, env, echo):
-    """Runs one point with its output in FOLDER/log.txt (echo: also on this terminal); returns
-    (exit status, seconds). point.json records both."""
+EXIT_INTERRUPTED = 130  # the launcher's status after Ctrl-C, with both checkpoints written
+
+
+class SeriesStop:
+    """Whether the series must start no further point (a point was interrupted, or this process
+    got a stop signal), and the points' processes running now, to pass a stop signal on to."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.running = set()
+        self.lock = threading.Lock()
+
+    def forward(self, signum, _frame):
+        self.event.set()
+        with self.lock:
+            for process in self.running:
+                process.send_signal(signum)
+
+
+def interrupted(point, status):
+    """A point that a signal ended with its checkpoints: Ctrl-C (130), or SIGUSR1/SIGTERM (0 and
+    the launcher's stopped.txt)."""
+    return status == EXIT_INTERRUPTED or (status == 0 and os.path.exists(os.path.join(point.folder, "stopped.txt")))
+
+
+def resumable(point, previous):
+    """A coupled point that ended before its end after writing both checkpoints."""
+    return (not previous.get("rigid", False) and previous.get("status") is not None and
+            all(os.path.isfile(os.path.join(point.folder, side, "checkpoint.bin")) for side in ("vehicle", "terrain")))
+
+
+def point_plan(point, previous, record):
+    """'done' (it finished: read its folder), 'resume' (continue from its checkpoints) or 'run',
+    from the point.json an earlier run of the series left (`previous`, {} when none)."""
+    if previous.get("status") == 0 and os.path.isfile(rig_path(point.folder)) and not interrupted(point, 0):
+        return "done"
+    if not record.get("rigid") and resumable(point, previous):
+        return "resume"
+    return "run"
+
+
+def resume_command(command, folder):
+    """The point's `trackcosim run ... --out FOLDER` as `... --resume FOLDER`."""
+    at = command.index("--out")
+    return command[:at] + ["--resume", folder] + command[at + 2:]
+
+
+def run_point(point, record, env, echo, stop=None):
+    """Runs one point with its output in FOLDER/log.txt (echo: also on this terminal; appended to
+    when the point resumes); returns (exit status, seconds). point.json records both. A point
+    whose turn comes after the series was told to stop does not start: (None, None)."""
+    if stop is not None and stop.event.is_set():
+        return None, None
     start = time.monotonic()
-    with open(os.path.join(point.folder, "log.txt"), "w") as log:
+    with open(os.path.join(point.folder, "log.txt"), "a" if "--resume" in record["command"] else "w") as log:
         process = subprocess.Popen(record["command"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                    env=env)
+        if stop is not None:
+            with stop.lock:
+                stop.running.add(process)
         for line in process.stdout:
             log.write(line)
             if echo:
                 sys.stdout.write(line)
                 sys.stdout.flush()
         status = process.wait()
+        if stop is not None:
+            with stop.lock:
+                stop.running.discard(process)
+            if interrupted(point, status):
+                stop.event.set()
     record.update({"status": status, "seconds": time.monotonic() - start})
     write_record(point, record)
     return status, record["seconds"]
@@ -135,11 +202,12 @@ def dry_run(points, records):
     return 1 if failed else 0
 
 
-def run_points(points, records, jobs, env, on_done):
-    """Runs the points jobs at a time; on_done(point, status, seconds) as each one ends."""
+def run_points(points, records, jobs, env, on_done, stop):
+    """Runs the points jobs at a time; on_done(point, status, seconds) as each one ends (status
+    None: not started, the series was stopped)."""
     echo = len(points) == 1
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        futures = {pool.submit(run_point, p, r, env, echo): p for p, r in zip(points, records)}
+        futures = {pool.submit(run_point, p, r, env, echo, stop): p for p, r in zip(points, records)}
         for future in concurrent.futures.as_completed(futures):
             on_done(futures[future], *future.result())
 
@@ -163,9 +231,17 @@ def mobility_command(args, fail):
     table = Table(os.path.join(out, test + ".csv"), test) if options["--point"] is None else None
     rows, figures, failures, count = [], [], [], len(points)
 
+    left = []  # points not finished because the series stopped
+
     def finished(point, status, seconds):
         """One point ended (or, with --collect, was found): its row, or why it has none."""
         where = "%s (%d/%d)" % (point.name, point.index + 1, len(options["values"]))
+        if status is None or (seconds is not None and interrupted(point, status)):
+            left.append(point.name)
+            print("mobility: %s %s" % (where, "not started: the series was stopped" if status is None else
+                                       "interrupted with its checkpoints: it resumes when the series is run again"),
+                  flush=True)
+            return
         if status != 0:
             failures.append("%s (exit status %s)" % (point.folder, status))
             print("mobility: %s FAILED with exit status %s; see %s" % (
@@ -190,7 +266,12 @@ def mobility_command(args, fail):
                 "none: no %s" % rig_path(point.folder)
             finished(point, status, None)
     else:
+        previous = [point_record(p.folder) for p in points]
         records = [prepare_point(p, run, options) for p in points]
+        plans = [point_plan(p, old, r) for p, old, r in zip(points, previous, records)]
+        for record, plan, p in zip(records, plans, points):
+            if plan == "resume":
+                record["command"] = resume_command(record["command"], p.folder)
         if options["--dry-run"]:
             return dry_run(points, records)
         ranks = terrain_ranks(run, options)
@@ -202,9 +283,22 @@ def mobility_command(args, fail):
             test, count, "s" if count > 1 else "", jobs,
             "rigid ground" if options["--rigid"] else "%d terrain rank%s each" % (ranks, "s" if ranks > 1 else ""),
             out), flush=True)
-        for point, record in zip(points, records):
+        todo = []
+        for point, record, plan, old in zip(points, records, plans, previous):
+            if plan == "done":  # keep its record: its status and time
+                finished(point, 0, None)
+                continue
             write_record(point, record)
-        run_points(points, records, jobs, env, finished)
+            if plan == "resume":
+                print("mobility: %s resumes from its checkpoints (%s)" % (point.name, point.folder), flush=True)
+            todo.append((point, record))
+        stop = SeriesStop()
+        previous_handlers = {s: signal.signal(s, stop.forward) for s in (signal.SIGUSR1, signal.SIGTERM)}
+        try:
+            run_points([p for p, _ in todo], [r for _, r in todo], jobs, env, finished, stop)
+        finally:
+            for s, handler in previous_handlers.items():
+                signal.signal(s, handler)
     if table:
         table.finish()
         rows = table.rows
@@ -212,9 +306,13 @@ def mobility_command(args, fail):
     if failures:
         print("trackcosim: error: %d of %d points failed: %s" % (len(failures), count, "; ".join(failures)),
               file=sys.stderr, flush=True)
+    if left:
+        print("mobility: stopped with %d point%s left (%s): run the same command again to continue; finished "
+              "points are read, interrupted ones resume from their checkpoints" % (
+                  len(left), "s" if len(left) > 1 else "", ", ".join(left)), flush=True)
     print("mobility test=%s points=%d done=%d failed=%d out=%s" % (test, count, len(rows), len(failures), out) +
           ("" if options["--point"] is None else " point=%d" % options["--point"]) + last_line_fields(test, rows))
-    return 1 if failures else 0
+    return 1 if failures else EXIT_INTERRUPTED if left else 0
 
 
 def write_plot(out, test, rows, figures):

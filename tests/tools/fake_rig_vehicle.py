@@ -8,7 +8,9 @@ run.json as vehicle_node would, without a multibody model. Every 0.01 s to --end
   - pull mode: chassis at track speed x (1 - slope / 20 deg), slip slope / 20;
   - vehicle.csv: one road wheel per side, the left one loaded 1000 N plus 500 N at t = 1.5 s,
     the chassis pitched nose up 2 degrees at t = 1.5 s and its vz stepping 0.1 m/s there.
-FAKE_FAIL_VALUE=<v> (environment): exit with status 3 for a rig whose test value is v."""
+FAKE_FAIL_VALUE=<v> (environment): exit with status 3 for a rig whose test value is v;
+FAKE_INTERRUPT_VALUE=<v>: exit with status 130, as a run ended by Ctrl-C, for that value.
+Each run appends its value to runs.txt in its point's folder (the parent of --out): which ran."""
 import csv
 import json
 import math
@@ -59,10 +61,15 @@ def main():
     with open(option("--rig")) as f:
         rig = json.load(f)
     value = {"slip": lambda: rig["slip"], "towed": lambda: rig["speed"], "pull": lambda: rig["slope_deg"]}[rig["mode"]]()
+    out = option("--out")
+    with open(os.path.join(os.path.dirname(os.path.abspath(out)), "runs.txt"), "a") as f:
+        f.write("%g\n" % value)
     if os.environ.get("FAKE_FAIL_VALUE") not in (None, "") and float(os.environ["FAKE_FAIL_VALUE"]) == value:
         print("vehicle_node: error: the fake fails for %g" % value, file=sys.stderr)
         return 3
-    out = option("--out")
+    if os.environ.get("FAKE_INTERRUPT_VALUE") not in (None, "") and float(os.environ["FAKE_INTERRUPT_VALUE"]) == value:
+        print("vehicle_node: interrupted (SIGINT) at %g" % value, file=sys.stderr)
+        return 130
     os.makedirs(out, exist_ok=True)
     end = float(option("--end-time", "2.2"))
     times = [round(DT * (k + 1), 10) for k in range(int(round(end / DT)))]

@@ -8,6 +8,10 @@ answers are in its docstring) found through TRACKCOSIM_BUILD, so no build, MPI o
     sinkage 0.0 on rigid ground; the parseable last line;
   - a failed point: its folder and exit status, the other rows, exit status 1;
   - --collect: the table from point folders made beforehand; --point K runs point K only;
+  - an interrupted point (exit status 130) stops the series: no later point starts, exit status
+    130 and how to continue; the same command again reads the finished points without running
+    them, runs the rest and makes the whole table; a coupled point left with both checkpoints
+    resumes (`--resume POINT`, seen in --dry-run);
   - resistance, grade (gradeability) and obstacle figures; jobs/mobility_array.sbatch's tasks."""
 import csv
 import importlib.util
@@ -145,6 +149,40 @@ class MobilityCommandTest(unittest.TestCase):
         self.assertEqual((fields["done"], fields["failed"]), ("2", "1"))
         with open(os.path.join(folder, "log.txt")) as f:
             self.assertIn("the fake fails for 0.1", f.read())
+
+    def runs(self, point):
+        path = os.path.join(self.out, point, "runs.txt")
+        if not os.path.exists(path):
+            return 0
+        with open(path) as f:
+            return len(f.read().split())
+
+    def test_an_interrupted_point_stops_the_series_and_the_same_command_continues_it(self):
+        args = ("dbp", self.run_file, "--slips", "0,0.1,0.2", "--rigid", "--jobs", "1", "--out", self.out)
+        stopped = self.launcher(*args, env={"FAKE_INTERRUPT_VALUE": "0.1"}, status=130)
+        self.assertIn("mobility: dbp_0.1 (2/3) interrupted with its checkpoints", stopped.stdout)
+        self.assertIn("mobility: dbp_0.2 (3/3) not started: the series was stopped", stopped.stdout)
+        self.assertIn("stopped with 2 points left (dbp_0.1, dbp_0.2): run the same command again", stopped.stdout)
+        self.assertEqual([self.runs(p) for p in ("dbp_0", "dbp_0.1", "dbp_0.2")], [1, 1, 0])
+        again = self.launcher(*args)
+        self.assertIn("mobility: dbp_0 (1/3) read: slip 0.000", again.stdout)
+        self.assertEqual([self.runs(p) for p in ("dbp_0", "dbp_0.1", "dbp_0.2")], [1, 2, 1])  # dbp_0 not run again
+        self.assertEqual([r["slip"] for r in table(os.path.join(self.out, "dbp.csv"))], ["0", "0.1", "0.2"])
+        self.assertEqual(self.last_line(again)["done"], "3")
+
+    def test_a_coupled_point_with_both_checkpoints_resumes(self):
+        point = os.path.join(self.out, "dbp_0.1")
+        for side in ("vehicle", "terrain"):  # what a point stopped after a checkpoint leaves
+            os.makedirs(os.path.join(point, side))
+            open(os.path.join(point, side, "checkpoint.bin"), "w").close()
+        with open(os.path.join(point, "point.json"), "w") as f:
+            json.dump({"test": "dbp", "value": 0.1, "rigid": False, "status": 130}, f)
+        result = self.launcher("dbp", self.run_file, "--slips", "0,0.1", "--dry-run", "--out", self.out)
+        resumed = [l for l in result.stdout.splitlines() if l.startswith("mobility: dbp_0.1: ") and "mpirun" in l]
+        self.assertEqual(len(resumed), 1, result.stdout)
+        self.assertIn("--restart", resumed[0])  # both programs continue from their checkpoints
+        fresh = [l for l in result.stdout.splitlines() if l.startswith("mobility: dbp_0: ") and "mpirun" in l]
+        self.assertNotIn("--restart", fresh[0])
 
     def test_collect_builds_the_table_from_point_folders(self):
         for slip in ("0.05", "0.3"):  # made beforehand, as array tasks would (no point.json)
