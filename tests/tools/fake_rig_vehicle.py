@@ -10,12 +10,16 @@ run.json as vehicle_node would, without a multibody model. Every 0.01 s to --end
     the chassis pitched nose up 2 degrees at t = 1.5 s and its vz stepping 0.1 m/s there.
 FAKE_FAIL_VALUE=<v> (environment): exit with status 3 for a rig whose test value is v;
 FAKE_INTERRUPT_VALUE=<v>: exit with status 130, as a run ended by Ctrl-C, for that value.
+FAKE_WAIT_VALUE=<v>: for that value, wait (up to 60 s) for SIGUSR1 or SIGTERM and then exit 130,
+as a run that checkpointed on the signal.
 Each run appends its value to runs.txt in its point's folder (the parent of --out): which ran."""
 import csv
 import json
 import math
 import os
+import signal
 import sys
+import time
 
 TRANSIENT_ROWS = 20
 DT = 0.01
@@ -69,6 +73,17 @@ def main():
         return 3
     if os.environ.get("FAKE_INTERRUPT_VALUE") not in (None, "") and float(os.environ["FAKE_INTERRUPT_VALUE"]) == value:
         print("vehicle_node: interrupted (SIGINT) at %g" % value, file=sys.stderr)
+        return 130
+    if os.environ.get("FAKE_WAIT_VALUE") not in (None, "") and float(os.environ["FAKE_WAIT_VALUE"]) == value:
+        caught = []
+        for s in (signal.SIGUSR1, signal.SIGTERM):
+            signal.signal(s, lambda signum, _frame: caught.append(signum))
+        with open(os.path.join(os.path.dirname(os.path.abspath(out)), "waiting"), "w"):
+            pass
+        deadline = time.monotonic() + 60
+        while not caught and time.monotonic() < deadline:
+            time.sleep(0.05)
+        print("vehicle_node: stopped by signal %s" % (caught or ["none"])[0], file=sys.stderr)
         return 130
     os.makedirs(out, exist_ok=True)
     end = float(option("--end-time", "2.2"))

@@ -11,16 +11,19 @@ answers are in its docstring) found through TRACKCOSIM_BUILD, so no build, MPI o
   - an interrupted point (exit status 130) stops the series: no later point starts, exit status
     130 and how to continue; the same command again reads the finished points without running
     them, runs the rest and makes the whole table; a coupled point left with both checkpoints
-    resumes (`--resume POINT`, seen in --dry-run);
+    resumes (`--resume POINT`, seen in --dry-run); SIGUSR1 to the series reaches the running
+    point and starts no other;
   - resistance, grade (gradeability) and obstacle figures; jobs/mobility_array.sbatch's tasks."""
 import csv
 import importlib.util
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -169,6 +172,27 @@ class MobilityCommandTest(unittest.TestCase):
         self.assertEqual([self.runs(p) for p in ("dbp_0", "dbp_0.1", "dbp_0.2")], [1, 2, 1])  # dbp_0 not run again
         self.assertEqual([r["slip"] for r in table(os.path.join(self.out, "dbp.csv"))], ["0", "0.1", "0.2"])
         self.assertEqual(self.last_line(again)["done"], "3")
+
+    def test_a_stop_signal_to_the_series_reaches_the_running_point(self):
+        # A batch system's walltime warning goes to the mobility process: the point running gets
+        # it (and checkpoints), and no later point starts.
+        environment = dict(os.environ, TRACKCOSIM_BUILD=self.build, FAKE_WAIT_VALUE="0")
+        series = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "mobility", "dbp",
+                                   self.run_file, "--slips", "0,0.1", "--rigid", "--jobs", "1", "--out", self.out],
+                                  cwd=self.folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  env=environment)
+        waiting = os.path.join(self.out, "dbp_0", "waiting")
+        for _ in range(1200):  # the fake says when it waits: no guess at how long it takes to start
+            if os.path.exists(waiting) or series.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.assertTrue(os.path.exists(waiting), "the point never started")
+        series.send_signal(signal.SIGUSR1)
+        output, _ = series.communicate(timeout=120)
+        self.assertEqual(series.returncode, 130, output)
+        self.assertIn("dbp_0 (1/2) interrupted with its checkpoints", output)
+        self.assertIn("dbp_0.1 (2/2) not started: the series was stopped", output)
+        self.assertEqual(self.runs("dbp_0.1"), 0)
 
     def test_a_coupled_point_with_both_checkpoints_resumes(self):
         point = os.path.join(self.out, "dbp_0.1")
