@@ -114,6 +114,17 @@ class RenderSyntheticRun(unittest.TestCase):
         self.assertIn("trackcosim: error:", r.stderr)
         self.assertIn("no vehicle.pvd", r.stderr)
 
+    def test_a_cosimulation_without_terrain_snapshots_is_drawn_with_a_warning(self):
+        folder = sample.write_sample_run(os.path.join(self.tmp.name, "no_grains"), "cosim", per_m=8.0)
+        os.remove(os.path.join(folder, "terrain", "particles.pvd"))
+        r = render(folder, "--end", "0", "--view", "side", "--no-movie")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("trackcosim: warning: %s has no terrain series" % folder, r.stderr)
+        self.assertEqual(os.listdir(os.path.join(folder, "render", "side")), ["frame_000000.png"])
+        drawn = render(self.run_dir, "--end", "0", "--view", "side", "--no-movie", "--out",
+                       os.path.join(self.tmp.name, "with_grains"))
+        self.assertNotIn("warning", drawn.stderr)
+
     def test_errors_are_one_line(self):
         empty = os.path.join(self.tmp.name, "empty")
         os.makedirs(empty, exist_ok=True)
