@@ -28,7 +28,10 @@ for f in bin/terrain_node bin/vehicle_node bin/trackcosim lib/libtrackcosim_coup
 done
 
 # find_package(trackcosim): the examples' own CMakeLists.txt, as a user's project would be.
-cmake -S "$prefix/share/trackcosim/examples" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
+# Ninja: tools/install_deps.sh installs it, where make may be missing.
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+cmake "${generator[@]}" -S "$prefix/share/trackcosim/examples" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_BUILD_TYPE=Release >"$work/cmake-configure.log" || { cat "$work/cmake-configure.log"; fail "configure"; }
 cmake --build "$work/cmake-build" >"$work/cmake-build.log" || { cat "$work/cmake-build.log"; fail "build"; }
 
