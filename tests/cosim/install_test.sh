@@ -50,22 +50,11 @@ for program in "$work/pt_c" "$work/cmake-build/prescribed_track" "$work/cmake-bu
   if grep -qi "libmpi" "$work/ldd.txt"; then cat "$work/ldd.txt"; fail "$program needs MPI"; fi
 done
 
-port=""
-start_terrain() {  # name: the installed terrain_node on the example bed; sets $port once it listens
-  : >"$work/$1.log"
-  "$prefix/bin/terrain_node" --config "$src/configs/cosim_tcp_example.json" --cosim --out "$work/$1" >"$work/$1.log" 2>&1 &
-  pids+=($!)
-  echo $! >"$work/$1.pid"
-  for _ in $(seq 300); do
-    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$1.log")
-    [[ -n $port ]] && return
-    sleep 0.1
-  done
-  cat "$work/$1.log" >&2; fail "the installed terrain_node did not start listening"
-}
+terrain=$prefix/bin/terrain_node  # the installed one
+source "$src/tests/support/tcp_terrain.sh"
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" "$2"; }
 run_client() {  # name program
-  start_terrain "$1"
+  start_tcp_terrain "$1" "$src/configs/cosim_tcp_example.json"
   "$2" 127.0.0.1 "$port" 150 >"$work/$1_client.log" || { cat "$work/$1_client.log" "$work/$1.log"; fail "$1 client"; }
   wait "$(cat "$work/$1.pid")" || { cat "$work/$1.log"; fail "terrain_node with the $1 client"; }
   grep -q "terrain cosim steps=150 shoes=8" "$work/$1.log" || fail "the terrain did not run 150 steps with the $1 client"

@@ -17,19 +17,9 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; [[ -n ${KEEP_WORK:-} ]] || rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 
-port=""
-start_terrain() {  # name: starts terrain_node (a child of this shell), sets $port once it listens
-  # The log exists before the first look at it: the background redirection may not have run yet.
-  : >"$work/$1.log"
-  "$terrain" --config "$src/configs/cosim_tcp_example.json" --cosim --out "$work/$1" >"$work/$1.log" 2>&1 &
-  pids+=($!)
-  echo $! >"$work/$1.pid"
-  for _ in $(seq 100); do
-    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$1.log")
-    [[ -n $port ]] && return
-    sleep 0.1
-  done
-  echo "terrain_node did not start listening" >&2; cat "$work/$1.log" >&2; exit 1
+source "$src/tests/support/tcp_terrain.sh"
+start_terrain() {  # name: terrain_node on the example bed (tests/support/tcp_terrain.sh)
+  start_tcp_terrain "$1" "$src/configs/cosim_tcp_example.json"
 }
 status=0
 wait_terrain() {  # name: sets $status to its exit status

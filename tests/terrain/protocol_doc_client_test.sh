@@ -40,19 +40,7 @@ config["cosim"]["settle_time"] = 2.0
 json.dump(config, open(sys.argv[2], "w"))
 EOF
 
-port=""
-start_terrain() {  # name config: starts terrain_node (a child of this shell), sets $port once it listens
-  : >"$work/$1.log"
-  "$terrain" --config "$2" --cosim --out "$work/$1" >"$work/$1.log" 2>&1 &
-  pids+=($!)
-  echo $! >"$work/$1.pid"
-  for _ in $(seq 100); do
-    port=$(sed -n 's/^cosim      listening on 127.0.0.1:\([0-9]*\) for the vehicle$/\1/p' "$work/$1.log")
-    [[ -n $port ]] && return
-    sleep 0.1
-  done
-  echo "terrain_node did not print its port" >&2; cat "$work/$1.log" >&2; exit 1
-}
+source "$src/tests/support/tcp_terrain.sh"
 ends_normally() {  # name steps: the terrain exits 0 after that many coupling steps
   local status=0
   wait "$(cat "$work/$1.pid")" || status=$?
@@ -68,20 +56,20 @@ client() {  # name args...: runs the document's client, fails the test with its 
 }
 field() { sed -n "s/^example python .* $1=\([^ ]*\).*/\1/p" "$2"; }
 
-start_terrain plain "$src/configs/cosim_tcp_example.json"
+start_tcp_terrain plain "$src/configs/cosim_tcp_example.json"
 client plain 150
 grep -q "^example python steps=150 shoes=8 " "$work/plain.out"
 awk -v f="$(field mean_fz "$work/plain.out")" 'BEGIN{exit !(f > 0)}' ||
   { echo "FAIL: no upward force on the shoes"; exit 1; }
 ends_normally plain 150
 
-start_terrain keepalive "$work/slow_settle.json"
+start_tcp_terrain keepalive "$work/slow_settle.json"
 client keepalive 20 --timeout 1.5
 working=$(field working "$work/keepalive.out")
 (( working >= 5 )) || { echo "FAIL: $working working frames, expected at least 5"; exit 1; }
 ends_normally keepalive 20
 
-start_terrain old "$work/slow_settle.json"
+start_tcp_terrain old "$work/slow_settle.json"
 client old 20 --keepalive 0 --timeout 300
 [[ $(field working "$work/old.out") == 0 ]]
 ends_normally old 20
