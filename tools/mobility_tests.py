@@ -17,6 +17,7 @@ resume from it (`trackcosim run ... --resume POINT`), and the others run. A poin
 (Ctrl-C: exit status 130, or stopped by SIGUSR1/SIGTERM with its checkpoints) stops the series:
 no further point starts, and the last lines say how to continue. SIGUSR1 or SIGTERM sent to this
 process (a batch system's walltime warning) is passed to the running points, which checkpoint.
+OUT/run.log holds what the series printed, each run of the command appended.
 """
 import concurrent.futures
 import json
@@ -33,6 +34,7 @@ from mobility_plan import default_jobs, plan_points, prepare_point, terrain_rank
 from mobility_results import PointError, Table, analyse_point, point_record, rig_path
 from rig_analysis import gradeability
 from run_file import RunFileError, read_run_file
+from run_log import LOG_FILE, start_run_log
 
 USAGE = ("trackcosim mobility dbp|resistance|grade|obstacle RUN_CONFIG --slips L|--speeds L|--slopes L|--speed V "
          "[--track-speed V] [--end-time T] [--rigid] [--jobs N] [--terrain-ranks N] [--launcher mpirun|srun] "
@@ -225,6 +227,9 @@ def mobility_command(args, fail):
     out = options["--out"] or os.path.join("output", "mobility_" + test)
     from trackcosim import make_run_folder
     make_run_folder(out, "--out" if options["--out"] else "the default output folder")
+    if options["--point"] is None:  # an array task's point has its own log.txt; tasks would interleave here
+        # OUT/run.log: what the series printed, each run of it appended (the same command continues it).
+        start_run_log(out, ["trackcosim", "mobility"] + list(args), os.path.exists(os.path.join(out, LOG_FILE)))
     points = plan_points(test, options["values"], out)
     if options["--point"] is not None:
         points = [points[options["--point"]]]

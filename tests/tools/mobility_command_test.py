@@ -172,6 +172,12 @@ class MobilityCommandTest(unittest.TestCase):
         self.assertEqual([self.runs(p) for p in ("dbp_0", "dbp_0.1", "dbp_0.2")], [1, 2, 1])  # dbp_0 not run again
         self.assertEqual([r["slip"] for r in table(os.path.join(self.out, "dbp.csv"))], ["0", "0.1", "0.2"])
         self.assertEqual(self.last_line(again)["done"], "3")
+        with open(os.path.join(self.out, "run.log")) as f:  # both runs of the series, as printed
+            log = f.read()
+        self.assertEqual(log.count("=== trackcosim "), 2, log)
+        self.assertIn("=== trackcosim resumed ", log)
+        self.assertIn("stopped with 2 points left", log)
+        self.assertIn(again.stdout.strip().splitlines()[-1], log)
 
     def test_a_stop_signal_to_the_series_reaches_the_running_point(self):
         # A batch system's walltime warning goes to the mobility process: the point running gets
