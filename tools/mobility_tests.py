@@ -131,19 +131,34 @@ def interrupted(point, status):
 
 
 def resumable(point, previous):
-    """A coupled point that ended before its end after writing both checkpoints."""
-    return (not previous.get("rigid", False) and previous.get("status") is not None and
+    """A coupled point that ended before its end after writing both checkpoints. Its record may
+    have no status: a series killed outright (a node lost, a session ended) never wrote it."""
+    return (not previous.get("rigid", False) and
             all(os.path.isfile(os.path.join(point.folder, side, "checkpoint.bin")) for side in ("vehicle", "terrain")))
 
 
 def point_plan(point, previous, record):
     """'done' (it finished: read its folder), 'resume' (continue from its checkpoints) or 'run',
-    from the point.json an earlier run of the series left (`previous`, {} when none)."""
+    from the point.json an earlier run of the series left (`previous`, {} when none). A point
+    planned otherwise than before (another rig, end time, ground or command) runs afresh: its
+    folder holds the answer to another question."""
+    same = all(previous.get(key) == record.get(key) for key in ("rig", "end_time", "rigid"))
+    # A record may hold the command that resumed it (as this series' first version wrote them);
+    # the Python that runs the launcher (the command's first word) may differ and does not matter.
+    commands = [record["command"]] if record.get("rigid") else [record["command"],
+                                                                resume_command(record["command"], point.folder)]
+    if not same or (previous.get("command") or [None])[1:] not in [c[1:] for c in commands]:
+        return "run"
     if previous.get("status") == 0 and os.path.isfile(rig_path(point.folder)) and not interrupted(point, 0):
         return "done"
     if not record.get("rigid") and resumable(point, previous):
         return "resume"
     return "run"
+
+
+def command_of(record):
+    """What runs the point: its command, or the one that resumes it (point.json keeps both)."""
+    return record.get("resumed_command", record["command"])
 
 
 def resume_command(command, folder):
@@ -159,8 +174,8 @@ def run_point(point, record, env, echo, stop=None):
     if stop is not None and stop.event.is_set():
         return None, None
     start = time.monotonic()
-    with open(os.path.join(point.folder, "log.txt"), "a" if "--resume" in record["command"] else "w") as log:
-        process = subprocess.Popen(record["command"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    with open(os.path.join(point.folder, "log.txt"), "a" if "resumed_command" in record else "w") as log:
+        process = subprocess.Popen(command_of(record), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                    env=env)
         if stop is not None:
             with stop.lock:
@@ -190,9 +205,9 @@ def dry_run(points, records):
             print("mobility: %s: terrain gravity [%s] in %s" % (point.name, ", ".join(
                 "%.6g" % g for g in record["terrain_gravity"]), os.path.join(point.folder, "terrain_config.json")))
         if record["rigid"]:
-            print("mobility: %s: %s" % (point.name, " ".join(record["command"])), flush=True)
+            print("mobility: %s: %s" % (point.name, " ".join(command_of(record))), flush=True)
             continue
-        result = subprocess.run(record["command"] + ["--dry-run"], capture_output=True, text=True)
+        result = subprocess.run(command_of(record) + ["--dry-run"], capture_output=True, text=True)
         for line in (result.stdout + result.stderr).splitlines():
             shown = line if line.startswith("trackcosim: error") or not line.startswith("trackcosim: ") else \
                 line[len("trackcosim: "):]
@@ -276,7 +291,7 @@ def mobility_command(args, fail):
         plans = [point_plan(p, old, r) for p, old, r in zip(points, previous, records)]
         for record, plan, p in zip(records, plans, points):
             if plan == "resume":
-                record["command"] = resume_command(record["command"], p.folder)
+                record["resumed_command"] = resume_command(record["command"], p.folder)
         if options["--dry-run"]:
             return dry_run(points, records)
         ranks = terrain_ranks(run, options)

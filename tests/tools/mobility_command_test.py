@@ -29,7 +29,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+from command_line import parse_mobility_command_line  # noqa: E402
+from mobility_plan import plan_points, prepare_point  # noqa: E402
 from program_lines import key_values  # noqa: E402
+from run_file import read_run_file  # noqa: E402
 
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
 # The figures need matplotlib (tools/install_deps.sh); without it they are a warning, the tables stay.
@@ -178,6 +181,9 @@ class MobilityCommandTest(unittest.TestCase):
         self.assertIn("=== trackcosim resumed ", log)
         self.assertIn("stopped with 2 points left", log)
         self.assertIn(again.stdout.strip().splitlines()[-1], log)
+        # Another question in the same folder is not answered from it: a new track speed runs again.
+        self.launcher(*args, "--track-speed", "0.7")
+        self.assertEqual([self.runs(p) for p in ("dbp_0", "dbp_0.1", "dbp_0.2")], [2, 3, 2])
 
     def test_a_stop_signal_to_the_series_reaches_the_running_point(self):
         # A batch system's walltime warning goes to the mobility process: the point running gets
@@ -201,13 +207,23 @@ class MobilityCommandTest(unittest.TestCase):
         self.assertEqual(self.runs("dbp_0.1"), 0)
 
     def test_a_coupled_point_with_both_checkpoints_resumes(self):
-        point = os.path.join(self.out, "dbp_0.1")
-        for side in ("vehicle", "terrain"):  # what a point stopped after a checkpoint leaves
-            os.makedirs(os.path.join(point, side))
-            open(os.path.join(point, side, "checkpoint.bin"), "w").close()
-        with open(os.path.join(point, "point.json"), "w") as f:
-            json.dump({"test": "dbp", "value": 0.1, "rigid": False, "status": 130}, f)
-        result = self.launcher("dbp", self.run_file, "--slips", "0,0.1", "--dry-run", "--out", self.out)
+        # What a point stopped after a checkpoint leaves: both checkpoints, and its point.json as
+        # the series planned it (the same rig, end time and command), with exit status 130.
+        args = ["dbp", self.run_file, "--slips", "0,0.1", "--out", self.out]
+        test, config, options = parse_mobility_command_line(args)
+        cwd = os.getcwd()
+        os.chdir(self.folder)  # the launcher's paths are the series' own
+        try:
+            point = plan_points(test, options["values"], self.out)[1]
+            record = prepare_point(point, read_run_file(config), options)
+        finally:
+            os.chdir(cwd)
+        for side in ("vehicle", "terrain"):
+            os.makedirs(os.path.join(point.folder, side))
+            open(os.path.join(point.folder, side, "checkpoint.bin"), "w").close()
+        with open(os.path.join(point.folder, "point.json"), "w") as f:
+            json.dump(dict(record, status=130), f)
+        result = self.launcher(*args, "--dry-run")
         resumed = [l for l in result.stdout.splitlines() if l.startswith("mobility: dbp_0.1: ") and "mpirun" in l]
         self.assertEqual(len(resumed), 1, result.stdout)
         self.assertIn("--restart", resumed[0])  # both programs continue from their checkpoints
