@@ -161,7 +161,7 @@ Decomposition decompose_into_spheres(const TriangleMesh& mesh, Vec3 origin, cons
   };
 
   // With max_protrusion, a piece that bulges too far is split whatever its level or place.
-  const double largest_bulge = options.max_protrusion * kBulgeShare * size;
+  const double largest_bulge = options.max_protrusion * size;
   const auto too_large = [&](const Piece& p, double f) {
     // The margin keeps a piece right at the bound from splitting or not by rounding alone.
     return options.max_protrusion > 0 && bulge(circumradius(p.corners), f) > largest_bulge * (1 + 1e-9);
@@ -171,12 +171,12 @@ Decomposition decompose_into_spheres(const TriangleMesh& mesh, Vec3 origin, cons
   std::vector<Piece> refined;  // the current level's pieces to split or fit
   for (std::uint32_t t = 0; t < mesh.triangles.size(); ++t) {
     const Piece whole{corners_of(t), t};
-    const bool sharp_face = (options.refine_levels > 0 || options.max_protrusion > 0) && sharp[t].any();
-    if (sharp_face) ++out.sharp_faces;
+    const bool at_sharp = sharp[t].any();
+    if (at_sharp && (options.refine_levels > 0 || options.max_protrusion > 0)) ++out.sharp_faces;
     // The fixed refinement splits sharp faces in four; the bound alone decides with max_protrusion.
-    if (sharp_face && options.max_protrusion == 0) {
+    if (at_sharp && options.refine_levels > 0 && options.max_protrusion == 0) {
       for (const Piece& p : split_in_four(whole)) refined.push_back(p);
-    } else if (too_large(whole, sharp[t].any() ? options.refined_f : options.f)) {
+    } else if (too_large(whole, at_sharp ? options.refined_f : options.f)) {
       for (const Piece& p : bisect_longest_edge(whole)) refined.push_back(p);
     } else {
       out.spheres.push_back(fit_sphere(whole.corners[0], whole.corners[1], whole.corners[2], options.f));

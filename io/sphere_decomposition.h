@@ -46,16 +46,11 @@ struct DecompositionOptions {
   double merge_tolerance = 0;    // relative to the part's size; 0: keep every sphere
   // > 0 (relative to the part's size): every piece, at a sharp edge or not, is halved across its
   // longest edge until its sphere's own bulge, above the piece or sideways past its circumcircle,
-  // is at most this times `kBulgeShare`, up to 2 kMaxRefineLevels halvings; refine_levels then
-  // only sets the least refinement at sharp edges. The thesis' fixed refinement alone (0) leaves a 0.1 m cube
-  // protruding 14.5% and slivers far more (docs/meshes.md, "Protrusion within a bound").
+  // is at most this, up to 2 kMaxRefineLevels halvings; refine_levels (the fixed refinement) then
+  // does not apply. The fixed refinement alone (0) leaves a 0.1 m cube protruding 17.6% and
+  // slivers 12.5% (docs/meshes.md, "Protrusion within a bound").
   double max_protrusion = 0.05;
 };
-
-/// The share of max_protrusion each sphere's own bulge may take: a sphere next to a sharp edge
-/// also reaches past the neighbouring face, by about its bulge again (measured on the cube and
-/// the sliver cylinder of tests/io, docs/meshes.md).
-inline constexpr double kBulgeShare = 1.0;
 
 struct Decomposition {
   std::vector<Sphere> spheres;     // relative to `origin`

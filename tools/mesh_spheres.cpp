@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--refine-levels", options.refine_levels, "splits of faces at sharp edges")->capture_default_str();
   app.add_option("--max-protrusion", options.max_protrusion,
-                 "split every face until each sphere bulges at most half this fraction of the part's size "
+                 "split every face until each sphere bulges at most this fraction of the part's size "
                  "(0: the fixed refinement alone); the fit report says what it reached")
       ->check(io::finite_number(io::NumberSign::AtLeastZero))
       ->capture_default_str();
@@ -130,8 +130,8 @@ int main(int argc, char** argv) {
     if (options.max_protrusion > 0 && fit.protrusion > options.max_protrusion)
       std::fprintf(stderr,
                    "mesh_spheres: warning: the protrusion %.3g%% is above --max-protrusion %.3g%%: the mesh's faces "
-                   "need more than %d splits; remesh it finer, or lower --f\n",
-                   100 * fit.protrusion, 100 * options.max_protrusion, io::kMaxRefineLevels);
+                   "need more than %d halvings; remesh it finer, or lower --f\n",
+                   100 * fit.protrusion, 100 * options.max_protrusion, 2 * io::kMaxRefineLevels);
   } catch (const io::ConfigError& e) {
     std::fprintf(stderr, "mesh_spheres: error: %s\n", e.what());
     return kExitBadInput;

@@ -124,10 +124,15 @@ class SeriesStop:
                 process.send_signal(signum)
 
 
+def stopped_by_signal(point):
+    """The launcher left stopped.txt: SIGUSR1 or SIGTERM ended the point with its checkpoints."""
+    return os.path.exists(os.path.join(point.folder, "stopped.txt"))
+
+
 def interrupted(point, status):
     """A point that a signal ended with its checkpoints: Ctrl-C (130), or SIGUSR1/SIGTERM (0 and
-    the launcher's stopped.txt)."""
-    return status == EXIT_INTERRUPTED or (status == 0 and os.path.exists(os.path.join(point.folder, "stopped.txt")))
+    stopped.txt)."""
+    return status == EXIT_INTERRUPTED or (status == 0 and stopped_by_signal(point))
 
 
 def resumable(point, previous):
@@ -149,7 +154,7 @@ def point_plan(point, previous, record):
                                                                 resume_command(record["command"], point.folder)]
     if not same or (previous.get("command") or [None])[1:] not in [c[1:] for c in commands]:
         return "run"
-    if previous.get("status") == 0 and os.path.isfile(rig_path(point.folder)) and not interrupted(point, 0):
+    if previous.get("status") == 0 and os.path.isfile(rig_path(point.folder)) and not stopped_by_signal(point):
         return "done"
     if not record.get("rigid") and resumable(point, previous):
         return "resume"

@@ -127,6 +127,7 @@ from mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from run_file import RunFileError, read_run_file  # noqa: E402
 from rank_balance import rank_balance, rank_balance_line  # noqa: E402
+from help_option import HELP_OPTIONS  # noqa: E402
 from run_log import start_run_log  # noqa: E402
 from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
 from run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
@@ -390,9 +391,6 @@ def plot_after_run(folder):
 def warn_no_plots(folder, reason):
     print("trackcosim: warning: no plots (%s); the run's outputs are complete; "
           "tools/trackcosim plot %s tries again" % (reason, folder), file=sys.stderr)
-
-
-HELP_OPTIONS = ("--help", "-h")
 
 
 def subcommand_help(subcommand):
