@@ -14,7 +14,8 @@ RUN_OPTIONS = {"--terrain-ranks": None, "--out": None, "--launcher": "mpirun", "
 PLOT_OPTIONS = {"--out": None, "--track": "left", "--dpi": None}
 RENDER_OPTIONS = {"--out": None, "--view": "both", "--color": "speed", "--every": "1", "--start": None, "--end": None,
                   "--size": "960x540", "--jobs": None, "--quality": "high", "--fps": None, "--slice": None,
-                  "--no-movie": False, "--movie-only": False, "--spheres": False, "--keep-scenes": False}
+                  "--no-movie": False, "--movie-only": False, "--spheres": False, "--keep-scenes": False,
+                  "--no-overlay": False}
 RENDER_CHOICES = {"--view": ("chase", "side", "both"), "--color": ("speed", "height"), "--quality": ("low", "high")}
 
 

@@ -94,8 +94,9 @@ def frame_include(setup, quality, title, terrain=None, bodies=None, spheres=None
     return "\n".join(parts) + "\n"
 
 
-def view_scene(camera, aspect, include):
-    """The text of one view's .pov: the camera (explicit vectors, render_camera.py) and the frame."""
+def view_scene(camera, aspect, include, overlay=""):
+    """The text of one view's .pov: the camera (explicit vectors, render_camera.py), the frame,
+    and the view's overlay (render_overlay.py; it depends on the camera, so it is not the frame's)."""
     direction, right, up = camera.vectors(aspect)
     return "\n".join([
         "#version 3.7;",
@@ -104,4 +105,4 @@ def view_scene(camera, aspect, include):
         "camera { perspective location %s direction %s right %s up %s }" % (
             vec(camera.location), vec(direction), vec(right), vec(up)),
         '#include "%s"' % include,
-    ]) + "\n"
+    ]) + "\n" + overlay

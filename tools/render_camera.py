@@ -53,12 +53,16 @@ class Camera:
         right = unit(cross(forward, UP))
         return forward, right, cross(right, forward)
 
+    def depth(self, aspect):
+        """The length of POV-Ray's direction vector: how far ahead of the camera the image plane
+        lies where the image is aspect wide and 1 high, for the field of view angle_deg."""
+        return 0.5 * aspect / math.tan(math.radians(self.angle_deg) / 2)
+
     def vectors(self, aspect):
         """(direction, right, up) as POV-Ray takes them: |right| = aspect, |up| = 1, and the
         direction's length gives the horizontal field of view angle_deg."""
         forward, right, up = self.axes()
-        depth = 0.5 * aspect / math.tan(math.radians(self.angle_deg) / 2)
-        return scale(forward, depth), scale(right, aspect), up
+        return scale(forward, self.depth(aspect)), scale(right, aspect), up
 
     def project(self, point, width, height):
         """(column, row) in pixels, from the top-left corner, where point appears; None behind."""
@@ -68,10 +72,13 @@ class Camera:
         if z <= 0:
             return None
         aspect = width / height
-        depth = 0.5 * aspect / math.tan(math.radians(self.angle_deg) / 2)
-        x = dot(v, right) * depth / (z * aspect)
-        y = dot(v, up) * depth / z
-        return ((x + 0.5) * width, (0.5 - y) * height)
+        depth = self.depth(aspect)
+        return pixel(dot(v, right) * depth / (z * aspect), dot(v, up) * depth / z, width, height)
+
+
+def pixel(x, y, width, height):
+    """(column, row) in pixels, from the top-left corner, of the image point (x, y) in [-1/2, 1/2]^2."""
+    return ((x + 0.5) * width, (0.5 - y) * height)
 
 
 def heading(orientation):

@@ -7,6 +7,7 @@ import time
 
 from povray_scene import frame_include, view_scene
 from render_camera import chase_camera
+from render_overlay import overlay
 from render_setup import chassis_pose
 from vtk_reader import VtkError, read_grid, read_multiblock, read_points_file
 
@@ -15,18 +16,21 @@ SCENES = "scenes"  # under the output folder: the .inc and .pov files of the fra
 
 class Job:
     """What a worker needs for one frame: the frame (render_plan.Frame), the run's Setup, and the
-    render's options (views, size, quality, threads per POV-Ray, contact spheres, keep scenes)."""
+    render's options (views, size, quality, threads per POV-Ray, contact spheres, keep scenes,
+    overlay and the folder of its font)."""
 
     def __init__(self, frame, setup, options):
         self.frame, self.setup, self.options = frame, setup, options
 
 
 def povray_command(pov, png, options):
-    """POV-Ray with no display (-D), quiet (-V), PNG output; `high` adds antialiasing."""
+    """POV-Ray with no display (-D), quiet (-V), PNG output; `high` adds antialiasing; the
+    overlay's font folder as a library path (+L)."""
     width, height = options["size"]
     quality = ["+A0.2", "+AM2", "+R2"] if options["quality"] == "high" else ["-A"]
+    fonts = ["+L" + options["font_folder"]] if options["overlay"] else []
     return ["povray", "+I" + pov, "+O" + png, "+W%d" % width, "+H%d" % height, "-D", "-V", "+FN",
-            "+WT%d" % options["threads"]] + quality
+            "+WT%d" % options["threads"]] + quality + fonts
 
 
 def camera_of(view, frame, setup):
@@ -64,7 +68,10 @@ def draw(job):
         written = [include]
         for view in options["views"]:
             pov = os.path.join(SCENES, "%s_%06d.pov" % (view, frame.index))
-            write(os.path.join(out, pov), view_scene(camera_of(view, frame, setup), width / height, include))
+            camera = camera_of(view, frame, setup)
+            legend = (setup.quantity, setup.low, setup.high) if frame.terrain else None
+            text = overlay(camera, width / height, frame.time, legend) if options["overlay"] else ""
+            write(os.path.join(out, pov), view_scene(camera, width / height, include, text))
             written.append(pov)
             png = os.path.relpath(png_path(out, view, frame.index), out)
             # POV-Ray's default file I/O security allows the current folder: run it in out.

@@ -14,16 +14,27 @@ from command_line import UsageError, parse_render_command_line
 from render_frame import SCENES, Job, draw, png_path
 from input_checks import EXIT_RUN_FAILED
 from render_plan import RenderError, RenderFailed, find_series, parse_slice, plan_frames, slice_of
-from render_setup import prepare
+from render_overlay import FONT, FONT_FOLDERS, font_folder
+from render_setup import UNITS, prepare
 from vtk_reader import VtkError
 
-INSTALL_HINT = "apt-get install povray ffmpeg (or bash tools/install_deps.sh --with-render)"
+INSTALL_HINT = "apt-get install povray fonts-povray ffmpeg (or bash tools/install_deps.sh --with-render)"
 
 
 def check_programs(names):
     missing = [n for n in names if not shutil.which(n)]
     if missing:
         raise RenderFailed("%s not found: %s" % (" and ".join(missing), INSTALL_HINT))
+
+
+def overlay_font_folder():
+    """The folder of the overlay's font, found before any frame is drawn rather than by every POV-Ray."""
+    folder = font_folder()
+    if folder is None:
+        raise RenderFailed("POV-Ray's font %s, which the overlay writes with, is in none of %s: apt-get install "
+                           "fonts-povray (or bash tools/install_deps.sh --with-render), or render with --no-overlay" % (
+                               FONT, ", ".join(FONT_FOLDERS)))
+    return folder
 
 
 def cores():
@@ -74,9 +85,9 @@ def make_movie(out, view, frames, fps):
 def record(out, setup, options, frames, per_frame):
     """out/render.json: the colour range (the movie's legend), the side camera, the timing."""
     side = setup.side
-    facts = {"color": setup.quantity, "range": [setup.low, setup.high], "unit": "m/s" if setup.quantity == "speed" else "m",
+    facts = {"color": setup.quantity, "range": [setup.low, setup.high], "unit": UNITS[setup.quantity],
              "frames": len(frames), "views": options["views"], "size": list(options["size"]),
-             "quality": options["quality"], "seconds_per_frame": per_frame,
+             "quality": options["quality"], "overlay": options["overlay"], "seconds_per_frame": per_frame,
              "side_camera": {"location": side.location, "look_at": side.look_at, "angle_deg": side.angle_deg}}
     with open(os.path.join(out, "render.json"), "w") as f:
         json.dump(facts, f, indent=2)
@@ -97,6 +108,8 @@ def render(folder, opts):
         views = ["side"]
     movie = not opts["--no-movie"] and opts["--slice"] is None
     check_programs((["povray"] if not opts["--movie-only"] else []) + (["ffmpeg"] if movie or opts["--movie-only"] else []))
+    overlay = not opts["--no-overlay"] and not opts["--movie-only"]
+    fonts = overlay_font_folder() if overlay else None
     out = opts["--out"] or os.path.join(folder, "render")
     for sub in [SCENES] + views:
         os.makedirs(os.path.join(out, sub), exist_ok=True)
@@ -109,12 +122,13 @@ def render(folder, opts):
     workers = max(1, min(opts["--jobs"] or cores(), len(mine)))
     width, height = opts["--size"]
     options = {"out": out, "views": views, "size": (width, height), "quality": opts["--quality"],
-               "threads": max(1, cores() // workers), "spheres": opts["--spheres"], "keep_scenes": opts["--keep-scenes"]}
+               "threads": max(1, cores() // workers), "spheres": opts["--spheres"], "keep_scenes": opts["--keep-scenes"],
+               "overlay": overlay, "font_folder": fonts}
     with multiprocessing.Pool(workers) as pool:
         setup = prepare(frames, opts["--color"], width / height, pool.map)
         print("render: %d of %d frames (%s) of %s, %dx%d, %s quality, colour by %s over [%.4g, %.4g] %s, %d jobs" % (
             len(mine), len(frames), ", ".join(views), folder, width, height, opts["--quality"], opts["--color"],
-            setup.low, setup.high, "m/s" if setup.quantity == "speed" else "m", workers), flush=True)
+            setup.low, setup.high, UNITS[setup.quantity], workers), flush=True)
         per_frame, wall = draw_frames(pool, [Job(f, setup, options) for f in mine], workers)
     if opts["--slice"] is None:
         record(out, setup, options, frames, per_frame)
@@ -147,4 +161,4 @@ def render_command(args, fail):
 
 USAGE = ("trackcosim render RUN_DIR [--out DIR] [--view chase|side|both] [--color speed|height] [--every N] "
          "[--start T] [--end T] [--size WxH] [--jobs N] [--quality low|high] [--fps N] [--no-movie] "
-         "[--slice I/N] [--movie-only] [--spheres] [--keep-scenes]")
+         "[--slice I/N] [--movie-only] [--spheres] [--keep-scenes] [--no-overlay]")

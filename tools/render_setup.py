@@ -14,6 +14,7 @@ CHASSIS = 0  # body number of the chassis in the `frames` block
 # the few grains flung by a shoe would otherwise squeeze the whole bed into the map's low end.
 SPEED_PERCENTILE = 0.99
 MIN_SPEED_RANGE = 1e-3  # m/s: a bed at rest still gets a range
+UNITS = {"speed": "m/s", "height": "m"}  # of the quantities grain_value gives
 
 
 class Setup:

@@ -2,7 +2,9 @@
 (render_sample_run.py) whose chassis pose is known at every time: the frames are PNGs of the
 asked size, the chassis' orange lies inside its box projected by the same pinhole camera as
 POV-Ray's (tools/render_camera.py), behind and above it for the chase view, and the fixed side view
-holds the vehicle at every frame. Also: the frames' terrain snapshots, --slice and --movie-only,
+holds the vehicle at every frame. The overlay (colour bar, scale bar, time) is where
+tools/render_overlay.py draws it, without a colour bar on a floor without grains, and nowhere
+with --no-overlay (render_checks.py). Also: the frames' terrain snapshots, --slice and --movie-only,
 the standalone terrain layout, and the one-line errors. Needs povray and ffmpeg
 (tools/install_deps.sh --with-render)."""
 import json
@@ -18,7 +20,7 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import render_sample_run as sample  # noqa: E402
 from render_camera import Camera, chase_camera  # noqa: E402
-from render_checks import check_frame  # noqa: E402
+from render_checks import check_frame, check_no_overlay, check_overlay  # noqa: E402
 from render_plan import find_series, plan_frames, snapshot_at  # noqa: E402
 from render_setup import prepare  # noqa: E402
 
@@ -66,7 +68,9 @@ class RenderSyntheticRun(unittest.TestCase):
             behind = (camera.location[0] - position[0]) * heading[0] + (camera.location[1] - position[1]) * heading[1]
             self.assertLess(behind, 0, "the chase camera stands behind the chassis")
             self.assertGreater(camera.location[2], position[2] + sample.CHASSIS_HALF[2], "and above it")
-            check_frame(self, os.path.join(self.out, "chase", "frame_%06d.png" % index), SIZE, camera, chassis_corners(t))
+            png = os.path.join(self.out, "chase", "frame_%06d.png" % index)
+            check_frame(self, png, SIZE, camera, chassis_corners(t))
+            check_overlay(self, png, SIZE, camera)
 
     def test_side_view_frames_the_vehicle_at_every_frame(self):
         with open(os.path.join(self.out, "render.json")) as f:
@@ -78,9 +82,16 @@ class RenderSyntheticRun(unittest.TestCase):
             for p in points:
                 x, y = camera.project(sample.to_world(t, p), *SIZE)
                 self.assertTrue(0 <= x <= SIZE[0] and 0 <= y <= SIZE[1], "t=%g: %s at (%.0f, %.0f)" % (t, p, x, y))
+        times = []
         for index, t in enumerate((0.1, 0.12)):
-            check_frame(self, os.path.join(self.out, "side", "frame_%06d.png" % index), SIZE, camera,
-                        chassis_corners(t), min_fill=0.1)
+            png = os.path.join(self.out, "side", "frame_%06d.png" % index)
+            check_frame(self, png, SIZE, camera, chassis_corners(t), min_fill=0.1)
+            times.append(check_overlay(self, png, SIZE, camera)[2])
+        self.assertNotEqual(times[0], times[1], "t = 0.100 s and t = 0.120 s are written alike")
+        bare = os.path.join(self.tmp.name, "bare")
+        r = render(self.run_dir, "--start", "0.1", "--end", "0.1", "--view", "side", "--no-movie", "--no-overlay", "--out", bare)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        check_no_overlay(self, os.path.join(bare, "side", "frame_000000.png"), SIZE, camera)
 
     def test_a_frame_shows_the_latest_terrain_snapshot_not_after_it(self):
         vehicle, terrain = find_series(self.run_dir)
@@ -121,6 +132,10 @@ class RenderSyntheticRun(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("trackcosim: warning: %s has no terrain series" % folder, r.stderr)
         self.assertEqual(os.listdir(os.path.join(folder, "render", "side")), ["frame_000000.png"])
+        with open(os.path.join(folder, "render", "render.json")) as f:
+            side = json.load(f)["side_camera"]
+        check_overlay(self, os.path.join(folder, "render", "side", "frame_000000.png"), SIZE,
+                      Camera(side["location"], side["look_at"], side["angle_deg"]), colour_bar=False)
         drawn = render(self.run_dir, "--end", "0", "--view", "side", "--no-movie", "--out",
                        os.path.join(self.tmp.name, "with_grains"))
         self.assertNotIn("warning", drawn.stderr)
@@ -136,7 +151,7 @@ class RenderSyntheticRun(unittest.TestCase):
         no_programs = dict(os.environ, PATH=empty)
         r = render(self.run_dir, "--out", os.path.join(self.tmp.name, "none"), env=no_programs)
         self.assertEqual(r.returncode, 1)  # the drawing failed
-        self.assertIn("povray and ffmpeg not found: apt-get install povray ffmpeg", r.stderr)
+        self.assertIn("povray and ffmpeg not found: apt-get install povray fonts-povray ffmpeg", r.stderr)
         r = render(self.run_dir, "--size", "320")
         self.assertIn("--size: expected WxH", r.stderr)
 
