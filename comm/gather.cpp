@@ -7,6 +7,16 @@ namespace trackcosim::comm {
 namespace {
 constexpr int kFractionBits = 80;
 constexpr double kLimit = 70368744177664.0;  // 2^46
+
+double to_double(Int128 sum) {
+  const bool negative = sum < 0;
+  const UInt128 magnitude = negative ? -static_cast<UInt128>(sum) : sum;
+  const double value =
+      std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude >> 64)), 64 - kFractionBits) +
+      std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude)), -kFractionBits);
+  return negative ? -value : value;
+}
+
 }  // namespace
 
 void ExactSums::add(std::size_t i, double x) {
@@ -34,15 +44,12 @@ std::vector<double> ExactSums::totals(const RankGroup& group) const {
   for (std::size_t i = 0; i < n; ++i) {
     Int128 sum = 0;
     for (int r = 0; r < size; ++r) sum += all[static_cast<std::size_t>(r) * n + i];  // integers: any order
-    const bool negative = sum < 0;
-    const UInt128 magnitude = negative ? -static_cast<UInt128>(sum) : sum;
-    const double value =
-        std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude >> 64)), 64 - kFractionBits) +
-        std::ldexp(static_cast<double>(static_cast<unsigned long long>(magnitude)), -kFractionBits);
-    out[i] = negative ? -value : value;
+    out[i] = to_double(sum);
   }
   return out;
 }
+
+double ExactSums::total_here(std::size_t i) const { return to_double(units_[i]); }
 
 std::string all_to_all_bytes(const RankGroup& group, std::string_view data, const std::vector<std::uint64_t>& send_bytes) {
   const MPI_Comm comm = group.handle();

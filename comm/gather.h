@@ -92,6 +92,8 @@ class ExactSums {
   void add(std::size_t i, double x);
   /// Collective over `group`: the totals over all ranks, the same bits on every rank.
   std::vector<double> totals(const RankGroup& group) const;
+  /// This rank's sum of entry i alone (no messages): the same bits whatever the order of the terms.
+  double total_here(std::size_t i) const;
   void reset() { std::fill(units_.begin(), units_.end(), 0); }
 
  private:

@@ -1,10 +1,12 @@
 #pragma once
 // The little of the VTK XML format (https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html)
-// that our writers share: the file envelope and ASCII <DataArray> elements. ASCII keeps the files
-// diffable and readable by ParaView without a base64/zlib dependency; the binary appended format
-// can come later for the big terrain snapshots.
+// that our writers share: the file envelope and <DataArray> elements, in either of two encodings
+// (Encoding). ASCII keeps small files diffable at full precision; binary keeps a large series
+// small: a terrain frame of 10^5 grains is about 220 bytes a grain as text and under 50 in binary
+// (docs/visualisation.md, "File sizes").
 
 #include <cstdint>
+#include <cstring>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -65,6 +67,61 @@ void write_data_array(std::ostream& out, std::string_view name, int components, 
   text += "        </DataArray>\n";
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
+
+/// How a dataset file holds its arrays. Ascii: inline text, each number read back to the same
+/// bits. Binary: VTK's appended raw data after the XML, compressed in zlib blocks
+/// (vtkZLibDataCompressor, UInt64 headers), with floating-point arrays stored as Float32: 7
+/// significant digits, 1 um at 10 m, enough to look at a run; CSVs and checkpoints keep every bit.
+/// ParaView and python3-vtk read both, as does tools/vtk_reader.py.
+enum class Encoding { Ascii, Binary };
+
+/// "ascii" or "binary"; throws std::invalid_argument naming `what` on anything else.
+Encoding parse_encoding(std::string_view text, std::string_view what);
+std::string_view encoding_name(Encoding encoding);
+
+/// The type a value of type T is stored as: binary files narrow double to float.
+template <typename T>
+std::string_view stored_type_name(Encoding encoding) {
+  if constexpr (std::is_same_v<T, double>) return encoding == Encoding::Binary ? type_name<float>() : type_name<double>();
+  else return type_name<T>();
+}
+
+/// One dataset file (.vtu, .vtp) being written: the constructor writes the envelope's opening,
+/// array() one <DataArray> (inline, or a reference into the appended section), close() the end of
+/// the dataset element, the appended section and </VTKFile>. The caller writes the other XML
+/// (Piece, PointData, Cells) to the same stream between them.
+class DatasetFile {
+ public:
+  DatasetFile(std::ostream& out, std::string_view dataset_type, Encoding encoding);
+  Encoding encoding() const { return encoding_; }
+
+  /// `tuples` tuples of `components` values of type T, value_at(tuple, component) each.
+  template <typename T, typename ValueAt>
+  void array(std::string_view name, int components, std::size_t tuples, ValueAt value_at) {
+    if (encoding_ == Encoding::Ascii) {
+      write_data_array<T>(out_, name, components, tuples, value_at);
+      return;
+    }
+    using Stored = std::conditional_t<std::is_same_v<T, double>, float, T>;
+    std::vector<Stored> values;
+    values.reserve(tuples * static_cast<std::size_t>(components));
+    for (std::size_t i = 0; i < tuples; ++i)
+      for (int c = 0; c < components; ++c) values.push_back(static_cast<Stored>(static_cast<T>(value_at(i, c))));
+    declare_appended(name, type_name<Stored>(), components);
+    append_compressed(values.data(), values.size() * sizeof(Stored));
+  }
+
+  void close();
+
+ private:
+  void declare_appended(std::string_view name, std::string_view type, int components);
+  void append_compressed(const void* bytes, std::size_t size);
+
+  std::ostream& out_;
+  std::string dataset_type_;
+  Encoding encoding_;
+  std::string appended_;  ///< the appended section's bytes, written by close()
+};
 
 /// The connectivity and offsets arrays of `cells` cells where cell i is points [i*n, (i+1)*n)
 /// (vertices: n = 1, lines: n = 2); the caller wraps them in <Verts>, <Lines> or <Cells>.

@@ -4,7 +4,8 @@
 #   tools/install_deps.sh               build and run
 #   tools/install_deps.sh --with-slurm  also Slurm, munge and PMIx, for the local-cluster tests
 #                                       (tests/slurm/) and for trying the job scripts by hand,
-#                                       and POV-Ray and ffmpeg, which the render tests use
+#                                       POV-Ray and ffmpeg, which the render tests use, and
+#                                       python3-vtk9, with which a test reads our VTK files
 #   tools/install_deps.sh --with-render also POV-Ray and ffmpeg: tools/trackcosim render
 #                                       (docs/render.md)
 set -euo pipefail
@@ -19,6 +20,7 @@ packages=(
   libgtest-dev                          # tests
   nlohmann-json3-dev libcli11-dev       # configs, command lines
   libpng-dev                            # heightmap images (PNG in and out)
+  zlib1g-dev                            # binary VTK outputs (zlib-compressed arrays)
   python3                               # examples and output tools
   python3-matplotlib python3-numpy      # the plots every run ends with (tools/plot_run.py)
   iproute2                              # ip: a one-host run's own network namespace (tools/private_network.py)
@@ -27,7 +29,8 @@ render=(povray fonts-povray ffmpeg)    # frames and movies of a run (tools/rende
                                        # of its overlay, which povray only recommends (docs/render.md)
 if [[ "${1:-}" == --with-slurm ]]; then
   packages+=(slurm-wlm munge libpmix-dev  # one-node cluster on localhost, srun --mpi=pmix
-             "${render[@]}")              # the test suite renders frames
+             "${render[@]}"               # the test suite renders frames
+             python3-vtk9)                # and reads the VTK outputs with VTK's own readers
 elif [[ "${1:-}" == --with-render ]]; then
   packages+=("${render[@]}")
 elif [[ -n "${1:-}" ]]; then

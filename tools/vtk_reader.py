@@ -1,11 +1,17 @@
 """Readers for the VTK XML files of a run folder (docs/render.md): .pvd collections, .vtm
-multiblocks, .vtu unstructured grids and .pvtu sets of pieces. Only what our writers produce:
-ASCII DataArrays of whitespace-separated values, read with the standard library so that rendering
-needs neither VTK nor numpy."""
+multiblocks, .vtu unstructured grids and .pvtu sets of pieces. Only what our writers produce
+(io/vtk_xml.h): ASCII DataArrays of whitespace-separated values, or binary ones appended after the
+XML in zlib-compressed blocks with UInt64 headers. Read with the standard library so that
+rendering needs neither VTK nor numpy."""
 import os
+import struct
 import xml.etree.ElementTree as ET
+import zlib
 
 INTEGER_TYPES = ("Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64")
+STRUCT_CODES = {"Int8": "b", "UInt8": "B", "Int16": "h", "UInt16": "H", "Int32": "i", "UInt32": "I",
+                "Int64": "q", "UInt64": "Q", "Float32": "f", "Float64": "d"}
+APPENDED = b"<AppendedData"
 
 
 class VtkError(Exception):
@@ -32,20 +38,70 @@ class Grid:
 
 
 def parse(path):
+    """The file's root element."""
+    return parse_with_data(path)[0]
+
+
+def parse_with_data(path):
+    """(root element, the appended bytes after the '_' of a binary file, or None)."""
     try:
-        return ET.parse(path).getroot()
+        with open(path, "rb") as f:
+            data = f.read()
     except FileNotFoundError:
         raise VtkError("%s: no such file" % path) from None
+    appended = None
+    at = data.find(APPENDED)
+    if at >= 0:
+        start = data.find(b"_", at) + 1
+        appended = data[start:]
+        data = data[:at] + b"</VTKFile>"
+    try:
+        root = ET.fromstring(data)
     except ET.ParseError as e:
         raise VtkError("%s: not readable XML (%s)" % (path, e)) from None
+    return root, appended
 
 
-def data_array(element, path):
-    """The values of one ASCII <DataArray>: ints or floats, grouped by NumberOfComponents."""
-    if element.get("format", "ascii") != "ascii":
-        raise VtkError("%s: DataArray %s is %s; only ascii is read" % (path, element.get("Name"), element.get("format")))
-    convert = int if element.get("type") in INTEGER_TYPES else float
-    values = [convert(word) for word in (element.text or "").split()]
+def appended_bytes(root, data, offset, path):
+    """The bytes of the appended array at `offset`: zlib blocks under a header of UInt64 [blocks,
+    block size, last block's size when partial, each block's compressed size], or, without a
+    compressor, one UInt64 byte count."""
+    if data is None or root.get("header_type") != "UInt64":
+        raise VtkError("%s: an appended DataArray without UInt64-headed appended data" % path)
+    try:
+        if root.get("compressor") is None:
+            (size,) = struct.unpack_from("<Q", data, offset)
+            return data[offset + 8:offset + 8 + size]
+        if root.get("compressor") != "vtkZLibDataCompressor":
+            raise VtkError("%s: compressor %s is not read" % (path, root.get("compressor")))
+        blocks, _, _ = struct.unpack_from("<3Q", data, offset)
+        sizes = struct.unpack_from("<%dQ" % blocks, data, offset + 24)
+        at = offset + 24 + 8 * blocks
+        out = []
+        for size in sizes:
+            out.append(zlib.decompress(data[at:at + size]))
+            at += size
+        return b"".join(out)
+    except (struct.error, zlib.error) as e:
+        raise VtkError("%s: appended data at offset %d not readable (%s)" % (path, offset, e)) from None
+
+
+def data_array(element, path, document=None):
+    """The values of one <DataArray>, ASCII or appended (`document`: parse_with_data's pair):
+    ints or floats, grouped by NumberOfComponents."""
+    kind = element.get("type")
+    if element.get("format", "ascii") == "appended" and document is not None and kind in STRUCT_CODES:
+        raw = appended_bytes(document[0], document[1], int(element.get("offset", "0")), path)
+        code = STRUCT_CODES[kind]
+        values = list(struct.unpack("<%d%s" % (len(raw) // struct.calcsize(code), code), raw))
+        if code in "fd":
+            values = [float(v) for v in values]
+    elif element.get("format", "ascii") == "ascii":
+        convert = int if kind in INTEGER_TYPES else float
+        values = [convert(word) for word in (element.text or "").split()]
+    else:
+        raise VtkError("%s: DataArray %s is %s %s; only ascii and appended are read" % (
+            path, element.get("Name"), element.get("format"), kind))
     components = int(element.get("NumberOfComponents", "1"))
     if components == 1:
         return values
@@ -68,17 +124,18 @@ def read_multiblock(vtm):
 
 def read_grid(vtu):
     """A .vtu's first piece."""
-    piece = parse(vtu).find("UnstructuredGrid/Piece")
+    document = parse_with_data(vtu)
+    piece = document[0].find("UnstructuredGrid/Piece")
     if piece is None:
         raise VtkError("%s: no UnstructuredGrid piece" % vtu)
     grid = Grid()
     points = piece.find("Points/DataArray")
     if points is not None:
-        grid.points = data_array(points, vtu)
+        grid.points = data_array(points, vtu, document)
     for section, target in (("PointData", grid.point_data), ("CellData", grid.cell_data)):
         for a in piece.findall(section + "/DataArray"):
-            target[a.get("Name")] = data_array(a, vtu)
-    cells = {a.get("Name"): data_array(a, vtu) for a in piece.findall("Cells/DataArray")}
+            target[a.get("Name")] = data_array(a, vtu, document)
+    cells = {a.get("Name"): data_array(a, vtu, document) for a in piece.findall("Cells/DataArray")}
     grid.connectivity = cells.get("connectivity", [])
     grid.offsets = cells.get("offsets", [])
     grid.types = cells.get("types", [])

@@ -385,10 +385,16 @@ ContactImpulses RigidBodySystem::contact_impulses() const {
   detail::download(g.x, out.gamma_n);
   detail::download(g.y, out.gamma_u);
   detail::download(g.z, out.gamma_w);
-  const auto& p = m.warm.impulse;
-  const std::vector<real> px = detail::download(p.x), py = detail::download(p.y), pz = detail::download(p.z);
-  out.impulse_on_b.resize(px.size());
-  for (std::size_t i = 0; i < px.size(); ++i) out.impulse_on_b[i] = {px[i], py[i], pz[i]};
+  // From the triplets in the contact frames, as the solver applied them: the warm-start store
+  // holds the same impulses only until a distributed terrain merges its neighbours' into it.
+  const ContactList& c = out.contacts;
+  out.impulse_on_b.resize(out.gamma_n.size());
+  for (std::size_t i = 0; i < out.impulse_on_b.size(); ++i) {
+    const Vec3 n = c.normal(i);
+    Vec3 u, w;
+    detail::tangent_basis(n, u, w);
+    out.impulse_on_b[i] = out.gamma_n[i] * n + out.gamma_u[i] * u + out.gamma_w[i] * w;
+  }
   return out;
 }
 

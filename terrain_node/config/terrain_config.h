@@ -29,6 +29,7 @@
 #include "gpu/dynamics/step_settings.h"
 #include "io/config_error.h"
 #include "io/sphere_decomposition.h"
+#include "io/vtk_xml.h"
 #include "terrain_node/config/sphere_lattice_json.h"
 #include "terrain_node/generators/obstacles.h"
 #include "terrain_node/generators/random_fill.h"
@@ -214,6 +215,10 @@ struct OutputSettings {
   std::vector<gpu::GlobalId> probes;    ///< bodies written to probes.csv
   std::uint64_t probe_interval = 1;     ///< probes.csv row every this many steps (>= 1)
   std::uint64_t snapshot_interval = 0;  ///< particle .vtu every this many steps; 0 = none
+  /// The config gave snapshot_interval. A co-simulation without it takes a frame every 0.1 s
+  /// (coupling/cosim_snapshots.h, cosim_snapshot_interval); a standalone run none.
+  bool snapshot_interval_set = false;
+  io::vtk::Encoding vtk_format = io::vtk::Encoding::Binary;  ///< of the particle snapshots (io/vtk_xml.h)
   bool stats = true;                    ///< stats.csv
   real progress_interval = 5;           ///< seconds of wall time between progress lines; 0 = none
   std::uint64_t checkpoint_interval = 0;  ///< checkpoint.bin every this many steps; 0 = only on request

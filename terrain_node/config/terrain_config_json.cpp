@@ -197,15 +197,18 @@ Json solver_json(const gpu::SolverSettings& s) {
 }
 
 Json output_json(const OutputSettings& s) {
-  return {{"probes", s.probes},
+  Json out{{"probes", s.probes},
           {"probe_interval", s.probe_interval},
-          {"snapshot_interval", s.snapshot_interval},
+          {"vtk_format", std::string(io::vtk::encoding_name(s.vtk_format))},
           {"stats", s.stats},
           {"progress_interval", s.progress_interval},
           {"checkpoint_interval", s.checkpoint_interval},
           {"heightmap_spacing", s.heightmap_spacing},
           {"packing_margin", s.packing_margin},
           {"contact_gap", s.contact_gap}};
+  // Left out when not given: a co-simulation then takes its default (cosim_snapshots.h).
+  if (s.snapshot_interval_set) out["snapshot_interval"] = s.snapshot_interval;
+  return out;
 }
 
 Json settle_json(const SettleSettings& s) {

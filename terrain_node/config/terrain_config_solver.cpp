@@ -51,8 +51,8 @@ gpu::SolverSettings read_solver_settings(const io::JsonField& f) {
 
 OutputSettings read_output_settings(const io::JsonField& f) {
   f.expect_object(
-      {"probes", "probe_interval", "snapshot_interval", "stats", "progress_interval", "checkpoint_interval",
-       "heightmap_spacing", "packing_margin", "contact_gap"});
+      {"probes", "probe_interval", "snapshot_interval", "vtk_format", "stats", "progress_interval",
+       "checkpoint_interval", "heightmap_spacing", "packing_margin", "contact_gap"});
   OutputSettings s;
   if (const auto v = f.optional_member("probes"))
     for (const io::JsonField& item : v->elements()) s.probes.push_back(item.unsigned_integer());
@@ -60,7 +60,12 @@ OutputSettings read_output_settings(const io::JsonField& f) {
     s.probe_interval = v->unsigned_integer();
     if (s.probe_interval < 1) v->fail("must be >= 1 (steps), got 0");
   }
-  if (const auto v = f.optional_member("snapshot_interval")) s.snapshot_interval = v->unsigned_integer();
+  if (const auto v = f.optional_member("snapshot_interval")) {
+    s.snapshot_interval = v->unsigned_integer();
+    s.snapshot_interval_set = true;
+  }
+  if (const auto v = f.optional_member("vtk_format"))
+    s.vtk_format = io::vtk::parse_encoding(v->one_of({"binary", "ascii"}), "output.vtk_format");
   if (const auto v = f.optional_member("stats")) s.stats = v->boolean();
   if (const auto v = f.optional_member("progress_interval")) s.progress_interval = v->non_negative_number();
   if (const auto v = f.optional_member("checkpoint_interval")) s.checkpoint_interval = v->unsigned_integer();

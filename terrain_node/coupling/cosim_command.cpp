@@ -19,6 +19,7 @@
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/config/cosim_unused_settings.h"
 #include "terrain_node/config/terrain_config.h"
+#include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/coupling_session.h"
 #include "terrain_node/distributed/rank_threads.h"
 #include "terrain_node/output/bed_surface.h"
@@ -170,7 +171,8 @@ void run_cosim_command(const CosimOptions& options) {
                            {"active_max", p.active_max},   {"reactivated", p.reactivated},
                            {"cut_moves", p.cut_moves},     {"seconds", p.seconds}};
   }
-  if (const std::uint64_t interval = config.scene.output.snapshot_interval; interval > 0)
+  if (const std::uint64_t interval = cosim_snapshot_interval(config.scene.output, config.scene.step.step_size);
+      interval > 0)
     run["snapshots"] = {{"file", "particles.pvd"},
                         {"interval_steps", interval},
                         {"frames", s.snapshot_frames},

@@ -1,18 +1,34 @@
 #include "terrain_node/coupling/cosim_snapshots.h"
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace trackcosim::terrain {
 
-CosimSnapshots::CosimSnapshots(const DistributedTerrain& terrain, const std::filesystem::path& folder,
-                               std::uint64_t interval, real step_size, std::uint64_t coupling_start)
-    : interval_(interval), step_size_(step_size), coupling_start_(coupling_start),
-      series_(terrain, folder, terrain.step_count() == coupling_start, earlier_frames(terrain.step_count())) {}
+namespace {
+constexpr double kDefaultFrameSeconds = 0.1;
+}  // namespace
 
-std::vector<io::PvdSeries::Entry> CosimSnapshots::earlier_frames(std::uint64_t now) const {
+std::uint64_t cosim_snapshot_interval(const OutputSettings& output, real step_size) {
+  if (output.snapshot_interval_set) return output.snapshot_interval;
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(kDefaultFrameSeconds / step_size)));
+}
+
+CosimSnapshots::CosimSnapshots(const DistributedTerrain& terrain, const std::filesystem::path& folder,
+                               std::uint64_t interval, real step_size, std::uint64_t coupling_start,
+                               io::vtk::Encoding encoding)
+    : interval_(interval), step_size_(step_size), coupling_start_(coupling_start),
+      series_(terrain, folder, terrain.step_count() == coupling_start, encoding,
+              earlier_frames(folder, terrain.step_count())) {}
+
+std::vector<io::PvdSeries::Entry> CosimSnapshots::earlier_frames(const std::filesystem::path& folder,
+                                                                 std::uint64_t now) const {
+  // Only frames on disk: the earlier run may have had no snapshots, or another interval.
   std::vector<io::PvdSeries::Entry> earlier;
   for (std::uint64_t step = coupling_start_; step < now; step += interval_)
-    earlier.push_back({coupling_time(step), ParticleSeries::frame_file(step)});
+    if (std::filesystem::exists(folder / ParticleSeries::frame_file(step)))
+      earlier.push_back({coupling_time(step), ParticleSeries::frame_file(step)});
   return earlier;
 }
 

@@ -14,10 +14,16 @@
 #include <filesystem>
 #include <optional>
 
+#include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/output/particle_series.h"
 
 namespace trackcosim::terrain {
+
+/// The terrain steps between a co-simulation's frames: output.snapshot_interval when the config
+/// gives it (0: none), else the steps of 0.1 s, so that a run can be looked at and rendered unless
+/// it is told not to (binary frames of a 10^5-grain bed are about 3 MB).
+std::uint64_t cosim_snapshot_interval(const OutputSettings& output, real step_size);
 
 class CosimSnapshots {
  public:
@@ -26,7 +32,7 @@ class CosimSnapshots {
   /// earlier run's and stay listed (files of the earlier run after that step are rewritten or left
   /// out of the .pvd). Throws OutputError.
   CosimSnapshots(const DistributedTerrain& terrain, const std::filesystem::path& folder, std::uint64_t interval,
-                 real step_size, std::uint64_t coupling_start);
+                 real step_size, std::uint64_t coupling_start, io::vtk::Encoding encoding);
 
   /// Collective: a frame when the terrain's step is on the grid (coupling step 0 and every
   /// `interval` terrain steps after it).
@@ -39,7 +45,7 @@ class CosimSnapshots {
  private:
   void write(const DistributedTerrain& terrain);
   double coupling_time(std::uint64_t step) const;
-  std::vector<io::PvdSeries::Entry> earlier_frames(std::uint64_t now) const;
+  std::vector<io::PvdSeries::Entry> earlier_frames(const std::filesystem::path& folder, std::uint64_t now) const;
 
   std::uint64_t interval_;
   real step_size_;

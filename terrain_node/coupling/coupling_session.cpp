@@ -178,11 +178,11 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
       open_patch_csv(patch_csv, timing_csv->parent_path() / "patch.csv", resume != nullptr, hello.start_step);
   }
   std::optional<CosimSnapshots> snapshots;
-  if (const std::uint64_t interval = config.scene.output.snapshot_interval;
+  if (const std::uint64_t interval = cosim_snapshot_interval(config.scene.output, config.scene.step.step_size);
       interval > 0 && !control.snapshot_folder.empty()) {
     // Coupling time 0 is the terrain's step when the coupling began (a resumed one: start_step earlier).
     const std::uint64_t coupling_start = terrain.step_count() - hello.start_step * substeps;
-    snapshots.emplace(terrain, control.snapshot_folder, interval, h, coupling_start);
+    snapshots.emplace(terrain, control.snapshot_folder, interval, h, coupling_start, config.scene.output.vtk_format);
   }
   // The config's `bodies` follow their load schedules on the coupling's clock (body_loads.h).
   const BodyLoadSchedule body_loads(config);

@@ -189,6 +189,10 @@ class DistributedTerrain {
   /// particle of the terrain is in exactly one rank's piece; walls, fixed obstacles and shoe
   /// proxies (held by every rank) are in none.
   SnapshotPiece snapshot_piece() const;
+  /// Collective: per body of `piece` (this rank's snapshot_piece), the sum of the magnitudes of
+  /// its contacts' forces in the last step [N] (zeros before the first). Each contact is solved by
+  /// one rank, which sends the share of a body shown by another rank to that rank.
+  std::vector<real> contact_force_sums(const SnapshotPiece& piece) const;
   /// Collective.
   DynamicTotals dynamic_totals() const;
   /// Collective: the last step's contacts (each counted by the one rank that solved it); zeros

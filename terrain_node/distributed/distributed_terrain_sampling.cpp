@@ -45,6 +45,50 @@ SnapshotPiece DistributedTerrain::snapshot_piece() const {
   return piece;
 }
 
+namespace {
+
+struct ForceShare {
+  gpu::GlobalId gid;
+  real force;
+};
+
+}  // namespace
+
+std::vector<real> DistributedTerrain::contact_force_sums(const SnapshotPiece& piece) const {
+  const gpu::BodySet& s = held_bodies();
+  // The rank whose snapshot_piece shows body b of the held set, or -1 (walls, shoe proxies).
+  const auto shown_by = [&](std::uint32_t b) {
+    const int holder = held_->local.holder[b];
+    if (holder == kOwnedHere) return rank_;
+    if (holder >= 0) return neighbours_[static_cast<std::size_t>(holder)];
+    return config_particle(s.gid[b]) ? decomposition_.owner_of(position(s, b)) : -1;
+  };
+  std::vector<std::vector<ForceShare>> shares(static_cast<std::size_t>(group_.size()));
+  if (held_->stepped) {
+    const gpu::ContactImpulses impulses = system_->contact_impulses();
+    const gpu::ContactList& c = impulses.contacts;
+    const real h = system_->settings().step_size;
+    for (std::uint32_t i = 0; i < c.size(); ++i) {
+      if (!held_->solved.here(i)) continue;
+      const real force = length(impulses.impulse_on_b[i]) / h;
+      for (const gpu::GlobalId gid : {c.gid_a[i], c.gid_b[i]}) {
+        const std::uint32_t b = index_of(s.gid, gid);
+        if (b == s.size() || s.gid[b] != gid) continue;
+        if (const int r = shown_by(b); r >= 0) shares[static_cast<std::size_t>(r)].push_back({gid, force});
+      }
+    }
+  }
+  // Exact sums: the shares arrive in an order that depends on the rank count, the totals do not.
+  comm::ExactSums sums(piece.bodies.size());
+  for (const ForceShare& share : comm::all_to_all(group_, shares)) {
+    const std::uint32_t k = index_of(piece.bodies.gid, share.gid);
+    if (k < piece.bodies.size() && piece.bodies.gid[k] == share.gid) sums.add(k, share.force);
+  }
+  std::vector<real> out(piece.bodies.size());
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = sums.total_here(k);
+  return out;
+}
+
 DynamicTotals DistributedTerrain::dynamic_totals() const {
   const gpu::BodySet& s = held_bodies();
   std::uint64_t bodies = 0;

@@ -6,16 +6,19 @@
 namespace trackcosim::terrain {
 
 ParticleFrame particle_frame(const gpu::BodySet& bodies, const std::vector<gpu::BodyState>& states,
-                             const std::vector<std::uint8_t>& body_state) {
-  if (states.size() != bodies.size() || (!body_state.empty() && body_state.size() != bodies.size()))
-    throw std::invalid_argument("particle_frame: " + std::to_string(states.size()) + " states and " +
-                                std::to_string(body_state.size()) + " classes for " + std::to_string(bodies.size()) +
-                                " bodies");
+                             const std::vector<std::uint8_t>& body_state, const std::vector<real>& body_contact_force) {
+  if (states.size() != bodies.size() || (!body_state.empty() && body_state.size() != bodies.size()) ||
+      (!body_contact_force.empty() && body_contact_force.size() != bodies.size()))
+    throw std::invalid_argument("particle_frame: " + std::to_string(states.size()) + " states, " +
+                                std::to_string(body_state.size()) + " classes and " +
+                                std::to_string(body_contact_force.size()) + " contact forces for " +
+                                std::to_string(bodies.size()) + " bodies");
   ParticleFrame f;
   const std::size_t n = bodies.sphere_radius.size();
   for (auto* v : {&f.x, &f.y, &f.z, &f.radius, &f.vx, &f.vy, &f.vz}) v->resize(n);
   f.gid.resize(n);
   if (!body_state.empty()) f.state.resize(n);
+  if (!body_contact_force.empty()) f.contact_force.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const gpu::BodyState& s = states[bodies.sphere_body[i]];
     const Vec3 arm = rotate(s.orientation, {bodies.sphere_ox[i], bodies.sphere_oy[i], bodies.sphere_oz[i]});
@@ -26,6 +29,7 @@ ParticleFrame particle_frame(const gpu::BodySet& bodies, const std::vector<gpu::
     f.radius[i] = bodies.sphere_radius[i];
     f.gid[i] = s.gid;
     if (!body_state.empty()) f.state[i] = body_state[bodies.sphere_body[i]];
+    if (!body_contact_force.empty()) f.contact_force[i] = body_contact_force[bodies.sphere_body[i]];
   }
   return f;
 }

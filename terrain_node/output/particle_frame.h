@@ -16,13 +16,16 @@ struct ParticleFrame {
   std::vector<real> vx, vy, vz;
   std::vector<gpu::GlobalId> gid;
   std::vector<std::uint8_t> state;  ///< per sphere, its body's class; empty: not written
+  std::vector<real> contact_force;  ///< per sphere, its body's contact force sum [N]; empty: not written
   std::size_t size() const { return radius.size(); }
 };
 
 /// `states` holds one state per body of `bodies`, in the same order (RigidBodySystem::
 /// body_states()). A member sphere at body-frame offset r moves with v + w x (q r).
-/// `body_state`, when not empty, gives one class per body, which each of its spheres takes.
+/// `body_state` and `body_contact_force`, when not empty, give one class and one force per body,
+/// which each of its spheres takes.
 ParticleFrame particle_frame(const gpu::BodySet& bodies, const std::vector<gpu::BodyState>& states,
-                             const std::vector<std::uint8_t>& body_state = {});
+                             const std::vector<std::uint8_t>& body_state = {},
+                             const std::vector<real>& body_contact_force = {});
 
 }  // namespace trackcosim::terrain

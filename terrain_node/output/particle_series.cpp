@@ -13,8 +13,8 @@ std::string piece_name(const std::string& stem, int rank) { return stem + "_r" +
 }  // namespace
 
 ParticleSeries::ParticleSeries(const DistributedTerrain& terrain, const std::filesystem::path& run_folder, bool fresh,
-                               std::vector<io::PvdSeries::Entry> earlier)
-    : folder_(run_folder / kSnapshotFolder) {
+                               io::vtk::Encoding encoding, std::vector<io::PvdSeries::Entry> earlier)
+    : folder_(run_folder / kSnapshotFolder), encoding_(encoding) {
   if (terrain.leader()) {
     io::create_output_folder(folder_);
     if (fresh) remove_old_snapshots(folder_);
@@ -37,12 +37,13 @@ void ParticleSeries::write(const DistributedTerrain& terrain, double time) {
     states[i] = piece.bodies.state(i);
     classes[i] = static_cast<std::uint8_t>(piece.roles[i]);  // 0 active, 1 fixed, 2 stored
   }
-  write_particles_vtu(folder_ / piece_name(stem, terrain.rank()), particle_frame(piece.bodies, states, classes));
+  write_particles_vtu(folder_ / piece_name(stem, terrain.rank()),
+                      particle_frame(piece.bodies, states, classes, terrain.contact_force_sums(piece)), encoding_);
   terrain.group().barrier();
   if (!series_) return;
   std::vector<std::string> pieces;
   for (int r = 0; r < terrain.ranks(); ++r) pieces.push_back(piece_name(stem, r));
-  write_particles_pvtu(folder_ / (stem + ".pvtu"), pieces, true);
+  write_particles_pvtu(folder_ / (stem + ".pvtu"), pieces, {.state = true, .contact_force = true}, encoding_);
   series_->add(time, frame_file(step));
 }
 

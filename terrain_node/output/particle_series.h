@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "io/pvd_series.h"
+#include "io/vtk_xml.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 
 namespace trackcosim::terrain {
@@ -27,9 +28,9 @@ class ParticleSeries {
  public:
   /// Collective. The leader creates <run_folder>/particles/, removes the snapshot files of an
   /// earlier run there when `fresh`, and starts <run_folder>/particles.pvd listing `earlier` (the
-  /// frames of a run this one continues). Throws OutputError.
+  /// frames of a run this one continues). Frames are written in `encoding`. Throws OutputError.
   ParticleSeries(const DistributedTerrain& terrain, const std::filesystem::path& run_folder, bool fresh,
-                 std::vector<io::PvdSeries::Entry> earlier = {});
+                 io::vtk::Encoding encoding, std::vector<io::PvdSeries::Entry> earlier = {});
 
   /// Collective: the frame of the terrain's current step, listed in the .pvd at `time`.
   void write(const DistributedTerrain& terrain, double time);
@@ -41,6 +42,7 @@ class ParticleSeries {
 
  private:
   std::filesystem::path folder_;            ///< <run_folder>/particles
+  io::vtk::Encoding encoding_;
   std::optional<io::PvdSeries> series_;     ///< the leader's
 };
 

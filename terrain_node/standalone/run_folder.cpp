@@ -25,7 +25,7 @@ RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, cons
   const OutputSettings& out = config_.scene.output;
   if (writes_) start_files(start, terrain, threads);
   // Every rank writes its piece of each frame; an earlier run's frames in the folder go.
-  if (final_snapshot_) snapshots_.emplace(terrain, folder_, /*fresh=*/true);
+  if (final_snapshot_) snapshots_.emplace(terrain, folder_, /*fresh=*/true, config_.scene.output.vtk_format);
   write_probes(terrain);
   if (out.snapshot_interval > 0) snapshot(terrain);
 }

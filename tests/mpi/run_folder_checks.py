@@ -16,6 +16,9 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from vtk_reader import VtkError, read_grid  # noqa: E402
+
 
 def fail(message):
     print("run_folder_checks: %s" % message, file=sys.stderr)
@@ -30,17 +33,19 @@ def particle_gids(run):
 
 
 def piece_rows(vtu):
-    """[(gid, text of the point's values)] of one piece, each value as the writer wrote it."""
-    piece = ET.parse(vtu).getroot().find("UnstructuredGrid/Piece")
-    n = int(piece.get("NumberOfPoints"))
-    arrays = [(a.get("Name"), int(a.get("NumberOfComponents", "1")), (a.text or "").split())
-              for a in piece.findall("PointData/DataArray") + piece.findall("Points/DataArray")]
-    for name, components, words in arrays:
-        if len(words) != n * components:
-            fail("%s: %s holds %d values for %d points" % (vtu, name, len(words), n))
-    gids = next(words for name, _, words in arrays if name == "gid")
-    return [(int(gids[i]), " ".join("%s=%s" % (name, ",".join(words[i * c:(i + 1) * c]))
-                                    for name, c, words in arrays)) for i in range(n)]
+    """[(gid, text of the point's values)] of one piece, each value as the file holds it (ASCII or
+    binary: tools/vtk_reader.py), so that equal text means equal bits."""
+    try:
+        grid = read_grid(vtu)
+    except VtkError as e:
+        fail(str(e))
+    n = len(grid.points)
+    arrays = sorted(grid.point_data.items()) + [("points", grid.points)]
+    for name, values in arrays:
+        if len(values) != n:
+            fail("%s: %s holds %d values for %d points" % (vtu, name, len(values), n))
+    return [(grid.point_data["gid"][i], " ".join("%s=%s" % (name, repr(values[i])) for name, values in arrays))
+            for i in range(n)]
 
 
 def frames(run, ranks):

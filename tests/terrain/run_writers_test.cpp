@@ -10,6 +10,8 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "terrain_node/output/probe_csv_writer.h"
 #include "terrain_node/output/step_stats_csv_writer.h"
 #include "tests/support/text_files.h"
+#include "tests/support/vtk_scan.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -155,7 +158,7 @@ ParticleFrame three_particles() {
 
 TEST(ParticleVtu, OneVertexCellPerSphereWithRadiusVelocityAndGid) {
   std::ostringstream out;
-  write_particles_vtu(out, three_particles());
+  write_particles_vtu(out, three_particles(), io::vtk::Encoding::Ascii);
   const std::string vtu = out.str();
   EXPECT_NE(vtu.find("<VTKFile type=\"UnstructuredGrid\""), std::string::npos);
   EXPECT_NE(vtu.find("<Piece NumberOfPoints=\"3\" NumberOfCells=\"3\">"), std::string::npos);
@@ -174,21 +177,26 @@ TEST(ParticleVtu, OneVertexCellPerSphereWithRadiusVelocityAndGid) {
   EXPECT_EQ(count(vtu, "<DataArray"), count(vtu, "</DataArray>"));
 }
 
-// A co-simulation's frame: pieces with the patch's class of each sphere, and the .pvtu that
-// declares the same arrays, with the same types, as the pieces hold (ParaView refuses otherwise).
-TEST(ParticleVtu, ThePvtuDeclaresThePiecesArraysAndNamesEachPiece) {
+// A co-simulation's frame: pieces with the patch's class and the contact force of each sphere,
+// and the .pvtu that declares the same arrays, with the same types, as the pieces hold (ParaView
+// refuses otherwise), in either encoding.
+class ParticlePvtu : public ::testing::TestWithParam<io::vtk::Encoding> {};
+
+TEST_P(ParticlePvtu, DeclaresThePiecesArraysAndNamesEachPiece) {
   ParticleFrame f = three_particles();
   f.state = {0, 1, 2};
+  f.contact_force = {0, 9.81, 19.62};
   std::ostringstream piece, index;
-  write_particles_vtu(piece, f);
-  write_particles_pvtu(index, {"step_00000007_r0.vtu", "step_00000007_r1.vtu"}, true);
+  write_particles_vtu(piece, f, GetParam());
+  write_particles_pvtu(index, {"step_00000007_r0.vtu", "step_00000007_r1.vtu"}, {.state = true, .contact_force = true},
+                       GetParam());
   const std::string vtu = piece.str(), pvtu = index.str();
-  EXPECT_NE(vtu.find("type=\"UInt8\" Name=\"state\" NumberOfComponents=\"1\" format=\"ascii\">\n          0\n"
-                     "          1\n          2\n"),
-            std::string::npos)
-      << vtu;
+  EXPECT_EQ(test::vtk_scan::array_values(vtu, "state"), (std::vector<double>{0, 1, 2}));
+  const std::vector<double> force = test::vtk_scan::array_values(vtu, "contact_force");
+  ASSERT_EQ(force.size(), 3u);
+  EXPECT_NEAR(force[2], 19.62, 1e-5);
   EXPECT_NE(pvtu.find("<VTKFile type=\"PUnstructuredGrid\""), std::string::npos);
-  for (const char* name : {"radius", "velocity", "gid", "state", "points"}) {
+  for (const char* name : {"radius", "velocity", "gid", "state", "contact_force", "points"}) {
     const std::string key = std::string("Name=\"") + name + "\"";
     const std::size_t in_vtu = vtu.find(key), in_pvtu = pvtu.find(key);
     ASSERT_NE(in_pvtu, std::string::npos) << name;
@@ -198,10 +206,71 @@ TEST(ParticleVtu, ThePvtuDeclaresThePiecesArraysAndNamesEachPiece) {
   }
   EXPECT_NE(pvtu.find("<Piece Source=\"step_00000007_r0.vtu\"/>\n    <Piece Source=\"step_00000007_r1.vtu\"/>"),
             std::string::npos);
-  // Without a patch's classes, a standalone frame has no state array.
+  // Without a patch's classes and forces, a frame has no state or contact_force array.
   std::ostringstream plain;
-  write_particles_vtu(plain, three_particles());
+  write_particles_vtu(plain, three_particles(), GetParam());
   EXPECT_EQ(plain.str().find("Name=\"state\""), std::string::npos);
+  EXPECT_EQ(plain.str().find("Name=\"contact_force\""), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Encodings, ParticlePvtu, ::testing::Values(io::vtk::Encoding::Ascii, io::vtk::Encoding::Binary));
+
+// The binary frame at scale: 10^5 grains of a 10 m strip with random positions, speeds and
+// forces (the worst case for compression) in at most 50 bytes a grain, every value read back
+// as its Float32 (integers exactly); an empty piece (a rank without grains) is valid too.
+TEST(ParticleVtu, BinaryFramesTakeAtMost50BytesAGrainAndReadBack) {
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> unit(0, 1);
+  ParticleFrame f;
+  const std::size_t n = 100000;
+  for (std::size_t i = 0; i < n; ++i) {
+    f.x.push_back(10 * unit(random)), f.y.push_back(2 * unit(random) - 1), f.z.push_back(0.3 * unit(random));
+    f.radius.push_back(0.0125);
+    f.vx.push_back(unit(random) - 0.5), f.vy.push_back(unit(random) - 0.5), f.vz.push_back(unit(random) - 0.5);
+    f.gid.push_back(1000 + i);
+    f.state.push_back(static_cast<std::uint8_t>(i % 3));
+    f.contact_force.push_back(500 * unit(random));
+  }
+  std::ostringstream out;
+  write_particles_vtu(out, f, io::vtk::Encoding::Binary);
+  const std::string vtu = out.str();
+  EXPECT_LE(static_cast<double>(vtu.size()) / n, 50.0) << vtu.size() << " bytes";
+  std::ostringstream ascii;
+  write_particles_vtu(ascii, f, io::vtk::Encoding::Ascii);
+  std::cout << "[ particle frame of " << n << " grains: ascii " << ascii.str().size() / n << " B a grain, binary "
+            << vtu.size() / n << " B a grain ]\n";
+  namespace scan = test::vtk_scan;
+  const std::vector<double> points = scan::array_values(vtu, "points"), gid = scan::array_values(vtu, "gid");
+  const std::vector<double> force = scan::array_values(vtu, "contact_force"), types = scan::array_values(vtu, "types");
+  const std::vector<double> offsets = scan::array_values(vtu, "offsets");
+  ASSERT_EQ(points.size(), 3 * n);
+  ASSERT_EQ(gid.size(), n);
+  ASSERT_EQ(force.size(), n);
+  ASSERT_EQ(offsets.size(), n);
+  for (std::size_t i = 0; i < n; i += 997) {
+    EXPECT_EQ(points[3 * i], static_cast<float>(f.x[i]));
+    EXPECT_EQ(points[3 * i + 2], static_cast<float>(f.z[i]));
+    EXPECT_EQ(force[i], static_cast<float>(f.contact_force[i]));
+    EXPECT_EQ(gid[i], static_cast<double>(f.gid[i]));
+    EXPECT_EQ(types[i], 1.0);
+    EXPECT_EQ(offsets[i], static_cast<double>(i + 1));
+  }
+  std::ostringstream empty;
+  write_particles_vtu(empty, ParticleFrame{}, io::vtk::Encoding::Binary);
+  EXPECT_NE(empty.str().find("NumberOfPoints=\"0\""), std::string::npos);
+  EXPECT_TRUE(scan::array_values(empty.str(), "points").empty());
+  EXPECT_NE(empty.str().find("</VTKFile>"), std::string::npos);
+}
+
+TEST(VtkXml, AnUnknownEncodingIsRefusedByName) {
+  EXPECT_EQ(io::vtk::parse_encoding("binary", "output.vtk_format"), io::vtk::Encoding::Binary);
+  EXPECT_EQ(io::vtk::parse_encoding("ascii", "output.vtk_format"), io::vtk::Encoding::Ascii);
+  try {
+    io::vtk::parse_encoding("base64", "output.vtk_format");
+    FAIL() << "accepted base64";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("output.vtk_format"), std::string::npos) << e.what();
+  }
 }
 
 TEST(VtkXml, ByteArraysAreWrittenAsDecimals) {

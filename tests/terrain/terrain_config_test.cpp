@@ -15,6 +15,7 @@
 
 #include "terrain_node/config/cosim_unused_settings.h"
 #include "terrain_node/config/terrain_config.h"
+#include "terrain_node/coupling/cosim_snapshots.h"
 #include "tests/support/config_errors.h"
 
 namespace trackcosim::terrain {
@@ -620,6 +621,35 @@ TEST(TerrainConfigCosim, ShippedCosimConfigsAskForNothingTheCosimIgnores) {
   // What they do ask for: the default run and the moving patch record the bed (particles.pvd).
   for (const char* name : {"cosim_gravel_terrain.json", "cosim_robot_patch_terrain.json"})
     EXPECT_GT(read_terrain_scene(io::load_json_document(configs / name), name).output.snapshot_interval, 0u) << name;
+  // And every shipped co-simulation writes terrain frames, the others at the default 0.1 s.
+  for (const std::filesystem::path& file : terrains) {
+    const TerrainScene scene = read_terrain_scene(io::load_json_document(file), file.string());
+    EXPECT_GT(cosim_snapshot_interval(scene.output, scene.step.step_size), 0u) << file;
+  }
+}
+
+// A co-simulation takes a frame every 0.1 s unless its config says otherwise; 0 turns them off.
+// The resolved config (run.json) leaves the key out when it was not given, so that it loads again
+// to the same default.
+TEST(CosimSnapshotInterval, DefaultIsATenthOfASecondAndTheConfigDecides) {
+  OutputSettings o;
+  EXPECT_EQ(cosim_snapshot_interval(o, 1e-3), 100u);
+  EXPECT_EQ(cosim_snapshot_interval(o, 2e-3), 50u);
+  EXPECT_EQ(cosim_snapshot_interval(o, 0.5), 1u);
+  o.snapshot_interval_set = true;
+  EXPECT_EQ(cosim_snapshot_interval(o, 1e-3), 0u);
+  o.snapshot_interval = 7;
+  EXPECT_EQ(cosim_snapshot_interval(o, 1e-3), 7u);
+  const TerrainConfig unset = parse_terrain_config(R"({"container": {"min": [0, 0, 0], "max": [1, 1, 1]},
+    "particles": [{"kind": "spheres", "spheres": [{"position": [0.5, 0.5, 0.5], "radius": 0.1}]}],
+    "step_size": 1e-3, "end_time": 0.1})", "unset.json");
+  EXPECT_FALSE(unset.scene.output.snapshot_interval_set);
+  EXPECT_FALSE(resolved_config_json(unset.scene)["output"].contains("snapshot_interval"));
+  const TerrainConfig off = parse_terrain_config(R"({"container": {"min": [0, 0, 0], "max": [1, 1, 1]},
+    "particles": [{"kind": "spheres", "spheres": [{"position": [0.5, 0.5, 0.5], "radius": 0.1}]}],
+    "step_size": 1e-3, "end_time": 0.1, "output": {"snapshot_interval": 0}})", "off.json");
+  EXPECT_TRUE(off.scene.output.snapshot_interval_set);
+  EXPECT_EQ(resolved_config_json(off.scene)["output"]["snapshot_interval"], 0);
 }
 
 }  // namespace

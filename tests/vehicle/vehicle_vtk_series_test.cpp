@@ -3,6 +3,7 @@
 // run (the .pvd's times, run.json, the interval's validation).
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -13,10 +14,11 @@
 #include <gtest/gtest.h>
 
 #include "io/config_error.h"
+#include "tests/support/vtk_scan.h"
 #include "track_test_util.h"
 #include "vehicle_node/output/vehicle_vtk_series.h"
 #include "vehicle_node/standalone/standalone_run.h"
-#include "vtk_scan.h"
+#include "vehicle_node/standalone/vehicle_recorder.h"
 
 namespace trackcosim::vehicle {
 namespace {
@@ -46,11 +48,12 @@ std::size_t drawn_count(const VehicleTemplate& v) {
 
 TEST(VehicleVtkSeries, BlocksDrawTheSystemsBodiesAndSpheres) {
   const fs::path out = fresh_folder("blocks");
-  test::VehicleSim sim(robot_with(R"({"step": 1e-3, "output_interval": 0.01})"));
+  test::VehicleSim sim(robot_with(R"({"step": 1e-3, "output_interval": 0.01, "vtk_format": "ascii"})"));
   VehicleVtkSeries series(sim.vehicle, ShoeSpheres::kRigidGround, sim.config.simulation, out);
-  series.on_row(sim.system);  // frame 0 at t = 0: the chassis still level
-  for (int k = 0; k < 30; ++k) sim.step(1e-3);
-  series.on_row(sim.system);  // frame 1, the robot settling onto the ground
+  series.on_row(sim.system, ground_forces(sim.system, sim.vehicle));  // frame 0 at t = 0: the chassis still level
+  for (int k = 0; k < 200; ++k) sim.step(1e-3);
+  const std::vector<Vec3> forces = ground_forces(sim.system, sim.vehicle);
+  series.on_row(sim.system, forces);  // frame 1, the robot standing on the ground
   EXPECT_EQ(series.frames(), 2u);
 
   const std::string vtm = scan::read_text(out / "vtk/vehicle_000001.vtm");
@@ -75,10 +78,13 @@ TEST(VehicleVtkSeries, BlocksDrawTheSystemsBodiesAndSpheres) {
   EXPECT_EQ(scan::array_values(spheres, "radius").size(), 2u * 61 * 5);
 
   // Frames: chassis, then per side sprocket, idler, 5 road wheels, 61 shoes; shoes where the
-  // system has them, to the bit (the text round-trips).
+  // system has them, to the bit (the text round-trips), with the ground's force on each.
   const std::string frames = scan::read_text(out / "vtk/vehicle_000001/frames.vtu");
   const std::vector<double> points = scan::array_values(frames, "Points");
   const std::vector<double> kind = scan::array_values(frames, "kind");
+  const std::vector<double> shoe_force = scan::array_values(frames, "shoe_force");
+  ASSERT_EQ(shoe_force.size(), 3 * drawn_count(model));
+  std::size_t loaded = 0, shoe_row = 0;
   ASSERT_EQ(points.size(), 3 * drawn_count(model));
   EXPECT_EQ(scan::array_values(frames, "orientation").size(), 4 * drawn_count(model));
   std::size_t i = 0;
@@ -93,9 +99,16 @@ TEST(VehicleVtkSeries, BlocksDrawTheSystemsBodiesAndSpheres) {
       EXPECT_EQ(points[3 * i], p.x);
       EXPECT_EQ(points[3 * i + 1], p.y);
       EXPECT_EQ(points[3 * i + 2], p.z);
+      const Vec3 f = forces[shoe_row++];
+      EXPECT_EQ(shoe_force[3 * i], f.x);
+      EXPECT_EQ(shoe_force[3 * i + 1], f.y);
+      EXPECT_EQ(shoe_force[3 * i + 2], f.z);
+      if (f.z > 0) ++loaded;
       ++i;
     }
   }
+  EXPECT_GT(loaded, 10u);  // the robot stands on its shoes: some carry it
+  for (std::size_t k = 0; k < 3 * (1 + 2 + 5); ++k) EXPECT_EQ(shoe_force[k], 0.0);  // chassis, left wheels
 
   // The chassis at t = 0 (level, at its reference point): the box of its inertia, 1.6 x 0.8 x 0.4 m.
   const std::string first = scan::read_text(out / "vtk/vehicle_000000/bodies.vtu");
@@ -135,7 +148,7 @@ TEST(VehicleVtkSeries, CoSimulationSpheresAreTheTerrainsAndAResumedSeriesGoesOn)
   for (int k = 0; k < 30; ++k) sim.step(1e-3);
   for (int row = 4; row <= 5; ++row) {
     for (int k = 0; k < 10; ++k) sim.step(1e-3);
-    series.on_row(sim.system);  // row 4 (0.04 s) is between frames, row 5 (0.05 s) is frame 2
+    series.on_row(sim.system, ground_forces(sim.system, sim.vehicle));  // row 4 (0.04 s) is between frames, row 5 is frame 2
   }
   const std::string pvd = scan::read_text(out / "vehicle.pvd");
   const std::vector<std::string> times = scan::datasets(pvd, "timestep");
@@ -160,7 +173,8 @@ TEST(VehicleVtkSeries, StandaloneRunListsFramesAtTheVtkIntervalAndMatchesShoesCs
   const fs::path config = out / "robot.json";
   std::string text = scan::read_text(test::shipped_config("ndia_light_robot"));
   text.replace(text.find("\"simulation\":"), std::string::npos,
-               "\"simulation\": {\"step\": 1e-3, \"end_time\": 0.1, \"output_interval\": 0.02, \"vtk_interval\": 0.04}\n}\n");
+               "\"simulation\": {\"step\": 1e-3, \"end_time\": 0.1, \"output_interval\": 0.02, \"vtk_interval\": 0.04, "
+               "\"vtk_format\": \"ascii\"}\n}\n");
   { std::ofstream(config) << text; }
   StandaloneOptions o;
   o.config = config;
@@ -177,9 +191,11 @@ TEST(VehicleVtkSeries, StandaloneRunListsFramesAtTheVtkIntervalAndMatchesShoesCs
   for (std::size_t f = 0; f < 3; ++f) EXPECT_NEAR(std::stod(times[f]), expected[f], 1e-12);
   EXPECT_EQ(scan::datasets(pvd, "file")[2], "vtk/vehicle_000002.vtm");
 
-  // The last frame's shoes read as shoes.csv's x,y,z of the last rows, character for character.
+  // The last frame's shoes read as shoes.csv's x,y,z and fx,fy,fz of the last rows, character
+  // for character.
   const std::string frames = scan::read_text(o.out_dir / "vtk/vehicle_000002/frames.vtu");
   const std::vector<std::string> points = scan::array_text(frames, "Points");
+  const std::vector<std::string> shoe_force = scan::array_text(frames, "shoe_force");
   std::istringstream shoes(scan::read_text(o.out_dir / "shoes.csv"));
   std::vector<std::vector<std::string>> last;  // rows at the last t: t, shoe, side, x, y, z, ...
   for (std::string line; std::getline(shoes, line);) {
@@ -193,6 +209,7 @@ TEST(VehicleVtkSeries, StandaloneRunListsFramesAtTheVtkIntervalAndMatchesShoesCs
   for (std::size_t r = 0; r < last.size(); ++r, ++i) {
     if (r == 61) i += 2 + 5;  // right: its sprocket, idler, road wheels
     for (int k = 0; k < 3; ++k) EXPECT_EQ(points[3 * i + k], last[r][3 + k]) << "shoe row " << r;
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(shoe_force[3 * i + k], last[r][16 + k]) << "shoe row " << r;
   }
 
   const nlohmann::json run = nlohmann::json::parse(scan::read_text(o.out_dir / "run.json"));
@@ -207,7 +224,7 @@ TEST(VehicleVtkSeries, IntervalZeroWritesNothing) {
   const fs::path out = fresh_folder("off");
   test::VehicleSim sim(robot_with(R"({"output_interval": 0.01, "vtk_interval": 0})"));
   VehicleVtkSeries series(sim.vehicle, ShoeSpheres::kRigidGround, sim.config.simulation, out);
-  series.on_row(sim.system);
+  series.on_row(sim.system, ground_forces(sim.system, sim.vehicle));
   EXPECT_EQ(series.frames(), 0u);
   EXPECT_TRUE(series.run_json().is_null());
   EXPECT_TRUE(fs::is_empty(out));
@@ -237,6 +254,42 @@ TEST(VehicleVtkSeries, IntervalNotAMultipleOfTheOutputIntervalIsRefusedByName) {
   s.vtk_interval = 0.09;  // three rows per frame
   EXPECT_NO_THROW(check_simulation_settings(s));
   EXPECT_EQ(rows_per_vtk_frame(s), 3u);
+}
+
+// The default binary frames hold what the ASCII ones do, to Float32's precision (the integers
+// exactly), in a fraction of the bytes, and say so in run.json.
+TEST(VehicleVtkSeries, BinaryFramesHoldTheAsciiValuesInFewerBytes) {
+  const fs::path out = fresh_folder("binary");
+  test::VehicleSim sim(robot_with(R"({"step": 1e-3, "output_interval": 0.01})"));
+  for (int k = 0; k < 30; ++k) sim.step(1e-3);
+  const std::vector<Vec3> forces = ground_forces(sim.system, sim.vehicle);
+  SimulationSettings ascii_settings = sim.config.simulation;
+  ascii_settings.vtk_format = io::vtk::Encoding::Ascii;
+  VehicleVtkSeries binary(sim.vehicle, ShoeSpheres::kRigidGround, sim.config.simulation, out / "binary");
+  VehicleVtkSeries ascii(sim.vehicle, ShoeSpheres::kRigidGround, ascii_settings, out / "ascii");
+  binary.on_row(sim.system, forces);
+  ascii.on_row(sim.system, forces);
+  EXPECT_EQ(binary.run_json()["format"], "binary");
+  EXPECT_EQ(ascii.run_json()["format"], "ascii");
+  std::uintmax_t binary_bytes = 0, ascii_bytes = 0;
+  for (const char* block : {"bodies", "spheres", "frames"}) {
+    const fs::path file = fs::path("vtk/vehicle_000000") / (std::string(block) + ".vtu");
+    const std::string b = scan::read_text(out / "binary" / file), a = scan::read_text(out / "ascii" / file);
+    EXPECT_NE(b.find("compressor=\"vtkZLibDataCompressor\""), std::string::npos);
+    EXPECT_NE(b.find("format=\"appended\""), std::string::npos);
+    EXPECT_EQ(b.find("format=\"ascii\""), std::string::npos);
+    for (const char* name : {"Points", "radius", "kind", "body", "connectivity", "offsets", "types", "orientation",
+                             "velocity", "shoe_force", "shoe"}) {
+      const std::vector<double> bv = scan::array_values(b, name), av = scan::array_values(a, name);
+      ASSERT_EQ(bv.size(), av.size()) << block << " " << name;
+      for (std::size_t i = 0; i < av.size(); ++i)
+        EXPECT_NEAR(bv[i], av[i], 1e-6 * std::max(1.0, std::abs(av[i]))) << block << " " << name << " " << i;
+    }
+    binary_bytes += fs::file_size(out / "binary" / file);
+    ascii_bytes += fs::file_size(out / "ascii" / file);
+  }
+  EXPECT_LT(3 * binary_bytes, ascii_bytes);
+  fs::remove_all(out);
 }
 
 }  // namespace

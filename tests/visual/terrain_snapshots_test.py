@@ -18,6 +18,9 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from vtk_reader import VtkError, parse, read_grid  # noqa: E402
+
 STEP = 1e-3
 INTERVAL = 50
 END = 0.3
@@ -33,22 +36,20 @@ def data_arrays(parent):
     return {a.get("Name"): (a.get("type"), a.get("NumberOfComponents")) for a in parent}
 
 
-def values(array):
-    return array.text.split()
-
-
 def read_piece(path):
-    """(point count, gids, states, point arrays, points array) of one .vtu piece."""
-    piece = ET.parse(path).getroot().find("UnstructuredGrid/Piece")
+    """(point count, gids, states, point arrays, points array) of one .vtu piece (ASCII or binary:
+    tools/vtk_reader.py reads the values, the declarations come from the XML)."""
+    try:
+        grid = read_grid(path)
+    except VtkError as e:
+        fail(str(e))
+    piece = parse(path).find("UnstructuredGrid/Piece")
     n = int(piece.get("NumberOfPoints"))
-    arrays = {a.get("Name"): a for a in piece.find("PointData")}
-    points = piece.find("Points/DataArray")
-    if len(values(points)) != 3 * n:
-        fail("%s: %d point values for %d points" % (path, len(values(points)), n))
-    if "state" not in arrays:
+    if len(grid.points) != n:
+        fail("%s: %d points for NumberOfPoints %d" % (path, len(grid.points), n))
+    if "state" not in grid.point_data:
         fail("%s: no state array" % path)
-    gids = [int(v) for v in values(arrays["gid"])] if n else []
-    states = [int(v) for v in values(arrays["state"])] if n else []
+    gids, states = grid.point_data["gid"], grid.point_data["state"]
     if len(gids) != n or len(states) != n:
         fail("%s: %d gids and %d states for %d points" % (path, len(gids), len(states), n))
     return n, gids, states, data_arrays(piece.find("PointData")), data_arrays(piece.find("Points"))

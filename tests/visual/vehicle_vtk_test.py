@@ -6,15 +6,18 @@ run folder of the visual fixture (short_run.sh) the way a renderer reads it:
     terrain (the pad's terrain_spheres_along x terrain_spheres_across, plus the listed spheres);
   - every frames block has one point per drawn body (chassis; per side sprocket, idler, road
     wheels, rollers, shoes) and every bodies block draws each of them;
-  - at every frame's time, the frames block's shoe points are shoes.csv's x,y,z of the rows at
-    that t (the same text, or within 1e-12 m).
+  - at every frame's time, the frames block's shoe points and shoe forces are shoes.csv's x,y,z
+    and fx,fy,fz of the rows at that t (to Float32's precision: the frames are binary, the
+    default; io/vtk_xml.h).
 The expected counts come from the config run.json records, not from the series' own entry.
 Usage: vehicle_vtk_test.py RUN_FOLDER"""
 import csv
 import json
 import os
 import sys
-import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from vtk_reader import VtkError, parse, read_grid, read_multiblock  # noqa: E402
 
 SHOE = 5  # the `kind` of a shoe
 
@@ -22,14 +25,6 @@ SHOE = 5  # the `kind` of a shoe
 def fail(message):
     print("FAIL: " + message)
     sys.exit(1)
-
-
-def data_array(piece, name):
-    """The whitespace-separated text values of the DataArray `name` under `piece`."""
-    for array in piece.iter("DataArray"):
-        if array.get("Name") == name:
-            return (array.text or "").split()
-    fail("no DataArray %s" % name)
 
 
 def expected_counts(config):
@@ -49,12 +44,13 @@ def shoe_rows_by_time(path):
     rows = {}
     with open(path) as f:
         for r in csv.DictReader(f):
-            rows.setdefault(r["t"], []).append((r["x"], r["y"], r["z"]))
+            rows.setdefault(r["t"], []).append(tuple(float(r[k]) for k in ("x", "y", "z", "fx", "fy", "fz")))
     return rows
 
 
 def same_number(a, b):
-    return a == b or abs(float(a) - float(b)) <= 1e-12
+    """a (a Float32 of the frame) is b (a shoes.csv number) to Float32's precision."""
+    return abs(a - b) <= 1e-6 * max(1.0, abs(b))
 
 
 def main(folder):
@@ -62,7 +58,7 @@ def main(folder):
     with open(os.path.join(vehicle, "run.json")) as f:
         run = json.load(f)
     shoes, spheres_per_shoe, bodies = expected_counts(run["config"])
-    pvd = ET.parse(os.path.join(vehicle, "vehicle.pvd")).getroot()
+    pvd = parse(os.path.join(vehicle, "vehicle.pvd"))
     entries = [(d.get("timestep"), d.get("file")) for d in pvd.iter("DataSet")]
     if not entries:
         fail("vehicle.pvd lists no frames")
@@ -74,27 +70,29 @@ def main(folder):
 
     for t, file in entries:
         vtm = os.path.join(vehicle, file)
-        root = ET.parse(vtm).getroot()
-        if root.get("type") != "vtkMultiBlockDataSet":
+        if parse(vtm).get("type") != "vtkMultiBlockDataSet":
             fail("%s is not a vtkMultiBlockDataSet" % file)
-        blocks = {d.get("name"): os.path.join(os.path.dirname(vtm), d.get("file")) for d in root.iter("DataSet")}
+        blocks = read_multiblock(vtm)
         if sorted(blocks) != ["bodies", "frames", "spheres"]:
             fail("%s has the blocks %s" % (file, sorted(blocks)))
-        piece = {name: ET.parse(path).getroot().find("UnstructuredGrid/Piece") for name, path in blocks.items()}
+        try:
+            grid = {name: read_grid(path) for name, path in blocks.items()}
+        except VtkError as e:
+            fail(str(e))
 
-        n = int(piece["spheres"].get("NumberOfPoints"))
+        n = len(grid["spheres"].points)
         if n != shoes * spheres_per_shoe:
             fail("t = %s: %d spheres, expected %d shoes x %d" % (t, n, shoes, spheres_per_shoe))
-        if len(set(data_array(piece["bodies"], "body"))) != bodies:
-            fail("t = %s: the bodies block draws %d bodies, expected %d"
-                 % (t, len(set(data_array(piece["bodies"], "body"))), bodies))
-        frames = piece["frames"]
-        if int(frames.get("NumberOfPoints")) != bodies:
-            fail("t = %s: %s frames, expected %d" % (t, frames.get("NumberOfPoints"), bodies))
+        drawn = set(grid["bodies"].cell_data["body"])
+        if len(drawn) != bodies:
+            fail("t = %s: the bodies block draws %d bodies, expected %d" % (t, len(drawn), bodies))
+        frames = grid["frames"]
+        if len(frames.points) != bodies:
+            fail("t = %s: %d frames, expected %d" % (t, len(frames.points), bodies))
 
-        kinds = data_array(frames, "kind")
-        points = data_array(frames, "Points")
-        shoe_points = [tuple(points[3 * i:3 * i + 3]) for i, k in enumerate(kinds) if int(k) == SHOE]
+        kinds = frames.point_data["kind"]
+        forces = frames.point_data["shoe_force"]
+        shoe_points = [tuple(frames.points[i]) + tuple(forces[i]) for i, k in enumerate(kinds) if k == SHOE]
         key = t if t in csv_rows else times.get(min(times, key=lambda x: abs(x - float(t))))
         if key is None or abs(float(key) - float(t)) > 1e-12:
             fail("t = %s: no shoes.csv rows at that time" % t)
@@ -103,8 +101,8 @@ def main(folder):
             fail("t = %s: %d shoe points, %d shoes.csv rows" % (t, len(shoe_points), len(rows)))
         for i, (p, r) in enumerate(zip(shoe_points, rows)):
             if not all(same_number(a, b) for a, b in zip(p, r)):
-                fail("t = %s: shoe row %d is %s in shoes.csv, %s in frames.vtu" % (t, i, r, p))
-    print("vehicle.pvd: %d frames of %d bodies and %d spheres agree with shoes.csv"
+                fail("t = %s: shoe row %d is %s in shoes.csv, %s in frames.vtu (x y z fx fy fz)" % (t, i, r, p))
+    print("vehicle.pvd: %d frames of %d bodies and %d spheres agree with shoes.csv (points and shoe forces)"
           % (len(entries), bodies, shoes * spheres_per_shoe))
 
 

@@ -262,9 +262,10 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
       // shoes.csv gets the terrain's forces of this interval (those of timing.csv's terrain_fz):
       // there is no rigid ground in a co-simulation, so its own contact forces would be zero.
       if ((k + 1) % output_every == 0) {
-        recorder.record(system, terrain_forces(forces));  // flushes vehicle.csv and shoes.csv
+        const std::vector<Vec3> shoe_forces = terrain_forces(forces);
+        recorder.record(system, shoe_forces);  // flushes vehicle.csv and shoes.csv
         control.record(system);
-        vtk.on_row(system);
+        vtk.on_row(system, shoe_forces);
         timing.flush();
       }
       summary.coupling_steps = k + 1;

@@ -29,6 +29,7 @@ VehicleVtkSeries::VehicleVtkSeries(const TrackedVehicle& vehicle, ShoeSpheres sp
                                    const std::vector<double>& earlier_rows)
     : drawing_(draw_vehicle(vehicle, spheres_of(vehicle, spheres))),
       interval_(vtk_interval(settings)),
+      encoding_(settings.vtk_format),
       rows_per_frame_(rows_per_vtk_frame(settings)),
       rows_(earlier_rows.size()),
       folder_(folder) {
@@ -40,21 +41,26 @@ VehicleVtkSeries::VehicleVtkSeries(const TrackedVehicle& vehicle, ShoeSpheres sp
   pvd_.emplace(folder_ / "vehicle.pvd", std::move(earlier));
 }
 
-void VehicleVtkSeries::on_row(const MultibodySystem& system) {
+void VehicleVtkSeries::on_row(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces) {
   const std::size_t row = rows_++;
   if (rows_per_frame_ == 0 || row % rows_per_frame_ != 0) return;
   const std::size_t frame = row / rows_per_frame_;
-  write_frame(frame, system);
+  write_frame(frame, system, shoe_forces);
   pvd_->add(system.time(), vtm_file(frame));
 }
 
-void VehicleVtkSeries::write_frame(std::size_t frame, const MultibodySystem& system) {
+void VehicleVtkSeries::write_frame(std::size_t frame, const MultibodySystem& system,
+                                   const std::vector<Vec3>& shoe_forces) {
   const std::string name = frame_name(frame);
   const std::filesystem::path blocks = folder_ / "vtk" / name;
   io::create_output_folder(blocks);
-  io::write_output_file(blocks / "bodies.vtu", [&](std::ostream& out) { write_bodies_vtu(out, drawing_, system); });
-  io::write_output_file(blocks / "spheres.vtu", [&](std::ostream& out) { write_spheres_vtu(out, drawing_, system); });
-  io::write_output_file(blocks / "frames.vtu", [&](std::ostream& out) { write_frames_vtu(out, drawing_, system); });
+  const std::vector<Vec3> forces = shoe_forces_by_body(drawing_, shoe_forces);
+  io::write_output_file(blocks / "bodies.vtu",
+                        [&](std::ostream& out) { write_bodies_vtu(out, drawing_, system, encoding_); });
+  io::write_output_file(blocks / "spheres.vtu",
+                        [&](std::ostream& out) { write_spheres_vtu(out, drawing_, system, encoding_); });
+  io::write_output_file(blocks / "frames.vtu",
+                        [&](std::ostream& out) { write_frames_vtu(out, drawing_, system, forces, encoding_); });
   io::write_output_file(folder_ / "vtk" / (name + ".vtm"), [&](std::ostream& out) {
     io::vtk::write_multiblock(out, {{"bodies", name + "/bodies.vtu"},
                                     {"spheres", name + "/spheres.vtu"},
@@ -66,6 +72,7 @@ nlohmann::json VehicleVtkSeries::run_json() const {
   if (rows_per_frame_ == 0) return nullptr;
   return {{"series", "vehicle.pvd"},
           {"interval", interval_},
+          {"format", std::string(io::vtk::encoding_name(encoding_))},
           {"bodies", drawing_.bodies.size()},
           {"spheres", drawing_.sphere_count()}};
 }

@@ -34,17 +34,19 @@ class VehicleVtkSeries {
                    const std::filesystem::path& folder, const std::vector<double>& earlier_rows = {});
 
   /// Call after each vehicle.csv row: writes a frame of the current state when one is due.
-  void on_row(const MultibodySystem& system);
+  /// `shoe_forces`: the row's shoes.csv forces (left track, then right).
+  void on_row(const MultibodySystem& system, const std::vector<Vec3>& shoe_forces);
 
   std::size_t frames() const { return pvd_ ? pvd_->entries().size() : 0; }
   /// run.json's "vtk" entry (series, interval, bodies, spheres per frame); null when off.
   nlohmann::json run_json() const;
 
  private:
-  void write_frame(std::size_t frame, const MultibodySystem& system);
+  void write_frame(std::size_t frame, const MultibodySystem& system, const std::vector<Vec3>& shoe_forces);
 
   VehicleDrawing drawing_;
   double interval_;
+  io::vtk::Encoding encoding_;
   std::size_t rows_per_frame_;  ///< 0: off
   std::size_t rows_ = 0;        ///< vehicle.csv rows so far
   std::filesystem::path folder_;

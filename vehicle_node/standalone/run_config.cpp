@@ -38,7 +38,7 @@ std::string rest_damping_problem(const RestDamping& d, double step) {
 }
 
 SimulationSettings read_simulation(const JsonField& section) {
-  section.expect_object({"step", "end_time", "output_interval", "vtk_interval", "rest_damping"});
+  section.expect_object({"step", "end_time", "output_interval", "vtk_interval", "vtk_format", "rest_damping"});
   SimulationSettings s;
   if (const auto f = section.optional_member("step")) s.step = f->positive_number();
   if (const auto f = section.optional_member("end_time")) s.end_time = f->non_negative_number();
@@ -51,6 +51,8 @@ SimulationSettings read_simulation(const JsonField& section) {
     if (const std::string problem = vtk_interval_problem(*s.vtk_interval, s.output_interval); !problem.empty())
       f->fail(problem);
   }
+  if (const auto f = section.optional_member("vtk_format"))
+    s.vtk_format = io::vtk::parse_encoding(f->one_of({"binary", "ascii"}), "simulation.vtk_format");
   if (const auto f = section.optional_member("rest_damping")) {
     s.rest_damping = read_rest_damping(*f);
     if (const std::string problem = rest_damping_problem(s.rest_damping, s.step); !problem.empty()) f->fail(problem);

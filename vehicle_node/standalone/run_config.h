@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/vtk_xml.h"
 #include "vehicle_node/driver/driver.h"
 #include "vehicle_node/ground/ground_settings.h"
 #include "vehicle_node/track/vehicle_template.h"
@@ -33,6 +34,7 @@ struct SimulationSettings {
   /// interval (it may come from the command line); 0, none; else a whole multiple of it, so
   /// that every frame falls on a vehicle.csv row.
   std::optional<double> vtk_interval;
+  io::vtk::Encoding vtk_format = io::vtk::Encoding::Binary;  ///< of the VTK series (io/vtk_xml.h)
   RestDamping rest_damping;
 };
 

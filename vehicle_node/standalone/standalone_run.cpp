@@ -97,9 +97,10 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
       throw std::runtime_error("the simulation diverged at t = " + io::number_to_string(system.time()) +
                                " s (chassis position not finite); try a smaller --step");
     if (k % output_every == 0) {
-      recorder.record(system);
+      const std::vector<Vec3> shoe_forces = ground_forces(system, vehicle);
+      recorder.record(system, shoe_forces);
       control.record(system);
-      vtk.on_row(system);
+      vtk.on_row(system, shoe_forces);
     }
     if (options.progress_seconds > 0)
       meter.update({system.time(), config.simulation.end_time, k, 0, progress_words(system, vehicle, start_x)});
