@@ -23,6 +23,7 @@
 #include "tests/support/kinematic_track.h"
 #include "tests/support/mpi_world.h"
 #include "tests/support/state_compare.h"
+#include "tests/support/vtk_scan.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -43,21 +44,12 @@ constexpr const char* kBed = R"({
 constexpr int kCouplingSteps = 20;  // 40 terrain steps: frames at 0, 10, 20, 30 and the last, 40
 constexpr int kSubsteps = 2;
 
-std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::vtk_scan::read_text;
 
-/// The values of the ASCII <DataArray Name="name"> of a .vtu.
+/// The values of the integer <DataArray Name="name"> of a .vtu (binary or ASCII).
 std::vector<std::uint64_t> array_values(const std::string& vtu, const std::string& name) {
-  const std::size_t at = vtu.find("Name=\"" + name + "\"");
-  if (at == std::string::npos) return {};
-  const std::size_t begin = vtu.find('>', at) + 1, end = vtu.find("</DataArray>", begin);
-  std::istringstream in(vtu.substr(begin, end - begin));
   std::vector<std::uint64_t> out;
-  for (std::uint64_t v = 0; in >> v;) out.push_back(v);
+  for (const double v : test::vtk_scan::array_values(vtu, name)) out.push_back(static_cast<std::uint64_t>(v));
   return out;
 }
 
