@@ -98,8 +98,8 @@ def render(folder, opts):
     if vehicle and not terrain and os.path.isdir(os.path.join(folder, "terrain")):
         # A co-simulation whose terrain wrote no snapshots: say so before drawing an empty floor.
         print("trackcosim: warning: %s has no terrain series (terrain/particles.pvd): the vehicle is drawn on an "
-              "empty floor; the terrain writes one when its config sets output.snapshot_interval "
-              "(docs/terrain-config.md)" % folder, file=sys.stderr, flush=True)
+              "empty floor; a co-simulation writes one every 0.1 s unless its terrain config sets "
+              "output.snapshot_interval to 0 (docs/terrain-config.md)" % folder, file=sys.stderr, flush=True)
     frames = plan_frames(vehicle, terrain, opts["--every"], opts["--start"], opts["--end"])
     views = ["chase", "side"] if opts["--view"] == "both" else [opts["--view"]]
     if not vehicle and "chase" in views:
