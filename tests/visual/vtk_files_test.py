@@ -22,7 +22,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from vtk_reader import read_collection, read_grid, read_multiblock, read_points_file  # noqa: E402
 
 try:
-    from vtkmodules.util.numpy_support import vtk_to_numpy  # noqa: F401
     from vtkmodules.vtkIOXML import vtkXMLMultiBlockDataReader, vtkXMLPUnstructuredGridReader
 except ImportError as e:
     print("FAIL: %s has no vtk modules (%s): install python3-vtk9 (tools/install_deps.sh --with-slurm)"
@@ -33,6 +32,14 @@ except ImportError as e:
 def fail(message):
     print("FAIL: " + message)
     sys.exit(1)
+
+
+def read_with_vtk(reader_class, path):
+    """The dataset VTK's reader of that class makes of the file."""
+    reader = reader_class()
+    reader.SetFileName(path)
+    reader.Update()
+    return reader.GetOutput()
 
 
 def vtk_values(array):
@@ -71,10 +78,7 @@ def terrain_frames(run):
         fail("no terrain frames")
     with_weight_carried = 0
     for _, pvtu in frames:
-        reader = vtkXMLPUnstructuredGridReader()
-        reader.SetFileName(pvtu)
-        reader.Update()
-        dataset = reader.GetOutput()
+        dataset = read_with_vtk(vtkXMLPUnstructuredGridReader, pvtu)
         grid = read_points_file(pvtu)
         if dataset.GetNumberOfPoints() != 3100 or dataset.GetNumberOfCells() != 3100:
             fail("%s: VTK reads %d points and %d cells, the bed has 3100 grains"
@@ -103,10 +107,7 @@ def vehicle_frames(run):
     fz = terrain_fz_by_time(run)
     loaded = 0
     for t, vtm in frames:
-        reader = vtkXMLMultiBlockDataReader()
-        reader.SetFileName(vtm)
-        reader.Update()
-        blocks = reader.GetOutput()
+        blocks = read_with_vtk(vtkXMLMultiBlockDataReader, vtm)
         names = [blocks.GetMetaData(i).Get(blocks.NAME()) for i in range(blocks.GetNumberOfBlocks())]
         if names != ["bodies", "spheres", "frames"]:
             fail("%s: VTK reads the blocks %s" % (vtm, names))
