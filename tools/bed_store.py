@@ -12,7 +12,9 @@ the bed is split over ranks), and every cosim key but settle_time), plus the con
 a mesh). A changed config, or a changed image under the same name, gets another key and is
 settled again; a comment or a changed coupling setting is not.
 
-Layout: STORE/<config stem>-<key 16>/bed.bin (the checkpoint) and bed.json (what made it).
+Layout: STORE/<config stem>-<key 16>/bed.bin (the checkpoint) and bed.json (what made it). A
+config copied or renamed keeps its content, so it finds the bed another name stored under the
+same key (its bed.json holding the whole key) and starts from it.
 STORE is TRACKCOSIM_BED_STORE, default output/beds; TRACKCOSIM_BED_STORE=off turns the store off
 (the test suite does, so that no bed crosses from one test to the next)."""
 import datetime
@@ -98,9 +100,34 @@ class StoredBed:
         self.config = terrain_config
         self.key = bed_key(terrain_config)
         stem = os.path.splitext(os.path.basename(terrain_config))[0]
-        self.folder = os.path.join(store or store_folder(), "%s-%s" % (stem, self.key[:16]))
-        self.checkpoint = os.path.join(self.folder, "bed.bin")
-        self.record = os.path.join(self.folder, "bed.json")
+        store = store or store_folder()
+        self._place(os.path.join(store, "%s-%s" % (stem, self.key[:16])))
+        if not self.exists():
+            twin = self._same_content_under_another_name(store)
+            if twin:
+                self._place(twin)
+
+    def _place(self, folder):
+        self.folder = folder
+        self.checkpoint = os.path.join(folder, "bed.bin")
+        self.record = os.path.join(folder, "bed.json")
+
+    def _same_content_under_another_name(self, store):
+        """The folder of a bed stored for another config name with this whole key, or None."""
+        try:
+            names = sorted(os.listdir(store))
+        except OSError:
+            return None
+        for name in names:
+            folder = os.path.join(store, name)
+            if name.endswith("-" + self.key[:16]) and os.path.isfile(os.path.join(folder, "bed.bin")):
+                try:
+                    with open(os.path.join(folder, "bed.json")) as f:
+                        if json.load(f).get("key") == self.key:
+                            return folder
+                except (OSError, ValueError, AttributeError):
+                    continue
+        return None
 
     def exists(self):
         return os.path.isfile(self.checkpoint)

@@ -73,6 +73,39 @@ class BedKeyTest(unittest.TestCase):
             json.dump(config, f)
         self.assertFalse(settles(path))
 
+    def test_a_copied_config_finds_the_bed_its_original_stored(self):
+        store = os.path.join(self.folder.name, "beds")
+        original = os.path.join(self.folder.name, "original.json")
+        with open(original, "w") as f:
+            json.dump(BASE, f)
+        stored = StoredBed(original, store=store)
+        os.makedirs(stored.folder)
+        with open(stored.checkpoint, "wb") as f:
+            f.write(b"bed")
+        copy = os.path.join(self.folder.name, "copy.json")
+        with open(copy, "w") as f:
+            f.write("// the same terrain under another name\n" + json.dumps(BASE, indent=1))
+        # Without a record naming the whole key, a folder that only shares the key's first 16 digits
+        # is not trusted.
+        self.assertFalse(StoredBed(copy, store=store).exists())
+        with open(stored.record, "w") as f:
+            json.dump({"key": stored.key[:16] + "0" * 48}, f)
+        self.assertFalse(StoredBed(copy, store=store).exists())
+        with open(stored.record, "w") as f:
+            json.dump({"key": stored.key, "terrain_config": original}, f)
+        twin = StoredBed(copy, store=store)
+        self.assertTrue(twin.exists())
+        self.assertEqual(twin.checkpoint, stored.checkpoint)
+        self.assertEqual(twin.made_when()["terrain_config"], original)
+        # A changed copy is another terrain: its own folder, no bed.
+        changed = json.loads(json.dumps(BASE))
+        changed["material"]["friction"] = 0.6
+        with open(copy, "w") as f:
+            json.dump(changed, f)
+        other = StoredBed(copy, store=store)
+        self.assertFalse(other.exists())
+        self.assertEqual(os.path.basename(other.folder), "copy-" + other.key[:16])
+
 
 if __name__ == "__main__":
     unittest.main()
