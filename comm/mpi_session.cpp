@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "comm/fatal_signal.h"
+#include "comm/idle_nap.h"
 #include "comm/rank_group.h"
 
 namespace trackcosim::comm {
@@ -42,6 +43,7 @@ void ensure_mpi() {
   // action kills this rank without a word (exit status 141) before MPI, the watchdog or the
   // coupler can name the lost peer. Ignored, the write fails with EPIPE and those report it.
   std::signal(SIGPIPE, SIG_IGN);
+  read_idle_nap_setting();
   MPI_Init(nullptr, nullptr);
   // After MPI_Init: replaces the crash dump Open MPI's own handler would print.
   report_fatal_signals(this_process(world_rank_if_initialised()));

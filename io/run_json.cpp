@@ -3,6 +3,7 @@
 #include <ctime>
 #include <string>
 
+#include "io/mpi_wait_environment.h"
 #include "io/output_file.h"
 #include "io/version.h"
 
@@ -28,6 +29,10 @@ nlohmann::ordered_json run_json_header(std::string_view program, const ThreadCho
   if (threads.ranks_on_node > 0) {
     header["ranks_on_node"] = threads.ranks_on_node;
     header["oversubscribed"] = threads.oversubscribed;
+  }
+  if (const std::optional<MpiWaitChoice> wait = prepared_mpi_wait()) {
+    header["mpi_wait"] = wait->wait;
+    header["mpi_wait_from"] = wait->reason;
   }
   header["started"] = utc_now();
   return header;

@@ -13,7 +13,8 @@ namespace trackcosim::io {
 
 /// {"program": ..., "version": kTrackcosimVersion, "threads": per rank, "threads_from": how they
 /// were chosen (ThreadChoice::source), "ranks_on_node" and "oversubscribed" when the ranks on the
-/// node are known, "started": "<UTC ISO 8601>"}
+/// node are known, "mpi_wait" and "mpi_wait_from" when the program chose how its MPI waits poll
+/// (mpi_wait_choice.h), "started": "<UTC ISO 8601>"}
 nlohmann::ordered_json run_json_header(std::string_view program, const ThreadChoice& threads);
 
 /// Writes `document` indented by two spaces. Throws OutputError naming the file.

@@ -8,11 +8,6 @@
 namespace trackcosim::io {
 namespace {
 
-std::optional<std::string> environment(const char* name) {
-  const char* value = std::getenv(name);
-  return value ? std::optional<std::string>(value) : std::nullopt;
-}
-
 int affinity_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -21,15 +16,20 @@ int affinity_cpus() {
 
 }  // namespace
 
+std::optional<std::string> environment_variable(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::optional<std::string>(value) : std::nullopt;
+}
+
 ThreadInputs read_thread_inputs(int explicit_threads, int mpi_ranks_on_node) {
   ThreadInputs in;
   in.explicit_threads = explicit_threads;
-  in.omp_num_threads = environment("OMP_NUM_THREADS");
-  in.ompi_local_size = environment("OMPI_COMM_WORLD_LOCAL_SIZE");
-  in.slurm_cpus_per_task = environment("SLURM_CPUS_PER_TASK");
-  in.slurm_ntasks_per_node = environment("SLURM_NTASKS_PER_NODE");
-  in.slurm_tasks_per_node = environment("SLURM_TASKS_PER_NODE");
-  in.slurm_nodeid = environment("SLURM_NODEID");
+  in.omp_num_threads = environment_variable("OMP_NUM_THREADS");
+  in.ompi_local_size = environment_variable("OMPI_COMM_WORLD_LOCAL_SIZE");
+  in.slurm_cpus_per_task = environment_variable("SLURM_CPUS_PER_TASK");
+  in.slurm_ntasks_per_node = environment_variable("SLURM_NTASKS_PER_NODE");
+  in.slurm_tasks_per_node = environment_variable("SLURM_TASKS_PER_NODE");
+  in.slurm_nodeid = environment_variable("SLURM_NODEID");
   in.mpi_ranks_on_node = mpi_ranks_on_node;
   in.affinity_cpus = affinity_cpus();
   const long online = sysconf(_SC_NPROCESSORS_ONLN);

@@ -11,6 +11,9 @@ namespace trackcosim::io {
 /// comm::ranks_on_this_node, 0 when the program runs without MPI.
 ThreadInputs read_thread_inputs(int explicit_threads, int mpi_ranks_on_node);
 
+/// The variable's value, or nothing when it is unset.
+std::optional<std::string> environment_variable(const char* name);
+
 /// Whether OMP_WAIT_POLICY is set: if not, oversubscription_note advises it.
 bool omp_wait_policy_set();
 

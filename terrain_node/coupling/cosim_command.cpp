@@ -12,6 +12,7 @@
 #include "comm/stop_signal.h"
 #include "comm/tcp_channel.h"
 #include "comm/watchdog.h"
+#include "io/mpi_wait_environment.h"
 #include "io/output_file.h"
 #include "io/progress_meter.h"
 #include "io/run_json.h"
@@ -52,6 +53,7 @@ void save_settled_bed(const DistributedTerrain& terrain, const std::filesystem::
 }  // namespace
 
 void run_cosim_command(const CosimOptions& options) {
+  io::prepare_mpi_waits();
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
   StartState start = load_start_state(roles.role_group(), options.config, options.restart, options.from_checkpoint);

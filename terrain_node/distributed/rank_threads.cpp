@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "comm/node_ranks.h"
+#include "io/mpi_wait_environment.h"
 #include "io/thread_environment.h"
 
 namespace trackcosim::terrain {
@@ -17,6 +18,9 @@ io::ThreadChoice set_rank_threads(int explicit_threads, const comm::RankGroup& g
   omp_set_num_threads(choice.threads);
   const std::string note = io::oversubscription_note(choice, io::omp_wait_policy_set());
   if (group.leader() && !note.empty()) std::fprintf(stderr, "terrain_node: warning: %s\n", note.c_str());
+  const std::optional<io::MpiWaitChoice> wait = io::prepared_mpi_wait();
+  if (group.leader() && wait && !io::mpi_wait_note(*wait).empty())
+    std::fprintf(stderr, "terrain_node: %s\n", io::mpi_wait_note(*wait).c_str());
   return choice;
 }
 

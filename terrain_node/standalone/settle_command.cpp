@@ -13,6 +13,7 @@
 #include "comm/role_split.h"
 #include "comm/stop_signal.h"
 #include "io/memory_usage.h"
+#include "io/mpi_wait_environment.h"
 #include "io/progress_meter.h"
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
@@ -115,6 +116,7 @@ std::filesystem::path settle_output_folder(const SettleOptions& options) {
 }
 
 void run_settle_command(const SettleOptions& options) {
+  io::prepare_mpi_waits();
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
   // What a rank costs before it holds any terrain, read before a checkpoint to start from is
