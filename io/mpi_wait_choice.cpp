@@ -1,6 +1,7 @@
 #include "io/mpi_wait_choice.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <stdexcept>
 
@@ -13,8 +14,18 @@ constexpr double kSharedSlack = 0.5;
 
 MpiWaitChoice yield_because(std::string reason) { return {"1", 0, "yield", std::move(reason), false}; }
 
-MpiWaitChoice nap_because(std::string reason, bool noteworthy) {
-  return {"1", kMpiNapMicroseconds, "nap", std::move(reason), noteworthy};
+/// TRACKCOSIM_MPI_NAP_US, else kMpiNapMicroseconds.
+int nap_microseconds(const std::optional<std::string>& text) {
+  if (!text) return kMpiNapMicroseconds;
+  int value = 0;
+  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (error != std::errc() || end != text->data() + text->size() || value < 1 || value > 100000)
+    throw std::invalid_argument("TRACKCOSIM_MPI_NAP_US=" + *text + ": expected whole microseconds from 1 to 100000");
+  return value;
+}
+
+MpiWaitChoice nap_because(const MpiWaitInputs& in, std::string reason, bool noteworthy) {
+  return {"1", nap_microseconds(in.nap), "nap", std::move(reason), noteworthy};
 }
 
 std::string ranks_text(const ThreadChoice& node) {
@@ -27,7 +38,7 @@ MpiWaitChoice choose_mpi_wait(const MpiWaitInputs& in) {
   if (in.ompi_yield) return {"", 0, *in.ompi_yield == "0" ? "spin" : "yield", "OMPI_MCA_mpi_yield_when_idle", false};
   const std::string requested = in.requested.value_or("auto");
   if (requested == "yield") return yield_because("TRACKCOSIM_MPI_WAIT");
-  if (requested == "nap") return nap_because("TRACKCOSIM_MPI_WAIT", false);
+  if (requested == "nap") return nap_because(in, "TRACKCOSIM_MPI_WAIT", false);
   if (requested == "spin") return {"0", 0, "spin", "TRACKCOSIM_MPI_WAIT", false};
   if (requested != "auto")
     throw std::invalid_argument("TRACKCOSIM_MPI_WAIT=" + requested + ": expected spin, yield, nap or auto");
@@ -39,7 +50,7 @@ MpiWaitChoice choose_mpi_wait(const MpiWaitInputs& in) {
   if (other_work >= kSharedSlack && other_work + ranks >= node.cores + kSharedSlack) {
     char busy[32];
     std::snprintf(busy, sizeof busy, "%.2f", other_work);
-    return nap_because("node shared: " + std::string(busy) + " cores busy + " + ranks_text(node) + " on " +
+    return nap_because(in, "node shared: " + std::string(busy) + " cores busy + " + ranks_text(node) + " on " +
                            std::to_string(node.cores) + " cores",
                        true);
   }

@@ -44,6 +44,7 @@ MpiWaitInputs read_mpi_wait_inputs() {
   MpiWaitInputs in;
   in.requested = environment_variable("TRACKCOSIM_MPI_WAIT");
   in.ompi_yield = environment_variable("OMPI_MCA_mpi_yield_when_idle");
+  in.nap = environment_variable("TRACKCOSIM_MPI_NAP_US");
   in.threads = read_thread_inputs(0, 0);
   if (in.requested.value_or("auto") == "auto" && !in.ompi_yield) in.busy_cores = busy_cores(in.threads.hardware_cpus);
   return in;
@@ -53,8 +54,8 @@ const MpiWaitChoice& prepare_mpi_waits() {
   if (!g_prepared) {
     g_prepared = choose_mpi_wait(read_mpi_wait_inputs());
     if (!g_prepared->export_value.empty()) setenv("OMPI_MCA_mpi_yield_when_idle", g_prepared->export_value.c_str(), 1);
-    // comm/idle_nap.h reads it when MPI starts; set either way, so that a value inherited from a
-    // parent run cannot outlive this choice.
+    // comm/idle_nap.h reads it when MPI starts; set either way (0: no nap), so that a value the
+    // user gave for naps does not make ranks that poll or yield nap.
     setenv("TRACKCOSIM_MPI_NAP_US", std::to_string(g_prepared->nap_microseconds).c_str(), 1);
   }
   return *g_prepared;

@@ -46,6 +46,19 @@ TEST(MpiWaitChoice, TrackcosimMpiWaitIsObeyedEachWay) {
   EXPECT_FALSE(c.noteworthy);
 }
 
+TEST(MpiWaitChoice, TheNapIsTrackcosimMpiNapUsWhenTheyNapAndNothingOtherwise) {
+  MpiWaitInputs in = node(2, 2, 2.0);
+  in.nap = "5";
+  EXPECT_EQ(choose_mpi_wait(in).nap_microseconds, 5);
+  in.busy_cores = 0.0;  // quiet: they poll, whatever the nap would be
+  EXPECT_EQ(choose_mpi_wait(in).nap_microseconds, 0);
+  in.busy_cores = 2.0;
+  for (const char* bad : {"0", "-3", "2.5", "fast", "100001"}) {
+    in.nap = bad;
+    EXPECT_THROW(choose_mpi_wait(in), std::invalid_argument) << bad;
+  }
+}
+
 TEST(MpiWaitChoice, AnUnknownRequestIsRefusedNamingTheChoices) {
   MpiWaitInputs in = node(2, 2, 0.0);
   in.requested = "sleep";
