@@ -15,8 +15,8 @@ std::atomic<std::uint64_t> g_naps{0};
 
 }  // namespace
 
-// The process's sched_yield (idle_nap.h says why). Its callers that matter are Open MPI's progress
-// loop and OpenMP's runtime; both mean "let someone else run".
+// The process's sched_yield (idle_nap.h says why). The caller that matters is Open MPI's progress
+// loop (libgomp does not call it), which means "let someone else run".
 extern "C" int sched_yield() noexcept {
   const int microseconds = g_nap_microseconds.load(std::memory_order_relaxed);
   if (microseconds <= 0) return static_cast<int>(syscall(SYS_sched_yield));
@@ -33,8 +33,6 @@ void read_idle_nap_setting() {
   const int microseconds = text ? std::atoi(text) : 0;
   g_nap_microseconds = microseconds > 0 && microseconds <= 100000 ? microseconds : 0;
 }
-
-int idle_nap_microseconds() { return g_nap_microseconds; }
 
 std::uint64_t idle_naps_taken() { return g_naps; }
 

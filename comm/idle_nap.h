@@ -21,9 +21,6 @@ namespace trackcosim::comm {
 /// Reads TRACKCOSIM_MPI_NAP_US (before MPI starts: ensure_mpi calls it). 0 or unset: no nap.
 void read_idle_nap_setting();
 
-/// The nap in microseconds this process takes for each sched_yield(), 0 when it yields.
-int idle_nap_microseconds();
-
 /// How many naps this process has taken in place of a yield.
 std::uint64_t idle_naps_taken();
 

@@ -19,8 +19,8 @@ io::ThreadChoice set_rank_threads(int explicit_threads, const comm::RankGroup& g
   const std::string note = io::oversubscription_note(choice, io::omp_wait_policy_set());
   if (group.leader() && !note.empty()) std::fprintf(stderr, "terrain_node: warning: %s\n", note.c_str());
   const std::optional<io::MpiWaitChoice> wait = io::prepared_mpi_wait();
-  if (group.leader() && wait && !io::mpi_wait_note(*wait).empty())
-    std::fprintf(stderr, "terrain_node: %s\n", io::mpi_wait_note(*wait).c_str());
+  const std::string wait_note = wait ? io::mpi_wait_note(*wait) : std::string();
+  if (group.leader() && !wait_note.empty()) std::fprintf(stderr, "terrain_node: %s\n", wait_note.c_str());
   return choice;
 }
 
