@@ -1,8 +1,8 @@
 // What a program's MPI wait choice does to Open MPI: starts MPI as vehicle_node and terrain_node do
 // (io::prepare_mpi_waits, then comm::ensure_mpi) and prints, per rank, the choice, the value of
 // Open MPI's mpi_yield_when_idle read back through the MPI tool interface, and how many naps the
-// rank took (comm/idle_nap.h) while waiting 0.1 s at a barrier for the last rank. mpi_wait_run.sh
-// runs it.
+// rank took (comm/idle_nap.h) while it waited inside MPI for the last rank's answers.
+// mpi_wait_run.sh runs it.
 
 #include <mpi.h>
 
@@ -46,9 +46,23 @@ int main() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const int yield = yield_when_idle();
-    // The others wait inside MPI for the last rank: Open MPI's idle polls.
-    if (rank == size - 1) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    MPI_Barrier(MPI_COMM_WORLD);
+    // Rank 0 asks the last rank and waits in MPI_Recv for the answer, which comes 20 ms after the
+    // question: Open MPI's idle polls. Rounds repeat until rank 0 has napped, at most 50, so that a
+    // starved rank 0 that missed a round's wait cannot fail the test.
+    const int last = size - 1;
+    for (int round = 0, napped = 0; round < 50 && !napped && last > 0; ++round) {
+      int token = round;
+      if (rank == 0) {
+        MPI_Send(&token, 1, MPI_INT, last, 0, MPI_COMM_WORLD);
+        MPI_Recv(&token, 1, MPI_INT, last, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        napped = trackcosim::comm::idle_naps_taken() > 0;
+      } else if (rank == last) {
+        MPI_Recv(&token, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        MPI_Send(&token, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+      }
+      MPI_Bcast(&napped, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
     std::printf("rank %d wait=%s from=%s yield_when_idle=%d naps=%llu\n", rank, choice.wait.c_str(),
                 choice.reason.c_str(), yield, static_cast<unsigned long long>(trackcosim::comm::idle_naps_taken()));
     return 0;
