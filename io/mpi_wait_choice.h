@@ -7,9 +7,9 @@
 // srun, or on a node that other work shares, it cannot tell. Three ways to wait:
 //   spin    poll without pause (Open MPI's default)
 //   yield   sched_yield between polls: the core goes to another rank of ours on it
-//   nap     sleep TRACKCOSIM_MPI_NAP_US (20 us) between polls (comm/idle_nap.h): on a node busy
-//           with other work, a yield hands the core to that work, a napping rank is woken ahead
-//           of it
+//   nap     poll for the first TRACKCOSIM_MPI_SPIN_US (300 us) of a wait, then sleep
+//           TRACKCOSIM_MPI_NAP_US (20 us) between polls (comm/idle_nap.h): on a node busy with
+//           other work, a yield hands the core to that work, a napping rank is woken ahead of it
 // The order, first that applies:
 //   the user's OMPI_MCA_mpi_yield_when_idle   kept as it is (we set nothing)
 //   TRACKCOSIM_MPI_WAIT=spin|yield|nap        as asked ("auto", or unset: the rules below)
@@ -23,8 +23,8 @@
 //   otherwise                                 Open MPI's own choice (it polls, unless mpirun
 //                                             sees more ranks than slots)
 // Measured on 2 cores (docs/domain-decomposition.md, "On a busy node"): beside two busy
-// processes, 2 ranks took 419 s polling, 558 s yielding, 52 s napping; 3 ranks of ours alone,
-// 23 s yielding, 38 s napping. The waits' results are the same bits either way: only when a
+// processes, 2 ranks took 271-419 s polling, 558 s yielding, 38-44 s napping; 3 ranks of ours
+// alone, 23 s yielding, 38 s napping. The waits' results are the same bits either way: only when a
 // waiting rank looks again changes.
 
 #include <optional>
