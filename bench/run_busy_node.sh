@@ -4,7 +4,7 @@
 #   one_rank   terrain_node --threads CORES            (the README's 1-rank line, as a user types it)
 #   one_rank_passive  the same with OMP_WAIT_POLICY=passive (what the launcher and job scripts set)
 #   two_auto   mpiexec -n 2 terrain_node               (the programs' own wait choice: they see the
-#                                                        other work and nap, io/mpi_wait_choice.h)
+#                                                        other work and nap, runtime/mpi_wait_choice.h)
 #   two_spin   TRACKCOSIM_MPI_WAIT=spin mpiexec -n 2   (Open MPI's polling, as before the choice)
 #   two_yield  TRACKCOSIM_MPI_WAIT=yield mpiexec -n 2  (sched_yield between polls)
 #   two_nap    TRACKCOSIM_MPI_WAIT=nap mpiexec -n 2    (naps asked for: on a quiet node, what a

@@ -17,7 +17,7 @@ install(TARGETS trackcosim_coupler trackcosim_coupler_cxx EXPORT trackcosimTarge
 install(FILES cosim/coupler.h cosim/coupler_c.h cosim/protocol.h cosim/shoe_exchange.h cosim/drawbar_rig_c.h
         DESTINATION ${trackcosim_headers}/cosim)
 install(FILES comm/channel.h comm/frame.h DESTINATION ${trackcosim_headers}/comm)
-install(FILES gpu/math/real.h gpu/math/vec3.h gpu/math/host_device.h DESTINATION ${trackcosim_headers}/gpu/math)
+install(FILES math/real.h math/vec3.h math/host_device.h DESTINATION ${trackcosim_headers}/math)
 
 install(EXPORT trackcosimTargets NAMESPACE trackcosim:: DESTINATION ${trackcosim_cmake})
 configure_package_config_file(cmake/trackcosimConfig.cmake.in ${CMAKE_BINARY_DIR}/trackcosimConfig.cmake

@@ -10,7 +10,7 @@
 // core than they did.
 //
 // So this process defines sched_yield() itself (the dynamic linker binds Open MPI's calls to it):
-// when TRACKCOSIM_MPI_NAP_US is set (io/mpi_wait_choice.h sets it on a shared node, with
+// when TRACKCOSIM_MPI_NAP_US is set (runtime/mpi_wait_choice.h sets it on a shared node, with
 // mpi_yield_when_idle), a wait polls for its first TRACKCOSIM_MPI_SPIN_US microseconds and then
 // naps TRACKCOSIM_MPI_NAP_US at a time; else sched_yield is the system call, as before. Results
 // do not change: only when a waiting rank looks again.

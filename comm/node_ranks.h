@@ -1,6 +1,6 @@
 #pragma once
 // How many ranks of a group share this rank's node: the last resort of the thread-count choice
-// (io/thread_choice.h) when no launcher variable says it.
+// (runtime/thread_choice.h) when no launcher variable says it.
 
 #include "comm/rank_group.h"
 

@@ -25,7 +25,7 @@
 #include <string>
 #include <string_view>
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 #include "io/csv_stream.h"
 #include "io/json_fields.h"
 

@@ -5,7 +5,7 @@
 
 #include "comm/mpi_channel.h"
 #include "comm/mpi_session.h"
-#include "io/mpi_wait_environment.h"
+#include "runtime/mpi_wait_environment.h"
 
 namespace trackcosim::cosim {
 
@@ -13,7 +13,7 @@ std::unique_ptr<comm::Channel> open_mpi_vehicle_channel() {
   // A program started without mpirun is a singleton job: MPI is initialised here, and the
   // channel then says that no terrain runs beside it. How its waits poll is chosen first: Open MPI
   // reads that when it starts.
-  io::prepare_mpi_waits();
+  runtime::prepare_mpi_waits();
   comm::ensure_mpi();
   const comm::RoleLayout roles = comm::split_world_by_role(comm::Role::Vehicle);
   // The protocol has one vehicle leader and nothing for other vehicle ranks to do.

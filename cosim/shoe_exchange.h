@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpu/math/real.h"
-#include "gpu/math/vec3.h"
+#include "math/real.h"
+#include "math/vec3.h"
 
 namespace trackcosim::cosim {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 
 namespace trackcosim::domain {
 

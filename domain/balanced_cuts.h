@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "gpu/math/real.h"
+#include "math/real.h"
 
 namespace trackcosim::domain {
 

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpu/math/real.h"
+#include "math/real.h"
 
 namespace trackcosim::domain {
 

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 #include "io/config_error.h"
 
 namespace trackcosim::io {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/math/real.h"
+#include "math/real.h"
 
 namespace trackcosim::io {
 

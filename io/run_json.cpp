@@ -3,7 +3,7 @@
 #include <ctime>
 #include <string>
 
-#include "io/mpi_wait_environment.h"
+#include "runtime/mpi_wait_environment.h"
 #include "io/output_file.h"
 #include "io/version.h"
 
@@ -21,7 +21,7 @@ std::string utc_now() {
 
 }  // namespace
 
-nlohmann::ordered_json run_json_header(std::string_view program, const ThreadChoice& threads) {
+nlohmann::ordered_json run_json_header(std::string_view program, const runtime::ThreadChoice& threads) {
   nlohmann::ordered_json header = {{"program", program},
                                     {"version", kTrackcosimVersion},
                                     {"threads", threads.threads},
@@ -30,7 +30,7 @@ nlohmann::ordered_json run_json_header(std::string_view program, const ThreadCho
     header["ranks_on_node"] = threads.ranks_on_node;
     header["oversubscribed"] = threads.oversubscribed;
   }
-  if (const std::optional<MpiWaitChoice> wait = prepared_mpi_wait()) {
+  if (const std::optional<runtime::MpiWaitChoice> wait = runtime::prepared_mpi_wait()) {
     header["mpi_wait"] = wait->wait;
     header["mpi_wait_from"] = wait->reason;
   }

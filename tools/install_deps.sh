@@ -16,7 +16,6 @@ packages=(
   openmpi-bin libopenmpi-dev            # MPI (terrain ranks, co-simulation)
   libthrust-dev libcub-dev              # kernels, OpenMP device system on the CPU
   libeigen3-dev                         # vehicle multibody solver
-  libboost-serialization-dev            # variable-shape MPI payloads
   libgtest-dev                          # tests
   nlohmann-json3-dev libcli11-dev       # configs, command lines
   libpng-dev                            # heightmap images (PNG in and out)

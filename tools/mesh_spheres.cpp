@@ -1,7 +1,7 @@
 // mesh_spheres: a part's surface mesh (OBJ or STL) to its sphere set, for the sphere-only
 // collision pipeline (docs/meshes.md). Reads the mesh, refuses it if it does not bound a solid,
 // computes mass, centre of mass and inertia for the density, decomposes the surface into spheres
-// relative to the centre of mass (io/sphere_decomposition.h), measures the fit and writes
+// relative to the centre of mass (geometry/sphere_decomposition.h), measures the fit and writes
 //   {"mass", "volume", "centre_of_mass", "inertia", "principal_moments", "principal_axes",
 //    "spheres": [[x, y, z, r], ...], "options": {...}, "fit": {...}}
 // Prints the report. Exit status (the project's convention, docs/testing.md): 0 written; 1 the
@@ -15,13 +15,13 @@
 #include <nlohmann/json.hpp>
 
 #include "io/config_error.h"
-#include "io/mesh_check.h"
-#include "io/mesh_file.h"
-#include "io/mesh_mass.h"
+#include "geometry/mesh_check.h"
+#include "geometry/mesh_file.h"
+#include "geometry/mesh_mass.h"
 #include "io/number_option.h"
 #include "io/output_file.h"
-#include "io/sphere_decomposition.h"
-#include "io/sphere_fit_report.h"
+#include "geometry/sphere_decomposition.h"
+#include "geometry/sphere_fit_report.h"
 
 namespace {
 
@@ -36,8 +36,8 @@ constexpr const char* kUsage =
 
 nlohmann::json to_json(Vec3 v) { return {v.x, v.y, v.z}; }
 
-nlohmann::json sphere_set_json(const io::MassProperties& p, const io::Decomposition& d, const io::FitReport& fit,
-                               const io::DecompositionOptions& o) {
+nlohmann::json sphere_set_json(const geometry::MassProperties& p, const geometry::Decomposition& d, const geometry::FitReport& fit,
+                               const geometry::DecompositionOptions& o) {
   nlohmann::json j;
   j["mass"] = p.mass;
   j["volume"] = p.volume;
@@ -46,7 +46,7 @@ nlohmann::json sphere_set_json(const io::MassProperties& p, const io::Decomposit
   j["principal_moments"] = p.principal_moments;
   j["principal_axes"] = {to_json(p.principal_axes[0]), to_json(p.principal_axes[1]), to_json(p.principal_axes[2])};
   j["spheres"] = nlohmann::json::array();
-  for (const io::Sphere& s : d.spheres) j["spheres"].push_back({s.centre.x, s.centre.y, s.centre.z, s.radius});
+  for (const geometry::Sphere& s : d.spheres) j["spheres"].push_back({s.centre.x, s.centre.y, s.centre.z, s.radius});
   j["options"] = {{"f", o.f}, {"refined_f", o.refined_f}, {"sharp_angle_deg", o.sharp_angle_deg},
                   {"refine_levels", o.refine_levels}, {"max_protrusion", o.max_protrusion},
                   {"merge_tolerance", o.merge_tolerance}};
@@ -62,13 +62,13 @@ int main(int argc, char** argv) {
   CLI::App app{"Decompose a part's surface mesh into spheres relative to its centre of mass (docs/meshes.md)"};
   std::string mesh_file, output = "spheres.json";
   double density = 0;
-  io::DecompositionOptions options;
-  io::FitSampling sampling;
+  geometry::DecompositionOptions options;
+  geometry::FitSampling sampling;
   CLI::Option* mesh_option =
       app.add_option("mesh", mesh_file, "closed surface mesh, .obj or .stl")->required()->type_name("MESH");
   app.add_option("--density", density, "kg/m^3")->required()->check(io::finite_number(io::NumberSign::AboveZero));
   app.add_option("-o,--output", output, "sphere set JSON")->capture_default_str();
-  // The ranges are the decomposition's own (io/sphere_decomposition.h); finiteness is checked here.
+  // The ranges are the decomposition's own (geometry/sphere_decomposition.h); finiteness is checked here.
   app.add_option("--f", options.f, "centre ratio d/r on original faces, [0, 1)")
       ->check(io::finite_number())
       ->capture_default_str();
@@ -109,12 +109,12 @@ int main(int argc, char** argv) {
   }
 
   try {
-    io::TriangleMesh mesh = io::read_mesh_file(mesh_file);
-    io::check_mesh(mesh, mesh_file);
-    const bool flipped = io::orient_outward(mesh);
-    const io::MassProperties mass = io::mass_properties(mesh, density);
-    const io::Decomposition spheres = io::decompose_into_spheres(mesh, mass.centre_of_mass, options);
-    const io::FitReport fit = io::measure_fit(mesh, spheres.spheres, mass.centre_of_mass, sampling);
+    geometry::TriangleMesh mesh = geometry::read_mesh_file(mesh_file);
+    geometry::check_mesh(mesh, mesh_file);
+    const bool flipped = geometry::orient_outward(mesh);
+    const geometry::MassProperties mass = geometry::mass_properties(mesh, density);
+    const geometry::Decomposition spheres = geometry::decompose_into_spheres(mesh, mass.centre_of_mass, options);
+    const geometry::FitReport fit = geometry::measure_fit(mesh, spheres.spheres, mass.centre_of_mass, sampling);
     const nlohmann::json j = sphere_set_json(mass, spheres, fit, options);
     io::write_output_file(output, [&](std::ostream& out) { out << j.dump(1) << '\n'; });
 
@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "mesh_spheres: warning: the protrusion %.3g%% is above --max-protrusion %.3g%%: the mesh's faces "
                    "need more than %d halvings; remesh it finer, or lower --f\n",
-                   100 * fit.protrusion, 100 * options.max_protrusion, 2 * io::kMaxRefineLevels);
+                   100 * fit.protrusion, 100 * options.max_protrusion, 2 * geometry::kMaxRefineLevels);
   } catch (const io::ConfigError& e) {
     std::fprintf(stderr, "mesh_spheres: error: %s\n", e.what());
     return kExitBadInput;

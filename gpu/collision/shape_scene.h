@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu/math/real.h"
-#include "gpu/math/vec3.h"
+#include "math/real.h"
+#include "math/vec3.h"
 
 namespace trackcosim::gpu {
 

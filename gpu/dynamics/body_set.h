@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "gpu/collision/shape_scene.h"
-#include "gpu/math/real.h"
-#include "gpu/math/vec3.h"
+#include "math/real.h"
+#include "math/vec3.h"
 
 namespace trackcosim::gpu {
 

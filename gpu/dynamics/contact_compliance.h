@@ -14,8 +14,8 @@
 // k -> infinity gives back b = Phi_n / h and eps = 0. Friction stays a cone on gamma_n.
 
 #include "gpu/collision/shape_scene.h"
-#include "gpu/math/host_device.h"
-#include "gpu/math/real.h"
+#include "math/host_device.h"
+#include "math/real.h"
 
 namespace trackcosim::gpu {
 

@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "gpu/collision/contact_list.h"
-#include "gpu/math/real.h"
-#include "gpu/math/vec3.h"
+#include "math/real.h"
+#include "math/vec3.h"
 
 namespace trackcosim::gpu {
 

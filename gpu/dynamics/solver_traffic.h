@@ -24,7 +24,7 @@
 #include <cstddef>
 
 #include "gpu/dynamics/step_settings.h"
-#include "gpu/math/real.h"
+#include "math/real.h"
 
 namespace trackcosim::gpu {
 

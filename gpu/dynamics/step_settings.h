@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "gpu/collision/collision_detector.h"
-#include "gpu/math/real.h"
-#include "gpu/math/vec3.h"
+#include "math/real.h"
+#include "math/vec3.h"
 
 namespace trackcosim::gpu {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu/math/real.h"
+#include "math/real.h"
 
 namespace trackcosim::gpu {
 

@@ -28,7 +28,7 @@
 #include "gpu/dynamics/body_set.h"
 #include "gpu/dynamics/step_settings.h"
 #include "io/config_error.h"
-#include "io/sphere_decomposition.h"
+#include "geometry/sphere_decomposition.h"
 #include "io/vtk_xml.h"
 #include "terrain_node/config/sphere_lattice_json.h"
 #include "terrain_node/generators/obstacles.h"
@@ -120,7 +120,7 @@ struct BodyShape {
   std::filesystem::path file;  ///< mesh or spheres file, as resolved against the config's folder
   // Mesh only: density [kg/m^3] and the decomposition's options.
   real density = 0;
-  io::DecompositionOptions decomposition;
+  geometry::DecompositionOptions decomposition;
   // Resolved: mass properties and spheres in the principal frame, relative to the centre of mass.
   real mass = 0;
   Vec3 inertia{0, 0, 0};          ///< principal moments

@@ -11,12 +11,12 @@
 #include <cmath>
 #include <string>
 
-#include "io/decomposition_options_json.h"
-#include "io/mesh_check.h"
-#include "io/mesh_file.h"
-#include "io/mesh_mass.h"
+#include "geometry/decomposition_options_json.h"
+#include "geometry/mesh_check.h"
+#include "geometry/mesh_file.h"
+#include "geometry/mesh_mass.h"
 #include "io/number_text.h"
-#include "io/sphere_decomposition.h"
+#include "geometry/sphere_decomposition.h"
 #include "terrain_node/config/terrain_config_read.h"
 
 namespace trackcosim::terrain {
@@ -108,15 +108,15 @@ void read_mesh_shape(const io::JsonField& f, const ParticleContext& context, Bod
   const io::JsonField mesh_field = f.member("mesh");
   shape.file = context.folder / mesh_field.string();
   shape.density = number_in_range(f.member("density"), kMinDensity, kMaxDensity, "kg/m^3");
-  shape.decomposition = io::read_decomposition_options(f);
+  shape.decomposition = geometry::read_decomposition_options(f);
   // The io/ messages name the file and what is wrong; the key path says which entry.
-  io::TriangleMesh mesh;
-  io::MassProperties mass;
-  io::Decomposition spheres;
+  geometry::TriangleMesh mesh;
+  geometry::MassProperties mass;
+  geometry::Decomposition spheres;
   try {
-    mesh = io::read_solid_mesh(shape.file);
-    mass = io::mass_properties(mesh, shape.density);
-    spheres = io::decompose_into_spheres(mesh, mass.centre_of_mass, shape.decomposition);
+    mesh = geometry::read_solid_mesh(shape.file);
+    mass = geometry::mass_properties(mesh, shape.density);
+    spheres = geometry::decompose_into_spheres(mesh, mass.centre_of_mass, shape.decomposition);
   } catch (const io::ConfigError& e) {
     mesh_field.fail(e.what());
   }
@@ -126,7 +126,7 @@ void read_mesh_shape(const io::JsonField& f, const ParticleContext& context, Bod
   shape.mass = mass.mass;
   shape.inertia = {mass.principal_moments[0], mass.principal_moments[1], mass.principal_moments[2]};
   shape.principal = quaternion_of_axes(mass.principal_axes);
-  for (const io::Sphere& s : spheres.spheres) {
+  for (const geometry::Sphere& s : spheres.spheres) {
     if (!(s.radius >= kMinRadius && s.radius <= kMaxRadius))
       mesh_field.fail("the decomposition made a sphere of radius " + io::number_to_string(s.radius) + " m, outside [" +
                       io::number_to_string(kMinRadius) + ", " + io::number_to_string(kMaxRadius) +

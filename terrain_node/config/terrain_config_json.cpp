@@ -138,7 +138,7 @@ Json shape_json(const BodyShape& shape) {
   const std::string file =
       shape.source == BodyShape::Source::Inline ? "" : std::filesystem::absolute(shape.file).lexically_normal().string();
   if (shape.source == BodyShape::Source::Mesh) {
-    const io::DecompositionOptions& o = shape.decomposition;
+    const geometry::DecompositionOptions& o = shape.decomposition;
     return {{"mesh", file},           {"density", shape.density},         {"f", o.f},
             {"refined_f", o.refined_f}, {"refine_levels", o.refine_levels}, {"sharp_angle", o.sharp_angle_deg},
             {"max_protrusion", o.max_protrusion}, {"merge", o.merge_tolerance}};

@@ -9,7 +9,7 @@
 
 #include "gpu/collision/collision_detector.h"
 #include "io/output_file.h"
-#include "io/thread_environment.h"
+#include "runtime/thread_environment.h"
 #include "terrain_node/contacts/scene_file.h"
 #include "terrain_node/output/contact_csv_writer.h"
 #include "terrain_node/output/contact_vtk_writer.h"
@@ -84,8 +84,8 @@ void run_contacts_command(const ContactsOptions& options) {
   io::create_output_folder(options.out_dir);
   const OutputFiles files{options.out_dir / "contacts.csv", options.out_dir / "contacts.vtp",
                           options.out_dir / "spheres.vtp"};
-  // One process: the same default as a terrain rank (io/thread_choice.h), without MPI.
-  omp_set_num_threads(io::choose_threads(io::read_thread_inputs(options.threads, 0)).threads);
+  // One process: the same default as a terrain rank (runtime/thread_choice.h), without MPI.
+  omp_set_num_threads(runtime::choose_threads(runtime::read_thread_inputs(options.threads, 0)).threads);
 
   gpu::CollisionDetector detector(scene.collision);
   const auto start = std::chrono::steady_clock::now();

@@ -10,7 +10,7 @@ namespace trackcosim::terrain {
 struct ContactsOptions {
   std::filesystem::path scene;                       ///< the scene file (docs/scene-format.md)
   std::filesystem::path out_dir = "output/contacts";
-  int threads = 0;  ///< --threads; 0: OMP_NUM_THREADS, else the default of io/thread_choice.h
+  int threads = 0;  ///< --threads; 0: OMP_NUM_THREADS, else the default of runtime/thread_choice.h
 };
 
 /// Loads the scene, runs the detector once, writes out_dir/contacts.csv, contacts.vtp and

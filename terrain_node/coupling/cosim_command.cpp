@@ -12,9 +12,9 @@
 #include "comm/stop_signal.h"
 #include "comm/tcp_channel.h"
 #include "comm/watchdog.h"
-#include "io/mpi_wait_environment.h"
+#include "runtime/mpi_wait_environment.h"
 #include "io/output_file.h"
-#include "io/progress_meter.h"
+#include "runtime/progress_meter.h"
 #include "io/run_json.h"
 #include "terrain_node/checkpoint/checkpoint_allowance.h"
 #include "terrain_node/checkpoint/start_state.h"
@@ -53,14 +53,14 @@ void save_settled_bed(const DistributedTerrain& terrain, const std::filesystem::
 }  // namespace
 
 void run_cosim_command(const CosimOptions& options) {
-  io::prepare_mpi_waits();
+  runtime::prepare_mpi_waits();
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
   StartState start = load_start_state(roles.role_group(), options.config, options.restart, options.from_checkpoint);
   const TerrainConfig& config = start.config;
   const CosimSettings& c = config.scene.cosim;
   refuse_settings_unused_by_cosim(config);
-  const io::ThreadChoice threads = set_rank_threads(options.threads, roles.role_group());
+  const runtime::ThreadChoice threads = set_rank_threads(options.threads, roles.role_group());
   const std::filesystem::path folder =
       options.out_dir.empty() ? std::filesystem::path("output") / options.config.stem() : options.out_dir;
   const bool leader = roles.role_rank == 0;
@@ -127,8 +127,8 @@ void run_cosim_command(const CosimOptions& options) {
                 static_cast<unsigned long long>(settle_steps), c.settle_time, terrain.ranks(),
                 terrain.layout_name().c_str());
   // Settling a large bed takes minutes: the same progress line as a standalone run.
-  io::ProgressMeter progress(std::cout, leader ? config.scene.output.progress_interval : 0,
-                                io::stdout_is_terminal());
+  runtime::ProgressMeter progress(std::cout, leader ? config.scene.output.progress_interval : 0,
+                                runtime::stdout_is_terminal());
   for (std::uint64_t k = 0; k < settle_steps; ++k) {
     terrain.step();
     watchdog.beat("settling step", k + 1);

@@ -17,7 +17,7 @@ namespace trackcosim::terrain {
 struct CosimOptions {
   std::filesystem::path config;
   std::filesystem::path out_dir;  ///< empty: output/<config stem>
-  int threads = 0;  ///< --threads; 0: OMP_NUM_THREADS, else the default of io/thread_choice.h
+  int threads = 0;  ///< --threads; 0: OMP_NUM_THREADS, else the default of runtime/thread_choice.h
   std::string layout;
   /// Continue the coupling a stop signal ended, from the terrain checkpoint it wrote
   /// (coupling_checkpoint.h): no settling, any rank count; the vehicle must resume at its step.

@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 
 namespace trackcosim::terrain {
 

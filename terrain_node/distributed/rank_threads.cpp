@@ -5,21 +5,21 @@
 #include <cstdio>
 
 #include "comm/node_ranks.h"
-#include "io/mpi_wait_environment.h"
-#include "io/thread_environment.h"
+#include "runtime/mpi_wait_environment.h"
+#include "runtime/thread_environment.h"
 
 namespace trackcosim::terrain {
 
-io::ThreadChoice set_rank_threads(int explicit_threads, const comm::RankGroup& group) {
+runtime::ThreadChoice set_rank_threads(int explicit_threads, const comm::RankGroup& group) {
   // Every rank asks MPI, whatever the environment says, so that the collective never depends
   // on per-rank variables.
   const int mpi_ranks = comm::ranks_on_this_node(group);
-  const io::ThreadChoice choice = io::choose_threads(io::read_thread_inputs(explicit_threads, mpi_ranks));
+  const runtime::ThreadChoice choice = runtime::choose_threads(runtime::read_thread_inputs(explicit_threads, mpi_ranks));
   omp_set_num_threads(choice.threads);
-  const std::string note = io::oversubscription_note(choice, io::omp_wait_policy_set());
+  const std::string note = runtime::oversubscription_note(choice, runtime::omp_wait_policy_set());
   if (group.leader() && !note.empty()) std::fprintf(stderr, "terrain_node: warning: %s\n", note.c_str());
-  const std::optional<io::MpiWaitChoice> wait = io::prepared_mpi_wait();
-  const std::string wait_note = wait ? io::mpi_wait_note(*wait) : std::string();
+  const std::optional<runtime::MpiWaitChoice> wait = runtime::prepared_mpi_wait();
+  const std::string wait_note = wait ? runtime::mpi_wait_note(*wait) : std::string();
   if (group.leader() && !wait_note.empty()) std::fprintf(stderr, "terrain_node: %s\n", wait_note.c_str());
   return choice;
 }

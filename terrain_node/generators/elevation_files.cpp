@@ -1,5 +1,5 @@
 // Surface files for the surface-following generators: CSV height grids and OBJ meshes
-// (terrain_node/generators/elevation_surface.h; the OBJ parser is io/mesh_file.h's, shared with
+// (terrain_node/generators/elevation_surface.h; the OBJ parser is geometry/mesh_file.h's, shared with
 // the spherical decomposition). Errors name the file and the line, as config errors do.
 
 #include <charconv>
@@ -9,7 +9,7 @@
 
 #include "io/config_error.h"
 #include "io/input_file.h"
-#include "io/mesh_file.h"
+#include "geometry/mesh_file.h"
 #include "terrain_node/generators/elevation_surface.h"
 
 namespace trackcosim::terrain {
@@ -63,7 +63,7 @@ ElevationSurface read_elevation_csv(const std::filesystem::path& file, Rectangle
 }
 
 ElevationSurface read_elevation_obj(const std::filesystem::path& file) {
-  io::TriangleMesh mesh = io::read_obj_file(file);
+  geometry::TriangleMesh mesh = geometry::read_obj_file(file);
   if (mesh.triangles.empty()) throw io::ConfigError(file.string() + ": no faces ('f' lines) found");
   return ElevationSurface::mesh(std::move(mesh.vertices), std::move(mesh.triangles));
 }

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 
 namespace trackcosim::terrain {
 

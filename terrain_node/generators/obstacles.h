@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "domain/aabb.h"
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 
 namespace trackcosim::terrain {
 

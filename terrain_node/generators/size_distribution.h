@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 
 namespace trackcosim::terrain {
 

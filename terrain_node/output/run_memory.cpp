@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "comm/gather.h"
-#include "io/memory_usage.h"
+#include "runtime/memory_usage.h"
 
 namespace trackcosim::terrain {
 namespace {
@@ -20,7 +20,7 @@ double mebibytes(std::uint64_t bytes) { return static_cast<double>(bytes) / (102
 
 RunMemory gather_run_memory(const comm::RankGroup& group, std::uint64_t baseline_rss_bytes) {
   const std::vector<RankFigures> all =
-      comm::gather_to_leader(group, std::vector<RankFigures>{{baseline_rss_bytes, io::read_memory_usage().peak_rss_bytes}});
+      comm::gather_to_leader(group, std::vector<RankFigures>{{baseline_rss_bytes, runtime::read_memory_usage().peak_rss_bytes}});
   RunMemory memory;
   for (const RankFigures& f : all) {
     memory.baseline_rss_bytes.push_back(f.baseline);

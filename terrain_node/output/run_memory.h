@@ -1,7 +1,7 @@
 #pragma once
 // The memory each rank of a run held, for run.json's "memory" and the summary: the resident
 // size at start-up (what a rank costs before it holds any terrain) and the peak resident size
-// at the end of the run (io/memory_usage.h; the kernel's high-water mark, so it includes every
+// at the end of the run (runtime/memory_usage.h; the kernel's high-water mark, so it includes every
 // moment of the run: steps, snapshots, checkpoints). One number of each per rank is gathered:
 // O(ranks), never O(bodies).
 

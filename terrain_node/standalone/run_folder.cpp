@@ -18,7 +18,7 @@ nlohmann::ordered_json gid_ranges_json(const std::vector<GidRange>& ranges) {
 }  // namespace
 
 RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain,
-                     const io::ThreadChoice& threads, std::uint64_t startup_rss_bytes)
+                     const runtime::ThreadChoice& threads, std::uint64_t startup_rss_bytes)
     : folder_(std::move(folder)), config_(start.config), writes_(terrain.leader()),
       final_snapshot_(start.config.scene.output.snapshot_interval > 0 || start.config.scene.settle.enabled),
       startup_rss_bytes_(startup_rss_bytes) {
@@ -31,7 +31,7 @@ RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, cons
 }
 
 void RunFolder::start_files(const StartState& start, const DistributedTerrain& terrain,
-                            const io::ThreadChoice& threads) {
+                            const runtime::ThreadChoice& threads) {
   const TerrainConfig& config = start.config;
   const OutputSettings& out = config.scene.output;
   io::create_output_folder(folder_);

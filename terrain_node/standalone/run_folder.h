@@ -31,7 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/thread_choice.h"
+#include "runtime/thread_choice.h"
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
@@ -48,9 +48,9 @@ class RunFolder {
  public:
   /// Creates the folder and its files and records step 0 (probes, first snapshot). Throws
   /// OutputError naming the file that cannot be written. `startup_rss_bytes`: this rank's
-  /// resident size before the terrain was built (io/memory_usage.h), run.json's baseline.
+  /// resident size before the terrain was built (runtime/memory_usage.h), run.json's baseline.
   RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain,
-            const io::ThreadChoice& threads, std::uint64_t startup_rss_bytes);
+            const runtime::ThreadChoice& threads, std::uint64_t startup_rss_bytes);
 
   /// Records the step the terrain has just made, with its global statistics (when stats.csv is
   /// written), which took `wall_seconds`.
@@ -70,7 +70,7 @@ class RunFolder {
 
  private:
   /// The leader's files of step 0: the folder, run.json, the CSV streams.
-  void start_files(const StartState& start, const DistributedTerrain& terrain, const io::ThreadChoice& threads);
+  void start_files(const StartState& start, const DistributedTerrain& terrain, const runtime::ThreadChoice& threads);
   void write_probes(const DistributedTerrain& terrain);
   void snapshot(const DistributedTerrain& terrain);
   void write_run_json() const;

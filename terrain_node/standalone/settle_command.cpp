@@ -12,9 +12,9 @@
 #include "comm/mpi_session.h"
 #include "comm/role_split.h"
 #include "comm/stop_signal.h"
-#include "io/memory_usage.h"
-#include "io/mpi_wait_environment.h"
-#include "io/progress_meter.h"
+#include "runtime/memory_usage.h"
+#include "runtime/mpi_wait_environment.h"
+#include "runtime/progress_meter.h"
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
@@ -116,16 +116,16 @@ std::filesystem::path settle_output_folder(const SettleOptions& options) {
 }
 
 void run_settle_command(const SettleOptions& options) {
-  io::prepare_mpi_waits();
+  runtime::prepare_mpi_waits();
   const comm::RoleScope scope(comm::Role::Terrain);
   const comm::RoleLayout& roles = scope.layout();
   // What a rank costs before it holds any terrain, read before a checkpoint to start from is
   // read too: the constant that run.json's peak memory is to be read against.
-  const std::uint64_t startup_rss = io::read_memory_usage().rss_bytes;
+  const std::uint64_t startup_rss = runtime::read_memory_usage().rss_bytes;
 
   StartState start = load_start_state(roles.role_group(), options.config, options.restart, options.from_checkpoint);
   const TerrainConfig& config = start.config;
-  const io::ThreadChoice threads = set_rank_threads(options.threads, roles.role_group());
+  const runtime::ThreadChoice threads = set_rank_threads(options.threads, roles.role_group());
   DistributedTerrain terrain(config, roles.role_group(), options.layout,
                              start.checkpoint ? &*start.checkpoint : nullptr);
   start.checkpoint.reset();
@@ -135,8 +135,8 @@ void run_settle_command(const SettleOptions& options) {
 
   const std::uint64_t steps = config.step_count();
   const std::uint64_t checkpoint_interval = config.scene.output.checkpoint_interval;
-  io::ProgressMeter progress(std::cout, terrain.leader() ? config.scene.output.progress_interval : 0,
-                                io::stdout_is_terminal());
+  runtime::ProgressMeter progress(std::cout, terrain.leader() ? config.scene.output.progress_interval : 0,
+                                runtime::stdout_is_terminal());
   const Clock::time_point start_time = Clock::now();
   const std::uint64_t first = terrain.step_count();
   // Global statistics cost three reductions: only when stats.csv wants them or at the end.

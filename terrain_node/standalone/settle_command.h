@@ -16,7 +16,7 @@ namespace trackcosim::terrain {
 struct SettleOptions {
   std::filesystem::path config;   ///< the terrain config
   std::filesystem::path out_dir;  ///< empty: output/<config stem>
-  int threads = 0;  ///< --threads; 0: OMP_NUM_THREADS, else the default of io/thread_choice.h
+  int threads = 0;  ///< --threads; 0: OMP_NUM_THREADS, else the default of runtime/thread_choice.h
   std::string layout;              ///< overrides the config's domain.layout when not empty
   std::filesystem::path restart;   ///< a checkpoint to continue from (any rank count wrote it)
   /// A checkpoint whose bed a NEW run starts from (t = 0, this config's end time, settle

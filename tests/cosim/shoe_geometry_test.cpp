@@ -9,21 +9,21 @@
 #include <cstring>
 
 #include "cosim/protocol.h"
-#include "io/mesh_check.h"
-#include "io/mesh_file.h"
-#include "io/mesh_mass.h"
-#include "io/sphere_decomposition.h"
+#include "geometry/mesh_check.h"
+#include "geometry/mesh_file.h"
+#include "geometry/mesh_mass.h"
+#include "geometry/sphere_decomposition.h"
 
 namespace trackcosim::cosim {
 namespace {
 
 /// The shipped shoe with grousers decomposed as a template decomposes it (shoe frame, origin at
 /// the pins' midpoint), with the given options.
-std::vector<ShoeGeometry::Sphere> mesh_shoe_spheres(const io::DecompositionOptions& o) {
-  const io::TriangleMesh mesh =
-      io::read_solid_mesh(std::string(TRACKCOSIM_SOURCE_DIR) + "/configs/vehicles/meshes/shoe_grousers.obj");
+std::vector<ShoeGeometry::Sphere> mesh_shoe_spheres(const geometry::DecompositionOptions& o) {
+  const geometry::TriangleMesh mesh =
+      geometry::read_solid_mesh(std::string(TRACKCOSIM_SOURCE_DIR) + "/configs/vehicles/meshes/shoe_grousers.obj");
   std::vector<ShoeGeometry::Sphere> out;
-  for (const io::Sphere& s : io::decompose_into_spheres(mesh, {0, 0, 0}, o).spheres) out.push_back({s.centre, s.radius});
+  for (const geometry::Sphere& s : geometry::decompose_into_spheres(mesh, {0, 0, 0}, o).spheres) out.push_back({s.centre, s.radius});
   return out;
 }
 
@@ -34,9 +34,9 @@ bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; 
 // and two shoes with the default options (two levels of refinement: 6,396 spheres each):
 // decode(encode(hello)) gives every sphere back bit for bit, in order, with the mass.
 TEST(Protocol, AMeshShoesSphereSetCrossesTheHelloBitForBit) {
-  io::DecompositionOptions shipped;
+  geometry::DecompositionOptions shipped;
   shipped.f = 0.5, shipped.refine_levels = 0, shipped.merge_tolerance = 0.01;
-  for (const auto& [options, per_track] : {std::pair{shipped, 64}, std::pair{io::DecompositionOptions{}, 1}}) {
+  for (const auto& [options, per_track] : {std::pair{shipped, 64}, std::pair{geometry::DecompositionOptions{}, 1}}) {
     const std::vector<ShoeGeometry::Sphere> left = mesh_shoe_spheres(options);
     std::vector<ShoeGeometry::Sphere> right = left;
     for (ShoeGeometry::Sphere& s : right) s.offset.y = -s.offset.y;

@@ -1,5 +1,5 @@
 // What a program's MPI wait choice does to Open MPI: starts MPI as vehicle_node and terrain_node do
-// (io::prepare_mpi_waits, then comm::ensure_mpi) and prints, per rank, the choice, the value of
+// (runtime::prepare_mpi_waits, then comm::ensure_mpi) and prints, per rank, the choice, the value of
 // Open MPI's mpi_yield_when_idle read back through the MPI tool interface, and how many naps the
 // rank took (comm/idle_nap.h) while it waited inside MPI for the last rank's answers.
 // mpi_wait_run.sh runs it.
@@ -13,7 +13,7 @@
 
 #include "comm/idle_nap.h"
 #include "comm/mpi_session.h"
-#include "io/mpi_wait_environment.h"
+#include "runtime/mpi_wait_environment.h"
 
 namespace {
 
@@ -40,7 +40,7 @@ int yield_when_idle() {
 
 int main() {
   try {
-    const trackcosim::io::MpiWaitChoice& choice = trackcosim::io::prepare_mpi_waits();
+    const trackcosim::runtime::MpiWaitChoice& choice = trackcosim::runtime::prepare_mpi_waits();
     trackcosim::comm::ensure_mpi();
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How waiting MPI ranks poll (io/mpi_wait_choice.h) reaches Open MPI: the probe starts MPI as the
+# How waiting MPI ranks poll (runtime/mpi_wait_choice.h) reaches Open MPI: the probe starts MPI as the
 # programs do and reads mpi_yield_when_idle back from MPI itself.
 #  1. TRACKCOSIM_MPI_WAIT=yield on 2 ranks: every rank yields (Open MPI alone would poll).
 #  2. TRACKCOSIM_MPI_WAIT=spin on more ranks than cores: every rank polls (Open MPI alone would yield).

@@ -299,7 +299,7 @@ TEST(PvdSeries, ListsEverySnapshotAndIsValidAfterEachOne) {
 }
 
 TEST(RunJson, HeaderNamesProgramVersionAndThreads) {
-  io::ThreadChoice threads;
+  runtime::ThreadChoice threads;
   threads.threads = 2;
   threads.source = "explicit";
   const nlohmann::ordered_json header = io::run_json_header("terrain_node", threads);

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "gpu/dynamics/rigid_body_system.h"
-#include "io/mesh_file.h"
-#include "io/sphere_decomposition.h"
-#include "io/sphere_fit_report.h"
+#include "geometry/mesh_file.h"
+#include "geometry/sphere_decomposition.h"
+#include "geometry/sphere_fit_report.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/standalone/settle_command.h"
 #include "tests/support/config_errors.h"
@@ -30,8 +30,8 @@ namespace {
 namespace fs = std::filesystem;
 
 /// A closed box mesh of the given sides centred on the origin, faces counter-clockwise from outside.
-io::TriangleMesh box_mesh(Vec3 side) {
-  io::TriangleMesh m;
+geometry::TriangleMesh box_mesh(Vec3 side) {
+  geometry::TriangleMesh m;
   for (int k = 0; k < 8; ++k)
     m.vertices.push_back({(k & 1 ? 0.5 : -0.5) * side.x, (k & 2 ? 0.5 : -0.5) * side.y, (k & 4 ? 0.5 : -0.5) * side.z});
   // Two triangles per face; corners numbered by bits (x, y, z).
@@ -49,7 +49,7 @@ class TerrainBodies : public ::testing::Test {
     root_ = fs::temp_directory_path() / ("trackcosim_terrain_bodies_test_" + std::to_string(::getpid()));
     fs::remove_all(root_);
     fs::create_directories(root_);
-    io::write_obj(root_ / "box.obj", box_mesh(kSide));
+    geometry::write_obj(root_ / "box.obj", box_mesh(kSide));
   }
   void TearDown() override { fs::remove_all(root_); }
   TerrainConfig parse(const std::string& text) const {
@@ -203,9 +203,9 @@ TEST_F(TerrainBodies, ErrorsNameTheirKey) {
   const std::string missing = error(body(R"("position": [0.5, 0.5, 0.5])", R"({"mesh": "none.obj", "density": 1000})"));
   EXPECT_TRUE(test::starts_with(missing, file + "bodies[0].shape.mesh: ")) << missing;
   EXPECT_NE(missing.find("none.obj"), std::string::npos) << missing;
-  io::TriangleMesh open = box_mesh({0.1, 0.1, 0.1});
+  geometry::TriangleMesh open = box_mesh({0.1, 0.1, 0.1});
   open.triangles.pop_back();
-  io::write_obj(root_ / "open.obj", open);
+  geometry::write_obj(root_ / "open.obj", open);
   const std::string open_error = error(body(R"("position": [0.5, 0.5, 0.5])", R"({"mesh": "open.obj", "density": 1000})"));
   EXPECT_TRUE(test::starts_with(open_error, file + "bodies[0].shape.mesh: ")) << open_error;
   EXPECT_NE(open_error.find("open mesh"), std::string::npos) << open_error;
@@ -231,7 +231,7 @@ real depth_below_centre(const gpu::BodySet& b, std::size_t i) {
 // the floor, comes to rest with its centre of mass where its sphere set's lowest point touches
 // the floor (within 2e-4 m: the solver's residual penetration and the envelope), which is the
 // height the mesh predicts, half the box's height 0.05 m, raised by at most the fit's protrusion
-// (the spheres bulge past the faces; io/sphere_fit_report.h measures by how much). The measured
+// (the spheres bulge past the faces; geometry/sphere_fit_report.h measures by how much). The measured
 // protrusion is a sampled lower bound (64 points per sphere cap: the lowest point of a cap may
 // fall between samples, 1 - cos of half the sample spacing, about 5% of the bulge), hence the
 // margin of 1.25.
@@ -245,11 +245,11 @@ TEST_F(TerrainBodies, AMeshBodyDroppedOnTheFloorRestsAtTheHeightTheMeshPredicts)
   EXPECT_NEAR(b.mass[i], 6, 1e-12);
   const real sphere_rest = depth_below_centre(b, i);
   // The fit, measured in the mesh's frame as mesh_spheres does.
-  io::TriangleMesh mesh = io::read_mesh_file(root_ / "box.obj");
-  std::vector<io::Sphere> spheres;
+  geometry::TriangleMesh mesh = geometry::read_mesh_file(root_ / "box.obj");
+  std::vector<geometry::Sphere> spheres;
   const Quat principal = c.scene.bodies[0].shape.principal;
   for (const CompoundBody::Member& m : c.scene.bodies[0].shape.spheres) spheres.push_back({rotate(principal, m.offset), m.radius});
-  const io::FitReport fit = io::measure_fit(mesh, spheres, {0, 0, 0});
+  const geometry::FitReport fit = geometry::measure_fit(mesh, spheres, {0, 0, 0});
   const real protrusion = fit.protrusion * fit.part_size;
   EXPECT_GE(sphere_rest, kSide.z / 2);  // the spheres cover the bottom face
   EXPECT_LE(sphere_rest, kSide.z / 2 + 1.25 * protrusion);

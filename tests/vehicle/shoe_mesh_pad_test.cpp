@@ -13,8 +13,8 @@
 #include <gtest/gtest.h>
 
 #include "io/config_error.h"
-#include "io/mesh_file.h"
-#include "io/sphere_fit_report.h"
+#include "geometry/mesh_file.h"
+#include "geometry/sphere_fit_report.h"
 #include "mbd_test_util.h"
 #include "track_test_util.h"
 
@@ -63,7 +63,7 @@ std::filesystem::path temp_file(const std::string& name, const std::string& text
   return dir / name;
 }
 
-double lowest_vertex_z(const io::TriangleMesh& mesh) {
+double lowest_vertex_z(const geometry::TriangleMesh& mesh) {
   double z = 1e30;
   for (const Vec3& v : mesh.vertices) z = std::min(z, double(v.z));
   return z;
@@ -109,11 +109,11 @@ TEST(ShoeMeshPad, AShoeRestsOnAPlaneAtTheHeightItsMeshPredicts) {
   double lowest_sphere = 1e30;
   for (const LocalSphere& sp : s.spheres) lowest_sphere = std::min(lowest_sphere, sp.offset.z - sp.radius);
   const double z_spheres = -lowest_sphere, z_mesh = -lowest_vertex_z(*s.pad_mesh);
-  std::vector<io::Sphere> pad;
+  std::vector<geometry::Sphere> pad;
   for (std::size_t i = 0; i + 1 < s.spheres.size(); ++i) pad.push_back({s.spheres[i].offset, s.spheres[i].radius});
-  io::FitSampling sampling;
+  geometry::FitSampling sampling;
   sampling.cap_samples = 1024;
-  const io::FitReport fit = io::measure_fit(*s.pad_mesh, pad, {0, 0, 0}, sampling);
+  const geometry::FitReport fit = geometry::measure_fit(*s.pad_mesh, pad, {0, 0, 0}, sampling);
   const double bulge = fit.protrusion * fit.part_size;
 
   MultibodySystem sys;

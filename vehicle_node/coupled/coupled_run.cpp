@@ -11,7 +11,7 @@
 #include "cosim/job_control.h"
 #include "io/csv_stream.h"
 #include "io/number_text.h"
-#include "io/progress_meter.h"
+#include "runtime/progress_meter.h"
 #include "io/output_file.h"
 #include "vehicle_node/coupled/coupled_outputs.h"
 #include "vehicle_node/coupled/shoe_messages.h"
@@ -170,7 +170,7 @@ CoupledSummary run_coupled(const CoupledOptions& o, std::ostream& progress) {
   const Clock::time_point start = Clock::now();
   // Plain lines (not a rewritten terminal line): mpirun forwards this stream beside the
   // terrain's, and a '\r' line would be overwritten by the other program's output.
-  io::ProgressMeter meter(progress, o.progress_seconds, /*terminal=*/false, start, "vehicle_node: ");
+  runtime::ProgressMeter meter(progress, o.progress_seconds, /*terminal=*/false, start, "vehicle_node: ");
   const std::filesystem::path checkpoint_file = o.out_dir / "checkpoint.bin";
   // Both checkpoints of t_k, the top of coupling step k (nothing of it has happened yet on either
   // side): this side's file, then the frame that makes the terrain write its own. A stop and a

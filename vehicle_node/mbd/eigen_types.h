@@ -4,7 +4,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 
 namespace trackcosim::vehicle::detail {
 

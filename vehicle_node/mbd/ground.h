@@ -3,7 +3,7 @@
 // only two questions per contact sphere: the surface height under a point and the outward
 // unit normal there; the track engineer's bumpy height field implements the same interface.
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 
 namespace trackcosim::vehicle {
 

@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 
 namespace trackcosim::vehicle {
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/math/vec3.h"
+#include "math/vec3.h"
 #include "vehicle_node/mbd/ground.h"
 #include "vehicle_node/mbd/mbd_types.h"
 #include "vehicle_node/mbd/multibody_state.h"

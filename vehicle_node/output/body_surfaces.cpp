@@ -41,7 +41,7 @@ void add_sphere_hull(Surface& s, const std::vector<LocalSphere>& spheres) {
 
 /// A mesh pad's surface, one polygon per triangle; mirrored in y for the right track, as its
 /// spheres are (track/tracked_vehicle.cpp), with the corners reversed so the faces stay outward.
-void add_mesh(Surface& s, const io::TriangleMesh& mesh, Side side) {
+void add_mesh(Surface& s, const geometry::TriangleMesh& mesh, Side side) {
   const auto first = static_cast<std::uint32_t>(s.points.size());
   const bool mirror = side == Side::kRight;
   for (const Vec3& v : mesh.vertices) s.points.push_back(mirror ? Vec3{v.x, -v.y, v.z} : v);

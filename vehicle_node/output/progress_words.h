@@ -1,5 +1,5 @@
 #pragma once
-// What the vehicle is doing, for the progress line of both runs (io/progress_meter.h): its
+// What the vehicle is doing, for the progress line of both runs (runtime/progress_meter.h): its
 // forward speed and how far it has come, so that a user watching a long run sees it drive (or
 // stall) rather than only a clock.
 

@@ -9,7 +9,7 @@
 #include "io/number_text.h"
 #include "io/output_file.h"
 #include "io/version.h"
-#include "io/progress_meter.h"
+#include "runtime/progress_meter.h"
 #include "vehicle_node/output/progress_words.h"
 #include "vehicle_node/output/vehicle_vtk_series.h"
 #include "vehicle_node/rig/vehicle_control.h"
@@ -83,7 +83,7 @@ RunSummary run_standalone(const StandaloneOptions& options, std::ostream& progre
   summary.bodies = system.body_count();
 
   const Clock::time_point start = Clock::now();
-  io::ProgressMeter meter(progress, options.progress_seconds, /*terminal=*/false, start, "vehicle_node: ");
+  runtime::ProgressMeter meter(progress, options.progress_seconds, /*terminal=*/false, start, "vehicle_node: ");
   const double start_x = system.state(vehicle.chassis()).position.x;
   for (std::size_t k = 1; k <= steps; ++k) {
     control.apply(system, system.time());

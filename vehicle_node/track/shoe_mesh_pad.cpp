@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "io/config_error.h"
-#include "io/decomposition_options_json.h"
-#include "io/mesh_check.h"
+#include "geometry/decomposition_options_json.h"
+#include "geometry/mesh_check.h"
 #include "io/number_text.h"
 
 namespace trackcosim::vehicle {
@@ -18,7 +18,7 @@ using io::number_to_string;
 /// The mesh's inertia about the shoe frame's origin, where the engine puts the shoe's mass:
 /// I_o = I_c + m (|c|^2 1 - c c^T). The engine takes principal moments in the body axes, so the
 /// products of inertia must be negligible (a shoe symmetric about x = 0 and y = 0 has none).
-Vec3 inertia_about_origin(const io::MassProperties& p, const JsonField& density) {
+Vec3 inertia_about_origin(const geometry::MassProperties& p, const JsonField& density) {
   const Vec3 c = p.centre_of_mass;
   const double cc[3] = {c.x, c.y, c.z};
   double I[3][3];
@@ -43,27 +43,27 @@ MeshPad read_mesh_pad(const JsonField& pad, const std::filesystem::path& config_
   const std::string name = mesh_field.string();
   if (name.empty()) mesh_field.fail("must name an .obj or .stl file");
   out.file = config_folder / name;
-  out.options = io::read_decomposition_options(pad);
+  out.options = geometry::read_decomposition_options(pad);
 
-  io::TriangleMesh mesh;
-  io::Decomposition d;
+  geometry::TriangleMesh mesh;
+  geometry::Decomposition d;
   try {
-    mesh = io::read_solid_mesh(out.file);
-    d = io::decompose_into_spheres(mesh, {0, 0, 0}, out.options);
+    mesh = geometry::read_solid_mesh(out.file);
+    d = geometry::decompose_into_spheres(mesh, {0, 0, 0}, out.options);
   } catch (const io::ConfigError& e) {
     mesh_field.fail(e.what());
   }
-  for (const io::Sphere& s : d.spheres) out.spheres.push_back({s.centre, s.radius});
+  for (const geometry::Sphere& s : d.spheres) out.spheres.push_back({s.centre, s.radius});
   out.top = -std::numeric_limits<double>::infinity();
   for (const Vec3& v : mesh.vertices) out.top = std::max(out.top, double(v.z));
 
   if (const auto density = pad.optional_member("density")) {
-    const io::MassProperties p = io::mass_properties(mesh, density->positive_number());
+    const geometry::MassProperties p = geometry::mass_properties(mesh, density->positive_number());
     out.mass = p.mass;
     out.inertia = inertia_about_origin(p, *density);
     out.centre_of_mass = p.centre_of_mass;
   }
-  out.mesh = std::make_shared<const io::TriangleMesh>(std::move(mesh));
+  out.mesh = std::make_shared<const geometry::TriangleMesh>(std::move(mesh));
   return out;
 }
 

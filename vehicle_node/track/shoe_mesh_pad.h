@@ -13,17 +13,17 @@
 #include <vector>
 
 #include "io/json_fields.h"
-#include "io/mesh_file.h"
-#include "io/mesh_mass.h"
-#include "io/sphere_decomposition.h"
+#include "geometry/mesh_file.h"
+#include "geometry/mesh_mass.h"
+#include "geometry/sphere_decomposition.h"
 #include "vehicle_node/mbd/mbd_types.h"
 
 namespace trackcosim::vehicle {
 
 struct MeshPad {
   std::filesystem::path file;                    ///< as resolved against the config's folder
-  std::shared_ptr<const io::TriangleMesh> mesh;  ///< shoe frame, faces turned outward
-  io::DecompositionOptions options;
+  std::shared_ptr<const geometry::TriangleMesh> mesh;  ///< shoe frame, faces turned outward
+  geometry::DecompositionOptions options;
   std::vector<LocalSphere> spheres;              ///< shoe frame
   double top = 0.0;                              ///< largest z of a vertex: the face on the wheels
   /// With "density": mass = density x volume; inertia about the shoe frame's origin (the mesh's
@@ -34,7 +34,7 @@ struct MeshPad {
 };
 
 /// Reads a pad object that has a "mesh" key: mesh (required), f, refined_f, refine_levels,
-/// sharp_angle, merge (defaults: io::DecompositionOptions, as mesh_spheres), density (kg/m^3,
+/// sharp_angle, merge (defaults: geometry::DecompositionOptions, as mesh_spheres), density (kg/m^3,
 /// optional). The path is relative to `config_folder`. A mesh the
 /// io/ checks refuse, or one that cannot be read, is a ConfigError at "<...>.pad.mesh" carrying
 /// the io/ message (`m113_grousers.json: track.shoes.pad.mesh: meshes/x.obj: open mesh: ...`).

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu/math/vec3.h"
-#include "io/mesh_file.h"
+#include "math/vec3.h"
+#include "geometry/mesh_file.h"
 #include "vehicle_node/mbd/mbd_types.h"
 
 namespace trackcosim::vehicle {
@@ -107,7 +107,7 @@ struct ShoeTemplate {
   std::optional<Pad> pad;            ///< none: the shoe is spheres only, or a mesh pad
   /// A pad given as a mesh (shoe_mesh_pad.h): its surface in the shoe frame, for drawing; its
   /// spheres are in `spheres` and `terrain_spheres`. Null for a box pad or no pad.
-  std::shared_ptr<const io::TriangleMesh> pad_mesh;
+  std::shared_ptr<const geometry::TriangleMesh> pad_mesh;
   std::vector<LocalSphere> spheres;  ///< contact geometry in the shoe frame
   /// The geometry a granular terrain gets (co-simulation): the pad covered more densely, so that
   /// grains neither pass between its spheres nor its spheres between grains; = spheres unless

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "gpu/math/host_device.h"
-#include "gpu/math/vec3.h"
+#include "math/host_device.h"
+#include "math/vec3.h"
 
 namespace trackcosim::gpu::detail {
 

@@ -9,7 +9,7 @@
 #include "gpu/collision/contact_list.h"
 #include "gpu/collision/detail/narrow_phase.h"
 #include "gpu/collision/shape_scene.h"
-#include "gpu/math/host_device.h"
+#include "math/host_device.h"
 #include "gpu/memory/host_copy.h"
 
 namespace trackcosim::gpu::detail {

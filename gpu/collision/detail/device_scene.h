@@ -5,7 +5,7 @@
 #include <thrust/device_vector.h>
 
 #include "gpu/collision/shape_scene.h"
-#include "gpu/math/host_device.h"
+#include "math/host_device.h"
 #include "gpu/memory/host_copy.h"
 
 namespace trackcosim::gpu::detail {

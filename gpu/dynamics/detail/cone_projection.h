@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "gpu/math/host_device.h"
-#include "gpu/math/vec3.h"
+#include "math/host_device.h"
+#include "math/vec3.h"
 
 namespace trackcosim::gpu::detail {
 

@@ -25,7 +25,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "gpu/dynamics/detail/soa_view.h"
-#include "gpu/math/host_device.h"
+#include "math/host_device.h"
 #include "gpu/memory/execution.h"
 #include "gpu/memory/host_copy.h"
 

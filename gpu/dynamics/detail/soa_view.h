@@ -7,8 +7,8 @@
 
 #include <thrust/device_vector.h>
 
-#include "gpu/math/host_device.h"
-#include "gpu/math/vec3.h"
+#include "math/host_device.h"
+#include "math/vec3.h"
 #include "gpu/memory/execution.h"
 #include "gpu/memory/host_copy.h"
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 
 #include "gpu/collision/shape_scene.h"
-#include "gpu/math/host_device.h"
+#include "math/host_device.h"
 
 namespace trackcosim::gpu::detail {
 
