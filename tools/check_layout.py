@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that every #include "..." of our code follows the arrows of tools/layout_arrows.json
-(docs/architecture.md, "Arrows"): prints each include that a folder may not make, with file and
-line, and exits 1; exits 0 and prints a one-line summary when the layout holds.
+(docs/architecture.md, "Arrows"), and that no Python module of tools/ imports, through others, a
+module that imports it: prints each include that a folder may not make, with file and line, and
+each import circle, and exits 1; exits 0 and prints a one-line summary when the layout holds.
 
   tools/check_layout.py [--root DIR] [--rules FILE]
 
@@ -86,6 +87,45 @@ def violations(root, rules, unruled, mpi_only_in=()):
                             key + "/", include, ", ".join(p + "/" for p in allowed))
 
 
+PYTHON_IMPORT = re.compile(r"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w., ]*))")
+
+
+def python_imports(path, modules):
+    """The modules of `modules` that the Python file at `path` imports, at its top or inside a function."""
+    found = set()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for text in f:
+            match = PYTHON_IMPORT.match(text)
+            if match:
+                names = [match.group(1)] if match.group(1) else match.group(2).split(",")
+                found.update(name.strip().split(".")[0] for name in names)
+    return found & set(modules)
+
+
+def python_import_circles(root):
+    """Yields (path, 0, message) for every circle among the Python modules of tools/ (a module
+    that imports, through others, a module that imports it): each once, from its first module."""
+    tools = os.path.join(root, "tools")
+    modules = {}
+    for folder, _, files in os.walk(tools):
+        for name in files:
+            if name.endswith(".py"):
+                modules[name[:-3]] = os.path.join(folder, name)
+    imports = {m: python_imports(path, modules) - {m} for m, path in modules.items()}
+
+    def walk(chain):
+        for other in sorted(imports[chain[-1]]):
+            if other == chain[0]:
+                yield chain + [other]
+            elif other > chain[0] and other not in chain:
+                yield from walk(chain + [other])
+
+    for module in sorted(modules):
+        for circle in walk([module]):
+            path = os.path.relpath(modules[module], root).replace(os.sep, "/")
+            yield path, 0, "an import circle: " + " -> ".join(circle)
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     parser = OneLineParser(description=__doc__.split("\n")[0])
@@ -93,13 +133,14 @@ def main(argv):
     parser.add_argument("--rules", default=os.path.join(here, "layout_arrows.json"))
     args = parser.parse_args(argv)
     rules, unruled, mpi_only_in = load_rules(args.rules)
-    found = list(violations(args.root, rules, unruled, mpi_only_in))
+    found = list(violations(args.root, rules, unruled, mpi_only_in)) + list(python_import_circles(args.root))
     for path, line, message in found:
         print("%s:%d: %s" % (path, line, message))
     if found:
-        print("layout: %d include(s) break the arrows of %s" % (len(found), args.rules), file=sys.stderr)
+        print("layout: %d include(s) break the arrows of %s, or import circles in tools/" % (len(found), args.rules),
+              file=sys.stderr)
         return 1
-    print("layout: every include follows the arrows (%d rules)" % len(rules))
+    print("layout: every include follows the arrows (%d rules); tools/ imports no module in a circle" % len(rules))
     return 0
 
 

@@ -12,6 +12,7 @@ import os
 import sys
 from collections import namedtuple
 
+from launcher_common import find_program
 from terrain_grow import strip_comments
 
 # Each test: the rig mode, the rig key its values set, and the series its steady window is chosen on.
@@ -133,7 +134,6 @@ def prepare_point(point, run, options):
 
 def rigid_command(vehicle_config, rig_path, folder, end_time):
     """vehicle_node alone on its rigid ground, with the rig (found as `trackcosim run` finds it)."""
-    from trackcosim import find_program
     return [find_program("vehicle_node"), "--config", vehicle_config, "--ground", "rigid", "--rig", rig_path,
             "--out", os.path.join(folder, "vehicle"), "--quiet", "--end-time", "%g" % end_time]
 

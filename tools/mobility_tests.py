@@ -30,6 +30,7 @@ import threading
 import time
 
 from command_line import UsageError, parse_mobility_command_line
+from launcher_common import make_run_folder
 from mobility_plan import default_jobs, plan_points, prepare_point, terrain_ranks
 from mobility_results import PointError, Table, analyse_point, point_record, rig_path
 from rig_analysis import gradeability
@@ -245,7 +246,6 @@ def mobility_command(args, fail):
     except RunFileError as e:
         fail(str(e))
     out = options["--out"] or os.path.join("output", "mobility_" + test)
-    from trackcosim import make_run_folder
     make_run_folder(out, "--out" if options["--out"] else "the default output folder")
     if options["--point"] is None:  # an array task's point has its own log.txt; tasks would interleave here
         # OUT/run.log: what the series printed, each run of it appended (the same command continues it).

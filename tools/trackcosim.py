@@ -122,6 +122,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
 from input_checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PEER_LOST, EXIT_RUN_FAILED, InputError, run_guarded  # noqa: E402,E501
+from launcher_common import fail, find_program, make_run_folder  # noqa: E402
 from mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E402
 from mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
@@ -138,23 +139,6 @@ from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  #
 
 
 SUBCOMMANDS = ("run", "plot", "render", "mobility", "help")
-
-
-def fail(message, status=EXIT_BAD_INPUT):
-    """One error line and the exit status (docs/exit-status.md): unless said, the input was bad."""
-    print("trackcosim: error: " + message, file=sys.stderr)
-    sys.exit(status)
-
-
-def find_program(name):
-    for folder in (os.environ.get("TRACKCOSIM_BUILD", ""), os.path.join(ROOT, "build")):
-        path = os.path.join(folder, name, name)
-        if folder and os.access(path, os.X_OK):
-            return path
-    found = shutil.which(name)
-    if not found:
-        fail("cannot find %s: build it (cmake --build build) or set TRACKCOSIM_BUILD" % name, EXIT_RUN_FAILED)
-    return found
 
 
 def parse_line(prefix, text):
@@ -325,19 +309,6 @@ def slurm_facts():
     if in_hetjob():
         facts["het_groups"] = het_groups(keys)
     return facts or None
-
-
-def make_run_folder(folder, given_by):
-    """Creates the run folder; a file where a folder of its path should be is refused by name."""
-    parent = folder
-    while parent and not os.path.exists(parent):
-        parent = os.path.dirname(parent)
-    if parent and not os.path.isdir(parent):
-        fail("%s %s: %s is a file, not a folder" % (given_by, folder, parent))
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as e:
-        fail("%s %s: cannot create the run folder: %s" % (given_by, folder, e.strerror or e))
 
 
 def usage_error(error, line):

@@ -1,6 +1,7 @@
 """tools/check_layout.py on small synthetic trees whose answers are known: a clean tree passes,
 a forbidden include is reported with its file and line, the longest matching rule wins, a room
-without a rule and a folder without one are refused, system headers are ignored."""
+without a rule and a folder without one are refused, system headers are ignored, and a circle of
+Python imports in tools/ is refused."""
 import io
 import json
 import os
@@ -82,6 +83,19 @@ class CheckLayout(unittest.TestCase):
                                   "mid/b.cpp:2: mid/ names MPI (MPI_SUM): only low/ may")
         self.assertNotIn("low/channel.cpp", out)
         self.assertNotIn("tests/t.cpp", out)
+
+    def test_an_import_circle_in_tools_is_refused_naming_its_modules(self):
+        # b imports a inside a function: still a circle (the launcher's subcommands did this).
+        out = self.assert_refused({"tools/a.py": "import os\nfrom b import f\n",
+                                   "tools/b.py": "def f():\n    from a import g\n",
+                                   "tools/c.py": "import a, b\n"},
+                                  "tools/a.py:0: an import circle: a -> b -> a")
+        self.assertNotIn("c.py", out)
+
+    def test_modules_importing_downward_pass(self):
+        code, out = self.run_check({"tools/a.py": "from b import f\nimport c\n", "tools/b.py": "import c\n",
+                                    "tools/c.py": "import json\n"})
+        self.assertEqual(code, 0, out)
 
     def test_a_room_or_folder_without_a_rule_is_refused(self):
         self.assert_refused({"app/new_room/d.cpp": "int d;\n", "elsewhere/e.cpp": "int e;\n"},
