@@ -22,6 +22,7 @@ EXIT_RUN_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_PEER_LOST = 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program ended by Ctrl-C
+EXIT_OUTPUT_CLOSED = 141  # 128 + SIGPIPE, as a shell reports `yes | head`
 
 
 class InputError(ValueError):
@@ -209,7 +210,8 @@ def check_cell(cell, path, line, column, nan_columns, blanks):
 
 def run_guarded(program, main, argv):
     """main(argv) with the exit-status convention and no traceback for a user: InputError (and an
-    OSError or ValueError from below) is one `program: error:` line and exit status 2; anything
+    OSError or ValueError from below) is one `program: error:` line and exit status 2; standard
+    output closed by its reader ends quietly with 141; anything
     else is a bug of the tool, said in one line with where it happened, exit status 1. --debug
     (anywhere on the command line) or TRACKCOSIM_DEBUG=1 shows the traceback as well."""
     debug = "--debug" in argv[1:] or bool(os.environ.get("TRACKCOSIM_DEBUG"))
@@ -219,6 +221,14 @@ def run_guarded(program, main, argv):
     except KeyboardInterrupt:
         print("%s: interrupted" % program, file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader of standard output has gone (`trackcosim --help | head`): nothing to say, and
+        # nothing more may reach the closed pipe when Python flushes at exit.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass  # not a file descriptor (a test's captured output)
+        return EXIT_OUTPUT_CLOSED
     except (InputError, OSError, ValueError) as e:
         if debug:
             traceback.print_exc()

@@ -17,7 +17,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from input_checks import (EXIT_BAD_INPUT, EXIT_RUN_FAILED, InputError, finite_number, number_list_member,  # noqa: E402
+from input_checks import (EXIT_BAD_INPUT, EXIT_OUTPUT_CLOSED, EXIT_RUN_FAILED, InputError, finite_number, number_list_member,  # noqa: E402
                           read_csv, read_json, run_guarded)
 
 
@@ -125,6 +125,10 @@ class GuardTest(unittest.TestCase):
         status, stderr = self.guarded(FileNotFoundError(2, "No such file or directory", "f.csv"))
         self.assertEqual(status, EXIT_BAD_INPUT)
         self.assertIn("f.csv", stderr)
+
+    def test_a_closed_output_ends_quietly_with_141(self):
+        status, stderr = self.guarded(BrokenPipeError(32, "Broken pipe"))
+        self.assertEqual((status, stderr), (EXIT_OUTPUT_CLOSED, ""))
 
     def test_a_bug_is_one_line_and_exit_status_1_and_debug_shows_the_traceback(self):
         os.environ.pop("TRACKCOSIM_DEBUG", None)
