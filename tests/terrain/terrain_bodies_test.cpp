@@ -199,7 +199,7 @@ TEST_F(TerrainBodies, ErrorsNameTheirKey) {
       file + "bodies[0].shape.f: must be in [0, 1)"));
   EXPECT_TRUE(test::starts_with(error(body(R"("position": [0.5, 0.5, 0.5])", R"({"mesh": "box.obj"})")),
                                 file + "bodies[0].shape.density: required key is missing"));
-  // The io/ messages, prefixed by the key path: a missing file, an open mesh.
+  // The geometry/ messages, prefixed by the key path: a missing file, an open mesh.
   const std::string missing = error(body(R"("position": [0.5, 0.5, 0.5])", R"({"mesh": "none.obj", "density": 1000})"));
   EXPECT_TRUE(test::starts_with(missing, file + "bodies[0].shape.mesh: ")) << missing;
   EXPECT_NE(missing.find("none.obj"), std::string::npos) << missing;

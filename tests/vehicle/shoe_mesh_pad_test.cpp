@@ -172,7 +172,7 @@ TEST(ShoeMeshPad, ADensityGivesTheMassAndInertiaAboutThePins) {
             0u);
 }
 
-// A mesh that does not bound a solid is refused at the config key, with the io/ check's message;
+// A mesh that does not bound a solid is refused at the config key, with the geometry/ check's message;
 // so are a missing file and decomposition options out of range.
 TEST(ShoeMeshPad, BadMeshesAndOptionsAreRefusedNamingTheKey) {
   const std::string where = test::shipped_config(kGrousers) + ": track.shoes.pad";

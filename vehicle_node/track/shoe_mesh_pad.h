@@ -1,7 +1,7 @@
 #pragma once
 // A shoe pad given as a surface mesh ("track.shoes.pad": {"mesh": ...}; docs/meshes.md, "Shoe
 // pads from meshes"). The mesh is in the shoe frame (vehicle_template.h: origin half-way between
-// the pins, x along the chain, y across, z into the track loop), and is run through the io/ mesh
+// the pins, x along the chain, y across, z into the track loop), and is run through the geometry/ mesh
 // pipeline as tools/mesh_spheres runs it: read, refused unless it bounds a solid, turned outward,
 // decomposed into spheres (Heyn 2009, section 3.2). The spheres stay in the shoe frame (the
 // decomposition's origin is the frame's origin, not the mesh's centre of mass): the engine's
@@ -36,8 +36,8 @@ struct MeshPad {
 /// Reads a pad object that has a "mesh" key: mesh (required), f, refined_f, refine_levels,
 /// sharp_angle, merge (defaults: geometry::DecompositionOptions, as mesh_spheres), density (kg/m^3,
 /// optional). The path is relative to `config_folder`. A mesh the
-/// io/ checks refuse, or one that cannot be read, is a ConfigError at "<...>.pad.mesh" carrying
-/// the io/ message (`m113_grousers.json: track.shoes.pad.mesh: meshes/x.obj: open mesh: ...`).
+/// geometry/ checks refuse, or one that cannot be read, is a ConfigError at "<...>.pad.mesh" carrying
+/// the geometry/ message (`m113_grousers.json: track.shoes.pad.mesh: meshes/x.obj: open mesh: ...`).
 MeshPad read_mesh_pad(const io::JsonField& pad, const std::filesystem::path& config_folder);
 
 }  // namespace trackcosim::vehicle
