@@ -1,5 +1,6 @@
 // One time step, in the order of Tasora-Negrut algorithm 1 and DESIGN.md's terrain step:
-// collision -> prepare -> solve -> integrate, each timed as a StepPhase.
+// collision -> prepare -> solve -> integrate, each timed as a StepPhase; detect_contacts, solve
+// and integrate are the phases a distributed driver calls one by one.
 
 #include "gpu/dynamics/rigid_body_system.h"
 
@@ -93,10 +94,9 @@ RigidBodySystem::~RigidBodySystem() = default;
 // step() keeps the contacts in device memory; a driver that splits the solve over ranks reads
 // the few it plans (contacts_near_faces, system_queries.cu).
 void RigidBodySystem::step() {
-  stats_ = StepStats{};
-  PhaseClock clock(stats_.phase_seconds);
-  clock.run(StepPhase::Collision, [&] { impl_->find_contacts(); });
-  finish_step();
+  detect_contacts();
+  solve();
+  integrate();
 }
 
 void RigidBodySystem::detect_contacts() {
@@ -123,7 +123,7 @@ void RigidBodySystem::drop_contacts(const std::vector<std::uint32_t>& dropped) {
 
 std::size_t RigidBodySystem::contact_count() const { return impl_->contacts.size(); }
 
-void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchange* exchange) {
+void RigidBodySystem::solve(const SolvePartition* partition, SolverExchange* exchange) {
   Impl& m = *impl_;
   PhaseClock clock(stats_.phase_seconds);
   const real h = settings_.step_size;
@@ -153,16 +153,22 @@ void RigidBodySystem::finish_step(const SolvePartition* partition, SolverExchang
     solved = settings_.solver.method == SolverMethod::Jacobi ? detail::solve_jacobi(m.bodies, m.ws, settings_.solver)
                                                              : detail::solve_apgd(m.bodies, m.ws, settings_.solver);
   });
+  // Integration reads neither the ghost marks nor the contacts' split.
+  if (distributed) detail::end_distributed_solve(m.bodies, m.ws);
   stats_.iterations = solved.iterations;
   stats_.passes = solved.passes;
   stats_.residual = solved.residual;
   stats_.residual_history = std::move(solved.history);
+}
 
+void RigidBodySystem::integrate() {
+  Impl& m = *impl_;
+  PhaseClock clock(stats_.phase_seconds);
+  const real h = settings_.step_size;
   clock.run(StepPhase::Integrate, [&] {
     detail::integrate_positions(m.bodies, h);
     detail::store_warm_start(m.upload, m.ws, m.warm);
   });
-  if (distributed) detail::end_distributed_solve(m.bodies, m.ws);
   stats_.kinetic_energy = detail::kinetic_energy(m.bodies, m.ws.partials);
   time_ += h;
   ++steps_;

@@ -1,6 +1,6 @@
 #pragma once
 // A rigid-body scene stepped on the device: collision detection -> CCP solve -> semi-implicit
-// Euler, one source for CUDA and OpenMP. The header is plain C++ (no Thrust types); device
+// Euler (detect_contacts, solve, integrate), one source for CUDA and OpenMP. The header is plain C++ (no Thrust types); device
 // buffers live behind the pimpl and are reused from step to step.
 //
 // One step of size h (Anitescu-Tasora, Tasora-Negrut sec. 2-3):
@@ -56,17 +56,20 @@ class RigidBodySystem {
   RigidBodySystem(const RigidBodySystem&) = delete;
   RigidBodySystem& operator=(const RigidBodySystem&) = delete;
 
-  /// One step: collision detection then finish_step(), the contacts staying on the device.
+  /// One step: detect_contacts, solve and integrate, the contacts staying on the device.
   void step();
 
-  /// The step in two halves, for a driver that splits the solve over ranks (solver_exchange.h):
-  /// collision detection finds this step's contacts (those with a dynamic body, sorted by key)
-  /// and leaves them on the device (contact_count, contacts_near_faces, host_contacts read them);
-  /// drop_contacts may then drop some, by index (increasing); finish_step solves, with the
-  /// partition and exchange when given, and integrates every dynamic body.
+  /// The step's phases, for a driver that splits the solve over ranks (solver_exchange.h) or
+  /// runs its own work between them: detect_contacts finds this step's contacts (those with a
+  /// dynamic body, sorted by key) and leaves them on the device (contact_count,
+  /// contacts_near_faces, host_contacts read them); drop_contacts may then drop some, by index
+  /// (increasing); solve prepares and iterates, over the ranks when given a partition and an
+  /// exchange; integrate moves every dynamic body and keeps the impulses for the next step's warm
+  /// start. Each phase is timed in last_stats(), which detect_contacts resets.
   void detect_contacts();
   void drop_contacts(const std::vector<std::uint32_t>& dropped);
-  void finish_step(const SolvePartition* partition = nullptr, SolverExchange* exchange = nullptr);
+  void solve(const SolvePartition* partition = nullptr, SolverExchange* exchange = nullptr);
+  void integrate();
   /// The last detection's contacts (after drop_contacts): how many.
   std::size_t contact_count() const;
 

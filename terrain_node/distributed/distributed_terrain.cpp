@@ -1,14 +1,12 @@
 #include "terrain_node/distributed/distributed_terrain.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 
 #include "comm/gather.h"
-#include "comm/mpi_solver_exchange.h"
 #include "domain/balanced_cuts.h"
 #include "domain/body_roles.h"
 #include "domain/ghost_width.h"
@@ -21,10 +19,6 @@
 namespace trackcosim::terrain {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
 
 gpu::BodyState state_of(const gpu::BodySet& s, std::size_t i) { return s.state(i); }
 
@@ -66,244 +60,35 @@ void DistributedTerrain::reload_held_bodies() {
 
 const gpu::ContactList& DistributedTerrain::held_contacts() const { return system_->host_contacts(); }
 
-void DistributedTerrain::check_displacement() const {
-  const gpu::RigidBodySystem::FastestBody fastest = system_->fastest_dynamic_body();
-  if (fastest.index == system_->body_count()) return;
-  const real moved = std::sqrt(fastest.speed_squared) * system_->settings().step_size;
-  if (!(moved > max_displacement_)) return;
-  const gpu::BodyState b = system_->body_state(fastest.index);
-  throw std::runtime_error("body gid " + std::to_string(b.gid) + " at (" + std::to_string(b.position.x) + ", " +
-                           std::to_string(b.position.y) + ", " + std::to_string(b.position.z) + ") moved " +
-                           std::to_string(moved) + " m in one step, more than domain.max_displacement = " +
-                           std::to_string(max_displacement_) + " m: raise domain.max_displacement or lower step_size");
-}
+RankPlace DistributedTerrain::place() { return {decomposition_, rank_, ranks_, *exchange_, ghost_width_}; }
 
-std::vector<std::uint8_t> DistributedTerrain::refresh_edge_states() {
-  const domain::Aabb box = decomposition_.box(rank_);
-  const std::vector<std::uint32_t> near = system_->dynamic_bodies_near_faces(box.lo, box.hi, ghost_width_);
-  std::vector<std::uint8_t> edge(held_->set.size(), 0);
-  for (const std::uint32_t i : near) edge[i] = 1;
-  // A ghost was in a neighbour's box a step ago, so it is near a face; listed anyway, since
-  // whether it now owes its owner a migration is decided here, not assumed.
-  std::vector<std::uint32_t> read = near;
-  for (std::uint32_t i = 0; i < edge.size(); ++i)
-    if (held_->local.holder[i] >= 0 && edge[i] == 0) {
-      edge[i] = 1;
-      read.push_back(i);
-    }
-  if (held_->stale) system_->read_states(read, held_->set);
-  return edge;
-}
-
-void DistributedTerrain::classify_and_refresh_ghosts() {
-  // A dynamic body deep inside this rank's box (farther than the ghost width from its faces) is
-  // owned here, no neighbour needs it, and its state stays on the device: only the bodies near
-  // the faces are read (refresh_edge_states), unless the membership changes below.
-  const std::vector<std::uint8_t> edge = refresh_edge_states();
-  const gpu::BodySet& cur = held_->set;
-  std::vector<std::uint32_t> owned, kept;  // owned: the owned bodies near the faces
-  std::vector<Vec3> owned_position;
-  std::size_t migrated_in = 0;
-  for (std::uint32_t i = 0; i < cur.size(); ++i) {
-    if (!dynamic(cur, i) || edge[i] == 0) {
-      kept.push_back(i);
-      continue;
-    }
-    if (decomposition_.owner_of(position(cur, i)) != rank_) continue;
-    owned.push_back(i);
-    kept.push_back(i);
-    owned_position.push_back(position(cur, i));
-    if (held_->local.holder[i] >= 0) ++migrated_in;
-  }
-
-  const domain::GhostPlan plan = domain::plan_ghosts(decomposition_, rank_, owned_position, ghost_width_);
-  const SphereIndex spheres(cur);
-  std::vector<BodyRecords> out(neighbours_.size());
-  std::vector<std::vector<std::uint32_t>> sends(neighbours_.size());  // indices into `owned`
-  for (std::size_t p = 0; p < plan.neighbours.size(); ++p) {
-    const auto k = static_cast<std::size_t>(
-        std::find(neighbours_.begin(), neighbours_.end(), plan.neighbours[p]) - neighbours_.begin());
-    if (k == neighbours_.size()) throw std::logic_error("ghost plan names a rank that is not a neighbour");
-    sends[k] = plan.send[p];
-    for (const std::uint32_t o : plan.send[p]) out[k].append(cur, spheres, owned[o]);
-  }
-  std::vector<std::vector<BodyRecord>> body_out(neighbours_.size()), body_in;
-  std::vector<std::vector<SphereRecord>> sphere_out(neighbours_.size()), sphere_in;
-  for (std::size_t k = 0; k < neighbours_.size(); ++k) {
-    body_out[k] = std::move(out[k].bodies);
-    sphere_out[k] = std::move(out[k].spheres);
-  }
-  exchange_->exchange_sized(body_out, body_in, comm::ExchangeTag::GhostBodies);
-  // The spheres follow their bodies in order, so the bodies say how many come.
-  sphere_in.resize(neighbours_.size());
-  for (std::size_t k = 0; k < neighbours_.size(); ++k) {
-    std::size_t spheres_of_k = 0;
-    for (const BodyRecord& r : body_in[k]) spheres_of_k += r.sphere_count;
-    sphere_in[k].resize(spheres_of_k);
-  }
-  exchange_->exchange(sphere_out, sphere_in, comm::ExchangeTag::GhostSpheres);
-
-  std::vector<BodyRecords> received(neighbours_.size());
-  std::vector<const BodyRecords*> sources;
-  std::vector<std::pair<gpu::GlobalId, int>> ghost_holder;
-  for (std::size_t k = 0; k < neighbours_.size(); ++k) {
-    received[k].bodies = std::move(body_in[k]);
-    received[k].spheres = std::move(sphere_in[k]);
-    sources.push_back(&received[k]);
-    for (const BodyRecord& r : received[k].bodies) ghost_holder.emplace_back(r.gid, static_cast<int>(k));
-  }
-  std::sort(ghost_holder.begin(), ghost_holder.end());
-  held_->ghost_gids.clear();
-  for (const auto& g : ghost_holder) held_->ghost_gids.push_back(g.first);
-
-  // The new membership: kept bodies and received ghosts, in gid order.
-  LocalBodies local;
-  local.gid.reserve(kept.size() + ghost_holder.size());
-  for (const std::uint32_t i : kept) local.gid.push_back(cur.gid[i]);
-  for (const auto& g : ghost_holder) local.gid.push_back(g.first);
-  std::sort(local.gid.begin(), local.gid.end());
-  local.holder.assign(local.gid.size(), kOwnedHere);
-  for (std::size_t j = 0; j < local.gid.size(); ++j) {
-    const auto it = std::lower_bound(ghost_holder.begin(), ghost_holder.end(), std::make_pair(local.gid[j], -1));
-    if (it != ghost_holder.end() && it->first == local.gid[j]) {
-      local.holder[j] = it->second;
-      continue;
-    }
-    if (!dynamic(cur, index_of(cur.gid, local.gid[j]))) local.holder[j] = kOnEveryRank;
-  }
-  held_->ghost_sends.assign(neighbours_.size(), {});
-  for (std::size_t k = 0; k < neighbours_.size(); ++k)
-    for (const std::uint32_t o : sends[k]) held_->ghost_sends[k].push_back(index_of(local.gid, cur.gid[owned[o]]));
-  // A received ghost carries the same bits as the copy this rank integrated itself, so when
-  // nobody joined or left, the system already holds this step's set (most steps of a settled
-  // bed; always on one rank).
-  const bool unchanged = local.gid == held_->local.gid && local.holder == held_->local.holder;
-  exchange_stats_.ghosts = ghost_holder.size();
-  exchange_stats_.migrated_in = migrated_in;
-  held_->local = std::move(local);
-  if (unchanged) return;
-  // Bodies join or leave. The system rebuilds its arrays on the device from the kept bodies and
-  // the received ghosts (all of them: a ghost held before carries the same bits), which alone
-  // cross; the host's copy gets the new membership, its kept bodies' states stale.
-  gpu::BodySet merged = merge_bodies(cur, kept, sources);
-  system_->update_bodies(merged, merge_bodies(cur, {}, sources));
-  held_->set = std::move(merged);
-  held_->stale = true;
-}
-
-namespace {
-
-// Stages 3, 5 and 6 as the one-rank system timed them (gpu::StepPhase is their finer clock).
-void add_system_phases(StageSeconds& stages, const gpu::StepStats& stats) {
-  const auto phase = [&](gpu::StepPhase p) { return stats.phase_seconds[static_cast<std::size_t>(p)]; };
-  at(stages, TerrainStage::Collision) += phase(gpu::StepPhase::Collision);
-  at(stages, TerrainStage::Solve) += phase(gpu::StepPhase::Prepare) + phase(gpu::StepPhase::Solve);
-  at(stages, TerrainStage::Integrate) += phase(gpu::StepPhase::Integrate);
-}
-
-}  // namespace
-
-// The stages of terrain_step_stages.h, in order; stage 2 (the shoe proxies) happened before the
-// call, in set_kinematic_state, and is charged to this step.
+// The stages of terrain_step_stages.h, in order, each under the stage clock. Stage 2 (the shoe
+// proxies) ran before the call, in set_kinematic_state, and is charged to this step.
 void DistributedTerrain::step() {
   exchange_stats_ = {};
-  stage_seconds_ = {};
-  at(stage_seconds_, TerrainStage::Proxies) = std::exchange(proxy_seconds_, 0.0);
-  const Clock::time_point ghosts = Clock::now();
-  if (rebalance_interval_ > 0 && step_count() > 0 && step_count() % rebalance_interval_ == 0) rebalance();
+  TerrainStageClock clock(stage_seconds_);
+  clock.charge(TerrainStage::Proxies, shoe_loads_.take_proxy_seconds());
+  if (rebalance_interval_ > 0 && step_count() > 0 && step_count() % rebalance_interval_ == 0)
+    clock.run(TerrainStage::Ghosts, [&] { rebalance(); });  // new cuts: place() after it
   exchange_->reset_traffic();
-  const Clock::time_point refresh = Clock::now();
-  check_displacement();
-  if (ranks_ > 1) classify_and_refresh_ghosts();  // one rank owns everything, always
-  double exchange_seconds = since(refresh);
-  record_watched_positions();
-  at(stage_seconds_, TerrainStage::Ghosts) = since(ghosts);
-
-  if (ranks_ == 1) {
-    // Nothing to split: the plain step, whose contacts and bodies stay on the device (the same
-    // bits as the split step, without its bookkeeping).
-    system_->step();
+  const RankPlace here = place();
+  exchange_stats_.seconds +=
+      clock.run(TerrainStage::Ghosts, [&] { ghosts_.run(*system_, *held_, here, max_displacement_, exchange_stats_); });
+  clock.run(TerrainStage::Ghosts, [&] { shoe_loads_.record_start_positions(*system_, *held_); });
+  clock.run(TerrainStage::Collision, [&] {
+    system_->detect_contacts();
     held_->stepped = true;
+  });
+  clock.run(TerrainStage::Ownership, [&] { ownership_.plan(*system_, *held_, ghosts_, here); });
+  clock.run(TerrainStage::Solve, [&] { ownership_.solve(*system_, *held_, here, exchange_stats_); });
+  clock.run(TerrainStage::Integrate, [&] {
+    system_->integrate();
     held_->stale = true;
-    held_->solved = {system_->contact_count(), {}};
-    add_system_phases(stage_seconds_, system_->last_stats());
-    timed_accumulate_loads();
-    exchange_stats_.seconds = exchange_seconds;
-    return;
-  }
-  system_->detect_contacts();
-  held_->stepped = true;
-  const Clock::time_point ownership = Clock::now();
-  // Only the contacts near this rank's faces or at its ghosts cross to the host to be planned;
-  // the others are solved here and stay on the device.
-  const domain::Aabb box = decomposition_.box(rank_);
-  std::vector<std::uint32_t> near_index;
-  const gpu::ContactList near =
-      system_->contacts_near_faces(box.lo, box.hi, ghost_width_, held_->ghost_gids, near_index);
-  PartitionPlan plan =
-      plan_partition(near, near_index, held_->local, decomposition_, rank_, neighbours_, held_->ghost_sends);
-  system_->drop_contacts(plan.dropped);
-  at(stage_seconds_, TerrainStage::Ownership) = since(ownership);
-
-  // The solver exchanges the ghosts' contact counts (the Jacobi split) before its iterations.
-  comm::MpiSolverExchange solver_exchange(*exchange_, plan.counts);
-  system_->finish_step(&plan.partition, &solver_exchange);
-  exchange_stats_.solver_seconds = solver_exchange.seconds();
-  exchange_stats_.reduction_seconds = solver_exchange.reduction_seconds();
-  exchange_stats_.reductions = solver_exchange.reductions();
-  held_->solved = {system_->contact_count(), std::move(plan.partition.solved_elsewhere)};
-  add_system_phases(stage_seconds_, system_->last_stats());
-
-  timed_accumulate_loads();
-  const Clock::time_point warm_start = Clock::now();
-  forward_warm_start(near, plan.kept_index);
-  const double forwarded = since(warm_start);
-  exchange_seconds += forwarded;
-  at(stage_seconds_, TerrainStage::Integrate) += forwarded;
-  held_->stale = true;
-  exchange_stats_.seconds = exchange_seconds;
-  exchange_stats_.exchanges = exchange_->traffic().exchanges;
-  exchange_stats_.bytes = exchange_->traffic().bytes;
-  exchange_stats_.message_seconds = exchange_->traffic().seconds;
-  exchange_stats_.message_cpu_seconds = exchange_->traffic().cpu_seconds;
-}
-
-void DistributedTerrain::timed_accumulate_loads() {
-  const Clock::time_point start = Clock::now();
-  accumulate_loads();
-  at(stage_seconds_, TerrainStage::Loads) = since(start);
-}
-
-void DistributedTerrain::forward_warm_start(const gpu::ContactList& near, const std::vector<std::uint32_t>& kept_index) {
-  if (neighbours_.empty()) return;
-  const domain::Aabb box = decomposition_.box(rank_);
-  std::vector<std::vector<std::uint32_t>> chosen(neighbours_.size());
-  std::vector<std::uint32_t> all;  // kept indices
-  for (std::uint32_t r = 0; r < near.size(); ++r) {
-    const std::uint32_t i = kept_index[r];
-    if (i == kDropped || !held_->solved.here(i)) continue;
-    const Vec3 m = contact_midpoint(near, r);
-    // Far from every face of our box, no neighbour box is near (and the contact is not in `near`
-    // unless it touches a ghost).
-    const real inside = std::min({m.x - box.lo.x, box.hi.x - m.x, m.y - box.lo.y, box.hi.y - m.y, m.z - box.lo.z,
-                                  box.hi.z - m.z});
-    if (inside > ghost_width_) continue;
-    bool any = false;
-    for (std::size_t k = 0; k < neighbours_.size(); ++k)
-      if (decomposition_.distance_to_box(m, neighbours_[k]) <= ghost_width_) {
-        chosen[k].push_back(static_cast<std::uint32_t>(all.size()));
-        any = true;
-      }
-    if (any) all.push_back(i);
-  }
-  const std::vector<gpu::WarmStartImpulse> entries = system_->warm_start(all);
-  std::vector<std::vector<gpu::WarmStartImpulse>> out(neighbours_.size()), in;
-  for (std::size_t k = 0; k < neighbours_.size(); ++k)
-    for (const std::uint32_t e : chosen[k]) out[k].push_back(entries[e]);
-  exchange_->exchange_sized(out, in, comm::ExchangeTag::WarmStart);
-  std::vector<gpu::WarmStartImpulse> received;
-  for (const auto& v : in) received.insert(received.end(), v.begin(), v.end());
-  system_->merge_warm_start(received);
+  });
+  clock.run(TerrainStage::Loads, [&] { shoe_loads_.accumulate(*system_, *held_); });
+  exchange_stats_.seconds += clock.run(TerrainStage::Integrate,
+                                       [&] { ownership_.hand_over_warm_start(*system_, *held_, here); });
+  exchange_stats_.add_messages(exchange_->traffic());
 }
 
 const gpu::StepStats& DistributedTerrain::local_stats() const { return system_->last_stats(); }

@@ -3,20 +3,22 @@
 // its owned bodies, its ghosts and the fixed and kinematic bodies every rank keeps. One step runs
 // the stages of terrain_step_stages.h (docs/architecture.md, "The terrain step"):
 //
-//   1. ghosts: bodies whose centre is in this rank's box are owned (a body that crossed a cut is
-//      owned by the rank it entered, which already holds it as a ghost); every owned body a
-//      neighbour needs (within the ghost width of its box) goes to it with its full state and
-//      shapes; the received ones are this step's ghosts. Only the bodies near the faces are read
-//      from the device, and a change of membership is made there (update_bodies);
-//   2. proxies: the kinematic shoe proxies were moved by set_kinematic_state before the step;
-//   3. collision detection over owned + ghost + fixed + proxy shapes;
-//   4. ownership: each contact is solved by the owner of its midpoint (solve_partition_plan.h);
-//      only the contacts near this rank's faces or at a ghost leave the device to be planned;
-//   5. CCP solve with the per-iteration slot and velocity exchange (solver_exchange.h);
-//   6. integrate every held body (ghosts end bit-identical to their owner's copy); impulses of
-//      contacts near a neighbour's box go to it, so a contact that changes rank keeps its warm
-//      start;
-//   7. loads: the contact impulses on watched bodies (the shoe proxies) are added up.
+//   1. ghosts (ghost_exchange.h): a body whose centre is in this rank's box is owned here; every
+//      owned body a neighbour needs goes to it with its full state and shapes, and the received
+//      ones are this step's ghosts;
+//   2. proxies (shoe_loads.h): the kinematic shoe proxies were moved by set_kinematic_state
+//      before the step;
+//   3. collision detection over owned + ghost + fixed + proxy shapes (RigidBodySystem::detect_contacts);
+//   4. ownership (contact_ownership.h): each contact is solved by the owner of its midpoint; only
+//      the contacts near this rank's faces or at a ghost leave the device to be planned;
+//   5. CCP solve with the per-iteration slot and velocity exchange (ContactOwnership::solve);
+//   6. integrate every held body (RigidBodySystem::integrate; ghosts end bit-identical to their
+//      owner's copy); impulses of contacts near a neighbour's box go to it, so a contact that
+//      changes rank keeps its warm start (ContactOwnership::hand_over_warm_start, after stage 7,
+//      which reads the store before the neighbours' impulses are merged into it);
+//   7. loads (shoe_loads.h): the contact impulses on watched bodies (the shoe proxies) are added up.
+// One rank runs the same stages: it has no neighbours, so stage 1 only checks the displacement
+// and stage 4's plan is empty.
 //
 // With Jacobi and a fixed iteration count the result is bitwise the same for any number of
 // ranks and any layout; APGD agrees to rounding (its line-search sums are split over ranks).
@@ -35,7 +37,13 @@
 #include "terrain_node/checkpoint/checkpoint_share.h"
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
+#include "terrain_node/distributed/contact_ownership.h"
+#include "terrain_node/distributed/exchange_stats.h"
+#include "terrain_node/distributed/ghost_exchange.h"
+#include "terrain_node/distributed/held_bodies.h"
 #include "terrain_node/distributed/patch_box.h"
+#include "terrain_node/distributed/rank_place.h"
+#include "terrain_node/distributed/shoe_loads.h"
 #include "terrain_node/distributed/terrain_step_stages.h"
 
 namespace trackcosim::terrain {
@@ -63,23 +71,6 @@ struct SnapshotPiece {
 struct ContactEnds {
   std::uint64_t touching = 0;  ///< contacts whose gap is at most the given gap (negative: overlap)
   std::uint64_t loaded = 0;    ///< contacts whose normal impulse is > 0
-};
-
-/// What the exchange cost in the last step.
-struct ExchangeStats {
-  double seconds = 0;            ///< ghost refresh + counts + warm start, between the solver's iterations
-  double solver_seconds = 0;     ///< the solver's per-iteration messages and reductions
-  double reduction_seconds = 0;  ///< the reductions' share of solver_seconds
-  std::size_t reductions = 0;    ///< the solver's allreduces
-  /// The neighbour exchanges of every kind (ghosts, counts, solver, warm start): how many (each
-  /// one message per neighbour and way), the bytes they sent, the wall time in them. Messages
-  /// and reductions alone, where `seconds` also holds the ghost refresh's own work.
-  std::size_t exchanges = 0;
-  std::size_t bytes = 0;
-  double message_seconds = 0;
-  double message_cpu_seconds = 0;  ///< CPU time of message_seconds (polling)
-  std::size_t ghosts = 0;        ///< ghosts held in the last step
-  std::size_t migrated_in = 0;   ///< bodies this rank started owning in the last step
 };
 
 class DistributedTerrain {
@@ -209,14 +200,8 @@ class DistributedTerrain {
   TerrainCheckpoint gather_checkpoint() const;
 
  private:
-  struct Held;
-  void classify_and_refresh_ghosts();
-  /// Per held body, 1 if it is dynamic and near a face of this rank's box or beyond it, or a
-  /// ghost; the states of those are read from the device into Held::set (when a step moved them).
-  std::vector<std::uint8_t> refresh_edge_states();
-  /// Hands neighbours the impulses of the contacts solved here near their boxes; `near` are the
-  /// step's planned contacts (all that can be near a face), kept_index their places in the list.
-  void forward_warm_start(const gpu::ContactList& near, const std::vector<std::uint32_t>& kept_index);
+  /// Where this rank sits now and whom it talks to (the cuts change on a rebalance).
+  RankPlace place();
   /// The stored impulses of the contacts this rank solved in the last step (and their midpoints).
   std::vector<gpu::WarmStartImpulse> solved_impulses(std::vector<Vec3>* midpoints) const;
   void use_decomposition(domain::Decomposition d);
@@ -227,17 +212,10 @@ class DistributedTerrain {
   /// (the current ones unless `move_cuts`), with the warm starts near each rank's new box; keeps
   /// the `everywhere` bodies and adds `fixed` (the same on every rank).
   void hand_over(Handover h, bool move_cuts);
-  void accumulate_loads();
-  void timed_accumulate_loads();  ///< accumulate_loads, timed as stage 7
-  /// Throws when a dynamic body moves more than domain.max_displacement in one step (a ghost
-  /// layer that thin would miss it); found on the device, only the fastest body crosses.
-  void check_displacement() const;
-  /// Held::watched_start for the coming step: a few positions, copied from the device.
-  void record_watched_positions();
-  /// Held::set with its poses and velocities as the system has them now, copied if a step
+  /// HeldBodies::set with its poses and velocities as the system has them now, copied if a step
   /// moved them (outputs, checkpoints and the multi-rank exchanges read this; a step alone not).
   const gpu::BodySet& held_bodies() const;
-  /// Held::set copied from the system whole (its membership changed).
+  /// HeldBodies::set copied from the system whole (its membership changed).
   void reload_held_bodies();
   /// The last step's kept contacts on the host, copied when first asked.
   const gpu::ContactList& held_contacts() const;
@@ -253,19 +231,19 @@ class DistributedTerrain {
   std::vector<int> neighbours_;
   std::unique_ptr<comm::NeighbourExchange> exchange_;
   std::unique_ptr<gpu::RigidBodySystem> system_;
-  std::unique_ptr<Held> held_;
+  std::unique_ptr<HeldBodies> held_;
+  // The stages of a step that keep state of their own (terrain_step_stages.h).
+  GhostExchange ghosts_;
+  ContactOwnership ownership_;
+  ShoeLoads shoe_loads_;
   std::vector<GidRange> particle_ranges_;  ///< the config's particle gid ranges: what a patch sorts
   bool config_particle(gpu::GlobalId gid) const {
     for (const GidRange& r : particle_ranges_)
       if (gid >= r.first && gid - r.first < r.count) return true;
     return false;
   }
-  std::vector<gpu::GlobalId> watched_;  ///< sorted
-  comm::ExactSums loads_;               ///< 6 per watched gid
-  comm::ExactSums contact_geometry_;    ///< 21 per watched gid, or none
   ExchangeStats exchange_stats_;
   StageSeconds stage_seconds_{};
-  double proxy_seconds_ = 0;  ///< set_kinematic_state since the last step: its stage 2
   std::uint64_t generated_ = 0;
 };
 

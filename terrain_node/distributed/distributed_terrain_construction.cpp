@@ -93,7 +93,7 @@ gpu::BodySet generate_share(const comm::RankGroup& group, const TerrainConfig& c
 
 DistributedTerrain::DistributedTerrain(const TerrainConfig& config, const comm::RankGroup& group,
                                        const std::string& layout, const CheckpointShare* restart)
-    : group_(group), rank_(group.rank()), ranks_(group.size()), held_(std::make_unique<Held>()) {
+    : group_(group), rank_(group.rank()), ranks_(group.size()), held_(std::make_unique<HeldBodies>()) {
   const DomainSettings& settings = config.scene.domain;
   const domain::LayoutRequest request = domain::parse_layout(layout.empty() ? settings.layout : layout);
 

@@ -1,6 +1,7 @@
 #pragma once
-// DistributedTerrain's per-rank bookkeeping, shared by its source files (distributed_terrain.cpp:
-// set-up and the step; distributed_terrain_rebalance.cpp: moving the cuts). Not part of the interface.
+// Helpers shared by DistributedTerrain's source files and its stages (distributed_terrain.cpp: the
+// step; distributed_terrain_rebalance.cpp: moving the cuts; held_bodies.h: what a rank holds).
+// Not part of the interface.
 
 #include <algorithm>
 #include <cstdint>
@@ -12,45 +13,17 @@
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/distributed/body_records.h"
 #include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/distributed/held_bodies.h"
 #include "terrain_node/distributed/solve_partition_plan.h"
 
 namespace trackcosim::terrain {
-
-/// The last step's kept contacts (the system's list) and which of them this rank solved: all
-/// but a few near its faces, which a neighbour solved.
-struct SolvedContacts {
-  std::size_t kept = 0;
-  std::vector<std::uint32_t> elsewhere;  ///< kept indices a neighbour solved, increasing
-  bool here(std::uint32_t i) const { return i < kept && !std::binary_search(elsewhere.begin(), elsewhere.end(), i); }
-  std::size_t count() const { return kept - elsewhere.size(); }
-};
-
-/// What this rank holds between steps.
-struct DistributedTerrain::Held {
-  /// Every held body, in the system's order. What a step does not change (gids, motion, shapes,
-  /// masses, applied loads) is always as the system has it; poses and velocities only while
-  /// !stale: a step does not copy them back (on a GPU that is every body array, every step), a
-  /// reader that needs them does (DistributedTerrain::held_bodies).
-  gpu::BodySet set;
-  bool stale = false;               ///< a step moved the bodies since `set` was copied
-  bool stepped = false;             ///< a step ran: the system holds its contact list
-  LocalBodies local;                ///< holders of `set`'s bodies
-  std::vector<std::vector<std::uint32_t>> ghost_sends;  ///< per neighbour: local indices it holds as ghosts
-  std::vector<gpu::GlobalId> ghost_gids;  ///< the ghosts' gids, increasing
-  SolvedContacts solved;                  ///< the last step's kept contacts, and which were solved here
-  /// Per watched gid, its position at this step's start (where its contacts were found) and
-  /// whether this rank holds it.
-  std::vector<Vec3> watched_start;
-  std::vector<std::uint8_t> watched_held;
-  BodyRecords stored;  ///< particles a moving patch took out of the solver, at rest, in gid order
-};
 
 /// What DistributedTerrain::hand_over distributes: this rank's bodies as records, and the
 /// indices of held bodies that every rank keeps.
 struct DistributedTerrain::Handover {
   BodyRecords active;                   ///< Dynamic bodies this rank holds now, to go to their owners
   BodyRecords stored;                   ///< this rank's stored particles, to go to their owners
-  std::vector<std::uint32_t> everywhere;  ///< indices into Held::set
+  std::vector<std::uint32_t> everywhere;  ///< indices into HeldBodies::set
   BodyRecords fixed;                    ///< newly fixed particles, the same on every rank
 };
 

@@ -86,7 +86,8 @@ TEST(TransferCount, ContactsCrossOnlyWhenAsked) {
   const TransferBytes asked = transfer_bytes() - asked_from;
   ASSERT_EQ(contacts.size(), count);
   EXPECT_GE(asked.to_host, count * (4 * 8 + 2 * 4 + 7 * 8 - 8));
-  system.finish_step();
+  system.solve();
+  system.integrate();
 }
 
 }  // namespace
