@@ -1,6 +1,7 @@
 #include "terrain_node/coupling/cosim_snapshots.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -36,18 +37,22 @@ double CosimSnapshots::coupling_time(std::uint64_t step) const {
   return static_cast<double>(step - coupling_start_) * step_size_;
 }
 
-void CosimSnapshots::on_grid(const DistributedTerrain& terrain) {
+void CosimSnapshots::before_substep(const DistributedTerrain& terrain) {
   const std::uint64_t step = terrain.step_count();
   if ((step - coupling_start_) % interval_ == 0 && last_step_ != step) write(terrain);
 }
 
-void CosimSnapshots::last(const DistributedTerrain& terrain) {
+void CosimSnapshots::on_end(const DistributedTerrain& terrain, CouplingSummary& summary) {
   if (last_step_ != terrain.step_count()) write(terrain);
+  summary.snapshot_frames = series_.frames();
+  summary.snapshot_seconds = seconds_;
 }
 
 void CosimSnapshots::write(const DistributedTerrain& terrain) {
+  const auto start = std::chrono::steady_clock::now();
   series_.write(terrain, coupling_time(terrain.step_count()));
   last_step_ = terrain.step_count();
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace trackcosim::terrain

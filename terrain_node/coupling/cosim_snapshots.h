@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "terrain_node/config/terrain_config.h"
+#include "terrain_node/coupling/coupling_observer.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 #include "terrain_node/output/particle_series.h"
 
@@ -25,7 +26,7 @@ namespace trackcosim::terrain {
 /// it is told not to (binary frames of a 10^5-grain bed are about 3 MB).
 std::uint64_t cosim_snapshot_interval(const OutputSettings& output, real step_size);
 
-class CosimSnapshots {
+class CosimSnapshots : public CouplingObserver {
  public:
   /// Collective. `coupling_start`: the terrain step at coupling time 0. A terrain at a later step
   /// (a resumed coupling) continues the series: the frames on the grid before its step are the
@@ -34,13 +35,13 @@ class CosimSnapshots {
   CosimSnapshots(const DistributedTerrain& terrain, const std::filesystem::path& folder, std::uint64_t interval,
                  real step_size, std::uint64_t coupling_start, io::vtk::Encoding encoding);
 
-  /// Collective: a frame when the terrain's step is on the grid (coupling step 0 and every
-  /// `interval` terrain steps after it).
-  void on_grid(const DistributedTerrain& terrain);
-  /// Collective: the frame of the terrain's step unless it has one: the last of the run.
-  void last(const DistributedTerrain& terrain);
-  /// Frames listed in the series (the leader's count; 0 on the other ranks).
-  std::size_t frames() const { return series_.frames(); }
+  /// Collective, before each sub-step: a frame when the terrain's step is on the grid (coupling
+  /// step 0 and every `interval` terrain steps after it).
+  void before_substep(const DistributedTerrain& terrain) override;
+  /// Collective: the frame of the terrain's step unless it has one, the last of the run; the
+  /// frames listed in the series (the leader's count; 0 on the other ranks) and the seconds spent
+  /// writing them go into the summary.
+  void on_end(const DistributedTerrain& terrain, CouplingSummary& summary) override;
 
  private:
   void write(const DistributedTerrain& terrain);
@@ -51,6 +52,7 @@ class CosimSnapshots {
   real step_size_;
   std::uint64_t coupling_start_;
   std::optional<std::uint64_t> last_step_;  ///< of the last frame written
+  double seconds_ = 0;                      ///< writing the frames
   ParticleSeries series_;
 };
 

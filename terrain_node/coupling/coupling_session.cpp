@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -14,14 +14,14 @@
 
 #include "comm/broadcast.h"
 #include "comm/deadline.h"
-#include "io/csv_stream.h"
-#include "io/number_text.h"
 #include "cosim/shoe_exchange.h"
-#include "terrain_node/checkpoint/checkpoint_allowance.h"
+#include "terrain_node/coupling/coupling_checkpoints.h"
 #include "terrain_node/coupling/cosim_snapshots.h"
+#include "terrain_node/coupling/patch_follower.h"
 #include "terrain_node/coupling/shoe_proxies.h"
 #include "terrain_node/coupling/rank_load_log.h"
 #include "terrain_node/coupling/solver_log.h"
+#include "terrain_node/coupling/timing_log.h"
 #include "terrain_node/distributed/body_loads.h"
 
 namespace trackcosim::terrain {
@@ -79,29 +79,140 @@ double stop_grace(double slowest_answer, double timeout) {
   return std::min(timeout, std::max(kLeastStopGraceSeconds, 10 * slowest_answer));
 }
 
-/// timing.csv, streamed (io/csv_stream.h: whole rows, flushed at least every second): a new
-/// coupling starts it with the header; a resumed one keeps the rows of the steps before
-/// `first_step` (a stopped run may have timed steps it did not checkpoint) and appends.
-void open_timing(std::optional<io::CsvStream>& timing, const std::filesystem::path& path, bool resume,
-                 std::uint64_t first_step) {
-  // Per coupling step: the leader's wait for the vehicle; the sub-steps ("terrain"), which the
-  // next columns partition: the leader's own time in each stage of them (terrain_step_stages.h)
-  // and its wait for the slowest terrain rank at the end (imbalance), the rest being loop and
-  // timer overhead; then its ghost, migration and solver messages (halo), which happen INSIDE
-  // the stages (ghosts, solve, integrate) and are not added to them; and the exchange.
-  std::string header = "step,t,wait,terrain";
-  for (const std::string_view name : kTerrainStageNames) (header += ',') += name;
-  io::open_continued(timing, path, header + ",imbalance,halo,exchange", resume, first_step);
+/// The leader's side of receiving: the vehicle's next frame as the step's command.
+class VehicleInbox {
+ public:
+  VehicleInbox(cosim::TerrainCoupler* coupler, const CouplingControl& control, double timeout, bool can_checkpoint)
+      : coupler_(coupler), stop_(control.stop), timeout_(timeout), can_checkpoint_(can_checkpoint) {}
+
+  /// Waits for the vehicle's next frame: its states (a Step), its finish or its checkpoint. A
+  /// failure becomes a Failure command, its reason in `failure`.
+  StepCommand receive(std::vector<cosim::ShoeState>& states, SharedFailure& failure) {
+    const Clock::time_point start = Clock::now();
+    StepCommand command;
+    double time = 0;
+    try {
+      std::optional<std::vector<cosim::ShoeState>> received;
+      {
+        // Once forces_stop is sent the vehicle's checkpoint frame is awaited in full.
+        std::optional<comm::StopEndsWaits> stops;
+        if (stop_ != nullptr && !stop_asked_) stops.emplace(stop_grace(slowest_answer_, timeout_));
+        received = coupler_->receive_states(time);
+      }
+      const auto& request = coupler_->checkpoint_request();
+      command.kind = received  ? CommandKind::Step
+                     : !request ? CommandKind::Finish
+                     : request->keep_going ? CommandKind::Periodic
+                                           : CommandKind::Checkpoint;
+      command.time = request ? request->time : time;
+      states = received ? std::move(*received) : std::vector<cosim::ShoeState>{};
+      if (request && !can_checkpoint_) throw cosim::ProtocolError("this terrain writes no checkpoints");
+    } catch (const std::exception& e) {
+      command.kind = CommandKind::Failure;
+      states.clear();
+      failure.catch_current(e);
+    }
+    slowest_answer_ = std::max(slowest_answer_, since(start));
+    return command;
+  }
+  /// forces_stop went with the step's forces.
+  void stop_asked() { stop_asked_ = true; }
+  bool stopping() const { return stop_asked_; }
+
+ private:
+  cosim::TerrainCoupler* coupler_;
+  const comm::StopSignal* stop_;
+  double timeout_;
+  bool can_checkpoint_;
+  bool stop_asked_ = false;    ///< forces_stop sent: the vehicle's checkpoint frame is on its way
+  double slowest_answer_ = 0;  ///< the longest wait for the vehicle's frame (stop_grace)
+};
+
+void beat(comm::Watchdog* watchdog, const char* doing, std::uint64_t number) {
+  if (watchdog != nullptr) watchdog->beat(doing, number);
 }
 
-/// patch.csv, a row per coupling step: a resumed coupling keeps the rows before `first_step`,
-/// as open_timing does (a periodic checkpoint's run wrote rows after it), and goes on after them.
-void open_patch_csv(std::ofstream& csv, const std::filesystem::path& path, bool resume, std::uint64_t first_step) {
-  const std::vector<std::string> kept = resume ? io::rows_before_step(path, first_step) : std::vector<std::string>{};
-  csv.open(path, std::ios::binary | std::ios::trunc);
-  csv << MovingPatch::csv_header();
-  for (const std::string& row : kept) csv << row << '\n';
-  csv.flush();
+/// The vehicle's shoes in this terrain: the hello, the proxies standing in for the shoes and
+/// their contact springs.
+struct CoupledShoes {
+  cosim::VehicleHello hello;
+  gpu::GlobalId first_proxy = 0;
+  std::vector<gpu::GlobalId> proxies;
+  std::vector<gpu::CompliantBody> springs;
+  std::uint64_t substeps = 0;  ///< terrain steps per coupling step
+};
+
+/// Collective: the end of the handshake (the welcome) and the proxies set up for the shoes.
+CoupledShoes start_coupling(DistributedTerrain& terrain, const TerrainConfig& config, cosim::TerrainCoupler* coupler,
+                            const CouplingControl& control) {
+  const CouplingMark* resume = control.resume;
+  cosim::TerrainWelcome welcome = make_welcome(terrain, config);
+  welcome.checkpoint = !control.checkpoint.empty();
+  CoupledShoes c;
+  c.hello = control.hello ? *control.hello : agree_on_hello(terrain.group(), coupler, config, resume);
+  welcome.stiffness = c.hello.stiffness;  // this terrain always can: it answers what was asked
+  if (terrain.leader()) coupler->send_welcome(welcome);
+  c.substeps = static_cast<std::uint64_t>(std::llround(c.hello.coupling_step / config.scene.step.step_size));
+  // A resumed terrain has its proxies from the checkpoint, with their warm starts.
+  c.first_proxy = resume ? resume->first_proxy : body_count(config.gid_ranges);  // gids are dense from 0
+  if (!resume) terrain.add_everywhere_bodies(shoe_proxies(c.hello, c.first_proxy, config.scene.material.friction));
+  const std::size_t shoes = c.hello.shoes.size();
+  c.proxies.resize(shoes);
+  c.springs.resize(shoes);
+  for (std::size_t i = 0; i < shoes; ++i) {
+    c.proxies[i] = c.first_proxy + i;
+    c.springs[i] = shoe_spring(c.proxies[i], c.hello.shoes[i], c.hello, config.scene.step, config.scene.cosim);
+  }
+  terrain.set_compliant_bodies(c.springs);
+  terrain.watch_loads(c.proxies, c.hello.stiffness);
+  return c;
+}
+
+/// Fan out: every rank moves the proxies to the step's shoe states (stage 2 of the terrain step).
+void fan_out(DistributedTerrain& terrain, const CoupledShoes& shoes, const std::vector<cosim::ShoeState>& states) {
+  for (std::size_t i = 0; i < states.size(); ++i) terrain.set_kinematic_state(body_state(shoes.proxies[i], states[i]));
+}
+
+/// Advance: the terrain's sub-steps of one coupling step on this rank, the config's bodies on
+/// their load schedules from t_k. Returns the seconds the observers took before the sub-steps
+/// (writing frames), which are not the terrain's computing.
+double advance(DistributedTerrain& terrain, const CoupledShoes& shoes, double t, double h,
+               const BodyLoadSchedule& body_loads, CouplingObservers& observers, cosim::TerrainCoupler* coupler,
+               comm::Watchdog* watchdog) {
+  double observed = 0;
+  for (std::uint64_t s = 0; s < shoes.substeps; ++s) {
+    const Clock::time_point before = Clock::now();
+    observers.before_substep(terrain);
+    observed += since(before);
+    if (!body_loads.empty()) body_loads.apply(terrain, t + static_cast<double>(s) * h, h);
+    const Clock::time_point step_start = Clock::now();
+    terrain.step();
+    const double step_seconds = since(step_start);
+    beat(watchdog, "terrain step", terrain.step_count());
+    if (terrain.leader()) coupler->keep_alive();
+    observers.after_substep(terrain, step_seconds);
+  }
+  return observed;
+}
+
+/// Reduce and send: the impulses on the proxies summed exactly over the ranks (collective); the
+/// leader sends their means over the interval as the step's forces, with each shoe's stiffness
+/// when the vehicle takes the loads implicitly.
+void send_loads(DistributedTerrain& terrain, const CoupledShoes& shoes, cosim::TerrainCoupler* coupler,
+                bool forces_stop) {
+  const std::vector<std::array<double, 6>> loads = terrain.take_loads();
+  const std::vector<cosim::ShoeStiffness> stiffness =
+      shoes.hello.stiffness ? shoe_stiffness(terrain.take_contact_geometry(), shoes.springs, shoes.substeps)
+                            : std::vector<cosim::ShoeStiffness>{};
+  if (!terrain.leader()) return;
+  const double coupling_step = shoes.hello.coupling_step;
+  std::vector<cosim::ShoeForce> forces(loads.size());
+  for (std::size_t i = 0; i < loads.size(); ++i)
+    for (int c = 0; c < 3; ++c) {
+      forces[i].force[c] = loads[i][static_cast<std::size_t>(c)] / coupling_step;
+      forces[i].torque[c] = loads[i][static_cast<std::size_t>(c) + 3] / coupling_step;
+    }
+  coupler->send_forces(forces, forces_stop, shoes.hello.stiffness ? &stiffness : nullptr);
 }
 
 }  // namespace
@@ -133,164 +244,78 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
                              const CouplingControl& control) {
   const bool leader = terrain.leader();
   const comm::RankGroup& group = terrain.group();
-  const double h = config.scene.step.step_size;
-  const CouplingMark* resume = control.resume;
-  const bool can_checkpoint = !control.checkpoint.empty();
-  cosim::TerrainWelcome welcome = make_welcome(terrain, config);
-  welcome.checkpoint = can_checkpoint;
-  const cosim::VehicleHello hello = control.hello ? *control.hello : agree_on_hello(group, coupler, config, resume);
-  welcome.stiffness = hello.stiffness;  // this terrain always can: it answers what was asked
-  if (leader) coupler->send_welcome(welcome);
-  comm::Watchdog* const watchdog = control.watchdog;
-  const auto beat = [watchdog](const char* doing, std::uint64_t number) {
-    if (watchdog != nullptr) watchdog->beat(doing, number);
+  const CoupledShoes shoes = start_coupling(terrain, config, coupler, control);
+  const cosim::VehicleHello& hello = shoes.hello;
+
+  // The observers, told in this order: the patch follows the shoes before a frame is taken.
+  const bool resume = control.resume != nullptr;
+  const bool writes = leader && timing_csv != nullptr;  // the leader writes the files beside timing.csv
+  const auto beside_timing = [&](const char* name) {
+    return writes ? timing_csv->parent_path() / name : std::filesystem::path();
   };
-  const std::size_t shoes = hello.shoes.size();
-  const double coupling_step = hello.coupling_step;
-  const auto substeps = static_cast<std::uint64_t>(std::llround(coupling_step / h));
-
-  // A resumed terrain has its proxies from the checkpoint, with their warm starts.
-  const gpu::GlobalId first_proxy =
-      resume ? resume->first_proxy : body_count(config.gid_ranges);  // gids are dense from 0
-  if (!resume) terrain.add_everywhere_bodies(shoe_proxies(hello, first_proxy, config.scene.material.friction));
-  std::vector<gpu::GlobalId> proxies(shoes);
-  std::vector<gpu::CompliantBody> springs(shoes);
-  for (std::size_t i = 0; i < shoes; ++i) {
-    proxies[i] = first_proxy + i;
-    springs[i] = shoe_spring(proxies[i], hello.shoes[i], hello, config.scene.step, config.scene.cosim);
-  }
-  terrain.set_compliant_bodies(springs);
-  terrain.watch_loads(proxies, hello.stiffness);
-
-  std::optional<io::CsvStream> timing;
-  if (leader && timing_csv != nullptr) open_timing(timing, *timing_csv, resume != nullptr, hello.start_step);
-  SolverLog solver_log(leader && timing_csv != nullptr ? timing_csv->parent_path() / "solver.csv"
-                                                      : std::filesystem::path(),
-                       resume != nullptr, hello.start_step);
-  RankLoadLog rank_log(leader && timing_csv != nullptr ? timing_csv->parent_path() / "ranks.csv"
-                                                       : std::filesystem::path(),
-                       resume != nullptr, hello.start_step);
-  std::optional<MovingPatch> patch;
-  std::ofstream patch_csv;
-  if (const auto& settings = config.scene.cosim.moving_patch) {
-    patch.emplace(*settings, terrain.largest_sphere_radius());
-    if (leader && timing_csv != nullptr)
-      open_patch_csv(patch_csv, timing_csv->parent_path() / "patch.csv", resume != nullptr, hello.start_step);
-  }
+  CouplingObservers observers;
+  std::optional<PatchFollower> patch;
+  if (const auto& settings = config.scene.cosim.moving_patch)
+    patch.emplace(*settings, terrain.largest_sphere_radius(), beside_timing("patch.csv"), resume, hello.start_step);
   std::optional<CosimSnapshots> snapshots;
   if (const std::uint64_t interval = cosim_snapshot_interval(config.scene.output, config.scene.step.step_size);
       interval > 0 && !control.snapshot_folder.empty()) {
     // Coupling time 0 is the terrain's step when the coupling began (a resumed one: start_step earlier).
-    const std::uint64_t coupling_start = terrain.step_count() - hello.start_step * substeps;
-    snapshots.emplace(terrain, control.snapshot_folder, interval, h, coupling_start, config.scene.output.vtk_format);
+    const std::uint64_t coupling_start = terrain.step_count() - hello.start_step * shoes.substeps;
+    snapshots.emplace(terrain, control.snapshot_folder, interval, config.scene.step.step_size, coupling_start,
+                      config.scene.output.vtk_format);
   }
+  SolverLog solver_log(beside_timing("solver.csv"), resume, hello.start_step);
+  RankLoadLog rank_log(beside_timing("ranks.csv"), resume, hello.start_step);
+  TimingLog timing(writes ? *timing_csv : std::filesystem::path(), resume, hello.start_step);
+  CouplingCheckpoints checkpoints(terrain, control.checkpoint, control.record,
+                                  {0, 0, hello.coupling_step, shoes.proxies.size(), shoes.first_proxy},
+                                  control.watchdog, observers);
+  if (patch) observers.add(*patch);
+  if (snapshots) observers.add(*snapshots);
+  for (CouplingObserver* o : std::initializer_list<CouplingObserver*>{&solver_log, &rank_log, &timing, &checkpoints})
+    observers.add(*o);
+
   // The config's `bodies` follow their load schedules on the coupling's clock (body_loads.h).
   const BodyLoadSchedule body_loads(config);
-  std::vector<Vec3> shoe_positions(shoes);
+  VehicleInbox inbox(coupler, control, config.scene.cosim.timeout, checkpoints.enabled());
   CouplingSummary summary;
-  summary.shoes = shoes;
+  summary.shoes = shoes.proxies.size();
   summary.coupling_steps = hello.start_step;
-  // The slowest terrain step of this coupling so far (its first not counted: it pays for the
-  // start) and the bodies a checkpoint writes: the checkpoint's allowance.
-  double slowest_step = 0;
-  const std::uint64_t checkpoint_bodies = can_checkpoint ? terrain.dynamic_totals().bodies : 0;
-  // Written by every rank (collective), the same mark on the leader, who writes the file. A large
-  // bed's checkpoint may take minutes, but a peer lost inside the collective write must still end
-  // the job: it is watched, with its allowance beyond the limit.
-  auto checkpoint = [&](std::uint64_t step, double vehicle_time) {
-    if (watchdog != nullptr)
-      watchdog->beat("terrain step", terrain.step_count(), checkpoint_allowance(slowest_step, 0, checkpoint_bodies));
-    write_coupling_checkpoint(terrain, {step, vehicle_time, coupling_step, shoes, first_proxy}, control.checkpoint,
-                              control.record);
-    // A resume keeps the rows before the checkpoint's step from the files on disk: every row
-    // written so far must be there before the vehicle hears of the checkpoint (the streams
-    // otherwise flush once a second, and a job killed just after it lost up to a second of rows).
-    if (timing) timing->flush();
-    solver_log.flush();
-    rank_log.flush();
-    beat("the checkpoint of coupling step", step);
-  };
-  bool stop_asked = false;  // forces_stop sent: the vehicle's checkpoint frame is on its way
-  double slowest_answer = 0;  // the leader's longest wait for the vehicle's frame (stop_grace)
   const Clock::time_point start = Clock::now();
   StepCommand command;
   std::vector<cosim::ShoeState> states;  // the step's, the leader's on every rank
   for (;;) {
+    // Receive: the leader hears from the vehicle and tells every rank.
     Clock::time_point t0 = Clock::now();
     SharedFailure failure;
-    if (leader) {
-      double time = 0;
-      try {
-        std::optional<std::vector<cosim::ShoeState>> received;
-        {
-          // Once forces_stop is sent the vehicle's checkpoint frame is awaited in full.
-          std::optional<comm::StopEndsWaits> stops;
-          if (control.stop != nullptr && !stop_asked)
-            stops.emplace(stop_grace(slowest_answer, config.scene.cosim.timeout));
-          received = coupler->receive_states(time);
-        }
-        const auto& request = coupler->checkpoint_request();
-        command.kind = received  ? CommandKind::Step
-                       : !request ? CommandKind::Finish
-                       : request->keep_going ? CommandKind::Periodic
-                                             : CommandKind::Checkpoint;
-        command.time = request ? request->time : time;
-        states = received ? std::move(*received) : std::vector<cosim::ShoeState>{};
-        if (request && !can_checkpoint)
-          throw cosim::ProtocolError("this terrain writes no checkpoints");
-      } catch (const std::exception& e) {
-        command.kind = CommandKind::Failure;
-        states.clear();
-        failure.catch_current(e);
-      }
-    }
-    const double wait = leader ? since(t0) : 0;
-    slowest_answer = std::max(slowest_answer, wait);
+    if (leader) command = inbox.receive(states, failure);
+    CouplingStepTimes times;
+    times.wait = leader ? since(t0) : 0;
     t0 = Clock::now();
     comm::broadcast_command(group, command, states);
-    beat("the command of coupling step", summary.coupling_steps);
+    beat(control.watchdog, "the command of coupling step", summary.coupling_steps);
     if (command.kind == CommandKind::Failure) failure.share(group);
     if (command.kind == CommandKind::Finish) break;
     if (command.kind == CommandKind::Periodic) {  // the same file as a stop's, replaced atomically
-      checkpoint(summary.coupling_steps, command.time);
+      checkpoints.write(terrain, summary.coupling_steps, command.time);
       continue;
     }
     if (command.kind == CommandKind::Checkpoint) {
-      checkpoint(summary.coupling_steps, command.time);
+      checkpoints.write(terrain, summary.coupling_steps, command.time);
       summary.stopped = true;
       if (leader) summary.stop_reason = coupler->checkpoint_request()->reason;
       break;
     }
-    for (std::size_t i = 0; i < shoes; ++i) terrain.set_kinematic_state(body_state(proxies[i], states[i]));
-    double exchange = since(t0);
-    if (patch) {  // once per coupling step, from the states every rank just received
-      for (std::size_t i = 0; i < shoes; ++i)
-        shoe_positions[i] = {states[i].position[0], states[i].position[1], states[i].position[2]};
-      patch->follow(terrain, shoe_positions, summary.coupling_steps, command.time, patch_csv);
-      patch_csv.flush();  // one whole line at a time: a killed run leaves no partial line
-    }
+
+    // Fan out, then advance.
+    const CouplingStep step{summary.coupling_steps, command.time};
+    fan_out(terrain, shoes, states);
+    times.exchange = since(t0);
+    observers.on_states(terrain, step, states);  // the moving patch: timed by itself
     t0 = Clock::now();
-    StageSeconds stages{};
-    double halo = 0;
-    for (std::uint64_t s = 0; s < substeps; ++s) {
-      if (snapshots) {  // timed apart: writing a frame is not the terrain's computing
-        const Clock::time_point write = Clock::now();
-        snapshots->on_grid(terrain);
-        summary.snapshot_seconds += since(write);
-        t0 += Clock::now() - write;
-      }
-      if (!body_loads.empty()) body_loads.apply(terrain, command.time + static_cast<double>(s) * h, h);
-      const Clock::time_point step_start = Clock::now();
-      terrain.step();
-      const double step_seconds = since(step_start);
-      if (summary.coupling_steps > hello.start_step || s > 0) slowest_step = std::max(slowest_step, step_seconds);
-      beat("terrain step", terrain.step_count());
-      if (leader) coupler->keep_alive();
-      solver_log.substep(terrain);
-      rank_log.substep(terrain, step_seconds);
-      for (std::size_t k = 0; k < stages.size(); ++k) stages[k] += terrain.stage_seconds()[k];
-      halo += terrain.exchange_stats().seconds + terrain.exchange_stats().solver_seconds;
-    }
+    const double observed = advance(terrain, shoes, step.time, config.scene.step.step_size, body_loads,
+                                   observers, coupler, control.watchdog);
     // Waiting here for the slowest terrain rank is load imbalance of the sub-steps, not coupling
     // exchange: it is timed apart (imbalance). The same collective tells every rank whether any
     // of them caught a stop signal.
@@ -299,61 +324,36 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
     if (control.stop != nullptr) signal = control.stop->caught_anywhere(group);
     else group.barrier();
     if (signal != 0) summary.signal = signal;
-    const double imbalance = since(barrier);
-    const double compute = since(t0);
-    solver_log.record(terrain, summary.coupling_steps, command.time);  // collective, outside the timed work
-    rank_log.record(terrain, summary.coupling_steps);                   // collective too
+    times.imbalance = since(barrier);
+    times.compute = since(t0) - observed;
+    observers.on_advanced(terrain, step);  // collective, outside the timed work
     if (signal != 0 && !hello.checkpoint) {
       // A vehicle that cannot checkpoint (an external client without the capability) is never
       // sent forces_stop: the terrain ends alone, with its checkpoint of t_{k+1}, and says why.
-      checkpoint(summary.coupling_steps + 1, command.time + coupling_step);
+      checkpoints.write(terrain, step.index + 1, step.time + hello.coupling_step);
       summary.stopped = true;
       summary.stop_reason = std::string("SIG") + comm::signal_name(signal) + " on the terrain";
       if (leader)
         coupler->abort("the terrain stopped on SIG" + std::string(comm::signal_name(signal)) + " after coupling step " +
-                       std::to_string(summary.coupling_steps) + " (its forces were not sent); its checkpoint of step " +
-                       std::to_string(summary.coupling_steps + 1) + " is " + control.checkpoint.string());
+                       std::to_string(step.index) + " (its forces were not sent); its checkpoint of step " +
+                       std::to_string(step.index + 1) + " is " + checkpoints.path().string());
       ++summary.coupling_steps;
       break;
     }
+
+    // Reduce and send.
     t0 = Clock::now();
-    const std::vector<std::array<double, 6>> loads = terrain.take_loads();
-    const std::vector<cosim::ShoeStiffness> stiffness =
-        hello.stiffness ? shoe_stiffness(terrain.take_contact_geometry(), springs, substeps)
-                        : std::vector<cosim::ShoeStiffness>{};
-    if (leader) {
-      std::vector<cosim::ShoeForce> forces(shoes);
-      for (std::size_t i = 0; i < shoes; ++i)
-        for (int c = 0; c < 3; ++c) {
-          forces[i].force[c] = loads[i][static_cast<std::size_t>(c)] / coupling_step;
-          forces[i].torque[c] = loads[i][static_cast<std::size_t>(c) + 3] / coupling_step;
-        }
-      coupler->send_forces(forces, signal != 0 && !stop_asked, hello.stiffness ? &stiffness : nullptr);
-    }
-    stop_asked = stop_asked || signal != 0;
-    exchange += since(t0);
-    if (timing) {
-      std::string row;
-      io::append_number(row, summary.coupling_steps);
-      const auto field = [&row](double value) { io::append_number(row += ',', value); };
-      for (const double value : {command.time, wait, compute}) field(value);
-      for (const double seconds : stages) field(seconds);
-      for (const double value : {imbalance, halo, exchange}) field(value);
-      timing->write_row(row);
-    }
+    send_loads(terrain, shoes, coupler, signal != 0 && !inbox.stopping());
+    if (signal != 0) inbox.stop_asked();
+    times.exchange += since(t0);
+    observers.on_sent(step, times);
     ++summary.coupling_steps;
-    summary.wait_seconds += wait;
-    summary.terrain_seconds += compute;
-    summary.exchange_seconds += exchange;
+    summary.wait_seconds += times.wait;
+    summary.terrain_seconds += times.compute;
+    summary.exchange_seconds += times.exchange;
   }
-  if (snapshots) {
-    const Clock::time_point write = Clock::now();
-    snapshots->last(terrain);
-    summary.snapshot_seconds += since(write);
-    summary.snapshot_frames = snapshots->frames();
-  }
+  observers.on_end(terrain, summary);
   summary.wall_seconds = since(start);
-  if (patch) summary.patch = patch->summary();
   return summary;
 }
 

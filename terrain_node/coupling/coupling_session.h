@@ -16,7 +16,7 @@
 #include "cosim/coupler.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/coupling/coupling_checkpoint.h"
-#include "terrain_node/coupling/moving_patch.h"
+#include "terrain_node/coupling/coupling_summary.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 
 namespace trackcosim::terrain {
@@ -31,21 +31,6 @@ class LeaderFailure : public std::runtime_error {
 
  private:
   bool peer_lost_;
-};
-
-struct CouplingSummary {
-  std::uint64_t coupling_steps = 0;
-  std::size_t shoes = 0;
-  double wall_seconds = 0;
-  double wait_seconds = 0;      ///< the leader waiting for the vehicle's states
-  double terrain_seconds = 0;   ///< the sub-steps
-  double exchange_seconds = 0;  ///< broadcasts, load reduction, sending forces
-  bool stopped = false;         ///< ended with a checkpoint, not by the vehicle's finish
-  std::string stop_reason;      ///< the leader's: the vehicle's checkpoint reason, or this terrain's signal
-  int signal = 0;               ///< the stop signal a terrain rank caught (0: none)
-  std::optional<PatchSummary> patch;  ///< with cosim.moving_patch (its seconds are in none of the above)
-  std::size_t snapshot_frames = 0;    ///< listed in particles.pvd (the leader's count)
-  double snapshot_seconds = 0;        ///< writing them (in none of the above)
 };
 
 /// Walltime safety and resumption (docs/protocol.md, "Checkpoints").
@@ -78,12 +63,13 @@ struct CouplingControl {
 cosim::VehicleHello agree_on_hello(const comm::RankGroup& group, cosim::TerrainCoupler* coupler,
                                    const TerrainConfig& config, const CouplingMark* resume);
 
-/// Runs until the vehicle finishes, or until a checkpoint ends the coupling (`control`). `coupler` is the leader's (null on the other ranks).
-/// `timing_csv`, when given, gets one row per coupling step (written by the leader): step, t,
-/// wait (for the vehicle), terrain (the sub-steps), the leader's collision, prepare, solve and
-/// integrate seconds within them, halo (its ghost and solver messages within them, waiting
-/// included) and exchange (broadcasts, load reduction, sending the forces). With
-/// cosim.moving_patch, patch.csv next to it gets the patch's counts per coupling step. Snapshots
+/// Runs until the vehicle finishes, or until a checkpoint ends the coupling (`control`). `coupler`
+/// is the leader's (null on the other ranks). Each coupling step reads as the protocol: receive
+/// (the leader hears from the vehicle and broadcasts the command and states), fan out (the proxies
+/// take the states), advance (the sub-steps), reduce (the loads over the ranks) and send (the
+/// leader's forces), with the outputs as observers called at those points (coupling_observer.h).
+/// `timing_csv`, when given, gets one row per coupling step from the leader (timing_log.h), and
+/// solver.csv, ranks.csv and, with cosim.moving_patch, patch.csv beside it. Snapshots
 /// (control.snapshot_folder) are taken before the sub-step they fall on, after the patch has
 /// followed the shoes, so a frame's classes are those of patch.csv's row of its coupling step.
 CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& config,

@@ -12,27 +12,29 @@
 //   halo_s              the part of its stages spent in ghost, count and solver messages
 //                       (waiting for a neighbour included) [s]
 //   work_s              its whole step less halo_s: the computing that the cuts should balance [s]
-// A resumed coupling keeps the rows before its first step and appends.
+// A resumed coupling keeps the rows before its first step and appends. An observer of the
+// coupling loop (coupling_observer.h).
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 
 #include "io/csv_stream.h"
+#include "terrain_node/coupling/coupling_observer.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 
 namespace trackcosim::terrain {
 
-class RankLoadLog {
+class RankLoadLog : public CouplingObserver {
  public:
   /// `file` empty: a rank that writes nothing (every rank still calls record(): it is collective).
   RankLoadLog(const std::filesystem::path& file, bool resume, std::uint64_t first_step);
 
-  /// Called after each sub-step with the seconds terrain.step() took on this rank.
-  void substep(const DistributedTerrain& terrain, double step_seconds);
-  /// Collective over the terrain's ranks: ends coupling step `step`.
-  void record(const DistributedTerrain& terrain, std::uint64_t step);
-  void flush() {
+  /// After each sub-step, with the seconds terrain.step() took on this rank.
+  void after_substep(const DistributedTerrain& terrain, double step_seconds) override;
+  /// Collective over the terrain's ranks: ends the coupling step.
+  void on_advanced(const DistributedTerrain& terrain, const CouplingStep& step) override;
+  void flush() override {
     if (csv_) csv_->flush();
   }
 

@@ -11,28 +11,30 @@
 //   max_grain_speed       the fastest dynamic body after the step, all ranks [m/s]
 //   fastest_x, _y, _z     where that body is [m]: a grain thrown off the track (in flight above
 //                         the bed) or one squeezed in the bed (docs/protocol.md, "Outputs")
-// A resumed coupling keeps the rows before its first step and appends.
+// A resumed coupling keeps the rows before its first step and appends. An observer of the
+// coupling loop (coupling_observer.h).
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 
 #include "io/csv_stream.h"
+#include "terrain_node/coupling/coupling_observer.h"
 #include "terrain_node/distributed/distributed_terrain.h"
 
 namespace trackcosim::terrain {
 
-class SolverLog {
+class SolverLog : public CouplingObserver {
  public:
   /// `file` empty: a rank that writes nothing (every rank still calls record(): it is collective).
   SolverLog(const std::filesystem::path& file, bool resume, std::uint64_t first_step);
 
-  /// Called after each sub-step: sums the iterations, keeps the largest residual.
-  void substep(const DistributedTerrain& terrain);
-  /// Collective over the terrain's ranks: ends coupling step `step` (started at time `t`).
-  void record(const DistributedTerrain& terrain, std::uint64_t step, double t);
+  /// After each sub-step: sums the iterations, keeps the largest residual.
+  void after_substep(const DistributedTerrain& terrain, double step_seconds) override;
+  /// Collective over the terrain's ranks: ends the coupling step.
+  void on_advanced(const DistributedTerrain& terrain, const CouplingStep& step) override;
   /// Every row so far to the file (before a checkpoint: a resume reads them back).
-  void flush() {
+  void flush() override {
     if (csv_) csv_->flush();
   }
 
