@@ -106,11 +106,35 @@ def binary_byte(text):
     return None
 
 
+def strip_comments(text):
+    """JSON with // comments (outside strings) -> plain JSON."""
+    out, i, in_string = [], 0, False
+    while i < len(text):
+        c = text[i]
+        if in_string:
+            out.append(c)
+            if c == "\\" and i + 1 < len(text):
+                out.append(text[i + 1])
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+            out.append(c)
+        elif text.startswith("//", i):
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def read_json(path, what="a JSON file", comments=False):
     """The JSON document at path (comments: with // comments, as the configs have them)."""
     text = read_text(path, what)
     if comments:
-        from terrain_grow import strip_comments
         text = strip_comments(text)
     try:
         return json.loads(text)

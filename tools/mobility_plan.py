@@ -13,7 +13,7 @@ import sys
 from collections import namedtuple
 
 from launcher_common import find_program
-from terrain_grow import strip_comments
+from input_checks import strip_comments
 
 # Each test: the rig mode, the rig key its values set, and the series its steady window is chosen on.
 TESTS = {"dbp": {"mode": "slip", "key": "slip", "series": "drawbar_pull"},

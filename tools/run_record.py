@@ -31,7 +31,7 @@ FREE_ON_RESUME = (("name",), ("rigid_ground",), ("simulation", "end_time"), ("si
 def vehicle_document(path):
     """The vehicle config at path as a document (// comments allowed), None when it cannot be read
     (vehicle_node then says why)."""
-    from terrain_grow import strip_comments
+    from input_checks import strip_comments
     try:
         with open(path) as f:
             document = json.loads(strip_comments(f.read()))

@@ -9,30 +9,7 @@ drives along +x, so a longer patch is also more room to drive.
 
 import json
 
-
-def strip_comments(text):
-    """JSON with // comments (outside strings) -> plain JSON."""
-    out, i, in_string = [], 0, False
-    while i < len(text):
-        c = text[i]
-        if in_string:
-            out.append(c)
-            if c == "\\" and i + 1 < len(text):
-                out.append(text[i + 1])
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-            out.append(c)
-        elif text.startswith("//", i):
-            while i < len(text) and text[i] != "\n":
-                i += 1
-            continue
-        else:
-            out.append(c)
-        i += 1
-    return "".join(out)
+from input_checks import strip_comments
 
 
 def _stretch(box, factor):

@@ -175,7 +175,7 @@ def program_commands(vehicle, terrain_config, folder, resume=False):
 def terrain_timeout(terrain_config):
     """cosim.timeout of a terrain config, or None when it keeps the default (or cannot be read:
     terrain_node then says why)."""
-    from terrain_grow import strip_comments
+    from input_checks import strip_comments
     try:
         with open(terrain_config) as f:
             cosim = json.loads(strip_comments(f.read())).get("cosim", {})
