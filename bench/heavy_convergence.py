@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from help_option import exit_on_help  # noqa: E402
+from common.help_option import exit_on_help  # noqa: E402
 from sinkage import mean_over, missing_inputs, sinkage_over_time  # noqa: E402
 
 TOLERANCE = 0.05

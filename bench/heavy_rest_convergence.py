@@ -26,7 +26,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from help_option import exit_on_help  # noqa: E402
+from common.help_option import exit_on_help  # noqa: E402
 from sinkage import missing_inputs, sinkage_over_time  # noqa: E402
 from heavy_run_summary import GRAVITY, TIME_MATCH_S, read_csv, vertical_force_by_time  # noqa: E402
 from heavy_convergence import TOLERANCE, window_argument  # noqa: E402

@@ -31,7 +31,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from help_option import exit_on_help  # noqa: E402
+from common.help_option import exit_on_help  # noqa: E402
 from run_outputs import sinkage_of_run  # noqa: E402
 from sinkage import missing_inputs  # noqa: E402
 

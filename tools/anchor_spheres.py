@@ -49,7 +49,7 @@ import sys
 
 import numpy as np
 
-from input_checks import OneLineParser, finite_float, run_guarded
+from common.input_checks import OneLineParser, finite_float, run_guarded
 
 
 def options(argv):

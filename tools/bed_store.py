@@ -22,7 +22,7 @@ import hashlib
 import json
 import os
 
-from input_checks import strip_comments
+from common.input_checks import strip_comments
 
 # Raised when the meaning of a stored bed changes (its checkpoint format, the settle loop).
 # 2: checkpoint format version 3 keeps the rolling impulses; a version 2 bed would start a run

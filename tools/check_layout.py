@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-from input_checks import OneLineParser, member, read_json, run_guarded
+from common.input_checks import OneLineParser, member, read_json, run_guarded
 
 SOURCE_ENDINGS = (".h", ".hpp", ".cuh", ".c", ".cpp", ".cu")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -13,7 +13,7 @@ Usage: tools/coupling_stability.py
 import math
 import sys
 
-from help_option import exit_on_help
+from common.help_option import exit_on_help
 
 
 def decay(a, b, lag, steps=3000):

@@ -28,8 +28,8 @@ import subprocess
 import sys
 import threading
 
-from help_option import exit_on_help
-from input_checks import EXIT_BAD_INPUT, InputError, finite_number
+from common.help_option import exit_on_help
+from common.input_checks import EXIT_BAD_INPUT, InputError, finite_number
 
 # Lines after which the launcher has GRACE seconds to return: a rank that gave up on its peers
 # (comm/watchdog.cpp, the channels' deadlines), Open MPI ending the job, srun ending the step.

@@ -4,7 +4,7 @@ tools/mobility_results.py makes them; plot_style's figures (no pyplot, no displa
 import math
 import os
 
-from plot_style import label, new_figure
+from common.plot_style import label, new_figure
 
 X_LABELS = {"dbp": "imposed slip i", "resistance": "towing speed (m/s)", "grade": "slope (deg)"}
 

@@ -12,12 +12,12 @@ import json
 import math
 import os
 
-from input_checks import InputError, read_csv
+from common.input_checks import InputError, read_csv
 from mobility_plan import TESTS
 from obstacle_analysis import obstacle_figures, series as obstacle_series
 from rig_analysis import climbs, point_figures, read_rig
 from sinkage import mean_over, missing_inputs, sinkage_over_time
-from vtk_reader import VtkError
+from common.vtk_reader import VtkError
 
 NAN = float("nan")
 

@@ -29,13 +29,13 @@ import sys
 import threading
 import time
 
-from command_line import UsageError, parse_mobility_command_line
-from launcher_common import make_run_folder
+from common.command_line import UsageError, parse_mobility_command_line
+from common.launcher_common import make_run_folder
 from mobility_plan import default_jobs, plan_points, prepare_point, terrain_ranks
 from mobility_results import PointError, Table, analyse_point, point_record, rig_path
 from rig_analysis import gradeability
-from run_file import RunFileError, read_run_file
-from run_log import LOG_FILE, start_run_log
+from common.run_file import RunFileError, read_run_file
+from common.run_log import LOG_FILE, start_run_log
 
 USAGE = ("trackcosim mobility dbp|resistance|grade|obstacle RUN_CONFIG --slips L|--speeds L|--slopes L|--speed V "
          "[--track-speed V] [--end-time T] [--rigid] [--jobs N] [--terrain-ranks N] [--launcher mpirun|srun] "

@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from input_checks import read_csv
+from common.input_checks import read_csv
 
 # The columns of the run folders' CSV files that hold words: shoes.csv's side (left or right).
 TEXT_COLUMNS = ("side",)

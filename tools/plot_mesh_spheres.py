@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
-from input_checks import (InputError, OneLineParser, finite_float, finite_number, member, read_json, read_text,
+from common.input_checks import (InputError, OneLineParser, finite_float, finite_number, member, read_json, read_text,
                           run_guarded)
 
 

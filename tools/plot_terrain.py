@@ -3,7 +3,7 @@ contacts, solver residual per time step) and a co-simulation's sinkage over time
 (tools/sinkage.py). See docs/plots.md."""
 import numpy as np
 
-from plot_style import label, new_figure
+from common.plot_style import label, new_figure
 
 
 def stats_figure(stats, column, title, quantity, log=False):

@@ -3,7 +3,7 @@ programs, from the merged timing.csv (tools/run_outputs.py merge_timing; docs/pl
 import numpy as np
 
 from plot_data import MissingData
-from plot_style import label, new_figure
+from common.plot_style import label, new_figure
 
 # Columns of timing.csv that are not a stage of the terrain step (run_outputs.TERRAIN_TIMING_FIXED
 # with the merge's prefix): every other terrain_<name> column is a stage, in step order.

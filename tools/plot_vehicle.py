@@ -7,7 +7,7 @@ import numpy as np
 
 from mobility_metrics import MIN_TRACK_SPEED, driving_window, forward_speed, steady_window
 from plot_data import MissingData
-from plot_style import label, new_figure
+from common.plot_style import label, new_figure
 from run_outputs import sprocket_pitch_radius
 
 G = 9.81  # m/s^2, as the vehicle's weight is quoted

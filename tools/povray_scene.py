@@ -7,7 +7,7 @@ tessellation; they share LEVELS declared textures. The vehicle's surfaces (quads
 bodies.vtu) become one `mesh2` per body kind, each polygon cut into a fan of triangles."""
 from render_colours import (BACKGROUND, BODY_KINDS, CONTACT_SPHERE, GROUND, STORED_GRAIN, level_colours, level_of)
 from render_setup import STORED, grain_state, grain_value
-from vtk_reader import cell_points
+from common.vtk_reader import cell_points
 
 
 def vec(v):

@@ -9,7 +9,7 @@ from povray_scene import frame_include, view_scene
 from render_camera import chase_camera
 from render_overlay import overlay
 from render_setup import chassis_pose
-from vtk_reader import VtkError, read_grid, read_multiblock, read_points_file
+from common.vtk_reader import VtkError, read_grid, read_multiblock, read_points_file
 
 SCENES = "scenes"  # under the output folder: the .inc and .pov files of the frames being drawn
 

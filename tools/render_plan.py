@@ -3,7 +3,7 @@ vehicle frames chosen by --start, --end and --every, the terrain snapshot each o
 the slice of them one job of an array renders."""
 import os
 
-from vtk_reader import read_collection
+from common.vtk_reader import read_collection
 
 # Where each series lies: a co-simulation's run folder first, then a standalone run's.
 VEHICLE_SERIES = ("vehicle/vehicle.pvd", "vehicle.pvd")

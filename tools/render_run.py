@@ -10,13 +10,13 @@ import subprocess
 import sys
 import time
 
-from command_line import UsageError, parse_render_command_line
+from common.command_line import UsageError, parse_render_command_line
 from render_frame import SCENES, Job, draw, png_path
-from input_checks import EXIT_RUN_FAILED
+from common.input_checks import EXIT_RUN_FAILED
 from render_plan import RenderError, RenderFailed, find_series, parse_slice, plan_frames, slice_of
 from render_overlay import FONT, FONT_FOLDERS, font_folder
 from render_setup import UNITS, prepare
-from vtk_reader import VtkError
+from common.vtk_reader import VtkError
 
 INSTALL_HINT = "apt-get install povray fonts-povray ffmpeg (or bash tools/install_deps.sh --with-render)"
 

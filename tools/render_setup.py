@@ -6,7 +6,7 @@ jobs of an array agree."""
 import math
 
 from render_camera import heading, side_camera, sub, dot
-from vtk_reader import read_grid, read_multiblock, read_points_file
+from common.vtk_reader import read_grid, read_multiblock, read_points_file
 
 STORED = 2  # `state` of a grain kept aside by the moving patch, drawn grey
 CHASSIS = 0  # body number of the chassis in the `frames` block

@@ -20,7 +20,7 @@ Pure functions of the rows; the only I/O is read_rig. nan marks a figure the poi
 """
 import math
 
-from input_checks import InputError, read_csv
+from common.input_checks import InputError, read_csv
 
 RIG_COLUMNS = ("t", "phase", "chassis_x", "chassis_z", "chassis_vx", "pitch_deg", "sprocket_speed_left",
                "sprocket_speed_right", "sprocket_torque_left", "sprocket_torque_right", "track_speed", "slip",

@@ -6,7 +6,7 @@ import os
 
 from mobility_metrics import mobility
 from sinkage import SURFACE_FILE, floor_check, mean_over, missing_inputs, read_surface, sinkage_over_time
-from input_checks import strip_comments
+from common.input_checks import strip_comments
 
 
 # The terrain's timing.csv columns that are not stages of its step; every other column is one

@@ -18,7 +18,7 @@ import os
 import shlex
 import time
 
-from input_checks import InputError
+from common.input_checks import InputError
 
 LAUNCHES = "launches.json"
 
@@ -31,7 +31,7 @@ FREE_ON_RESUME = (("name",), ("rigid_ground",), ("simulation", "end_time"), ("si
 def vehicle_document(path):
     """The vehicle config at path as a document (// comments allowed), None when it cannot be read
     (vehicle_node then says why)."""
-    from input_checks import strip_comments
+    from common.input_checks import strip_comments
     try:
         with open(path) as f:
             document = json.loads(strip_comments(f.read()))

@@ -29,7 +29,7 @@ grousers' depth in --layers rows.
 import argparse
 import sys
 
-from input_checks import OneLineParser, finite_float, run_guarded
+from common.input_checks import OneLineParser, finite_float, run_guarded
 
 
 def options(argv):

@@ -23,7 +23,7 @@ import os
 import re
 
 from mobility_metrics import carried_shoes
-from vtk_reader import read_collection, read_grid, read_multiblock
+from common.vtk_reader import read_collection, read_grid, read_multiblock
 
 SURFACE_FILE = os.path.join("terrain", "surface_start.csv")
 TIME_MATCH_S = 1e-9

@@ -9,7 +9,7 @@ drives along +x, so a longer patch is also more room to drive.
 
 import json
 
-from input_checks import strip_comments
+from common.input_checks import strip_comments
 
 
 def _stretch(box, factor):

@@ -30,7 +30,7 @@ Run config (paths relative to the current folder):
   from it at once, on any rank count (tools/bed_store.py: keyed by the config's content and the
   files it names; TRACKCOSIM_BED_STORE, default output/beds, "off": no store). The launcher says which it did;
   --fresh-bed settles again and replaces the stored bed.
-  Every key is checked before anything starts (tools/run_file.py, docs/protocol.md "The run
+  Every key is checked before anything starts (tools/common/run_file.py, docs/protocol.md "The run
   file"): an unknown or misspelt key, a wrong type or a missing config is refused, naming the key.
 
 Plots: at the end of a run, after the summary, the launcher writes its figures to RUN_DIR/plots
@@ -120,16 +120,16 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
-from input_checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PEER_LOST, EXIT_RUN_FAILED, InputError, run_guarded  # noqa: E402,E501
-from launcher_common import fail, find_program, make_run_folder  # noqa: E402
+from common.command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
+from common.input_checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PEER_LOST, EXIT_RUN_FAILED, InputError, run_guarded  # noqa: E402,E501
+from common.launcher_common import fail, find_program, make_run_folder  # noqa: E402
 from mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E402
 from mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
-from run_file import RunFileError, read_run_file  # noqa: E402
+from common.run_file import RunFileError, read_run_file  # noqa: E402
 from rank_balance import rank_balance, rank_balance_line  # noqa: E402
-from help_option import HELP_OPTIONS  # noqa: E402
-from run_log import start_run_log  # noqa: E402
+from common.help_option import HELP_OPTIONS  # noqa: E402
+from common.run_log import start_run_log  # noqa: E402
 from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
 from run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
 from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
@@ -175,7 +175,7 @@ def program_commands(vehicle, terrain_config, folder, resume=False):
 def terrain_timeout(terrain_config):
     """cosim.timeout of a terrain config, or None when it keeps the default (or cannot be read:
     terrain_node then says why)."""
-    from input_checks import strip_comments
+    from common.input_checks import strip_comments
     try:
         with open(terrain_config) as f:
             cosim = json.loads(strip_comments(f.read())).get("cosim", {})
@@ -540,7 +540,7 @@ def main(argv):
 
 
 def run_main(argv):
-    """main, with no Python traceback for a user (tools/input_checks.py run_guarded)."""
+    """main, with no Python traceback for a user (tools/common/input_checks.py run_guarded)."""
     return run_guarded("trackcosim", main, argv)
 
 

@@ -1,4 +1,4 @@
-"""tools/input_checks.py, the one reader of user input the Python tools share (issue 34): a CSV
+"""tools/common/input_checks.py, the one reader of user input the Python tools share (issue 34): a CSV
 cell that is not a finite number is refused by file, line and column; a binary file by file and
 line (and column, when its bytes sit in a data row); a row cut short by its line (or left out
 when it is the last and may still be written); NaN and infinities wherever a number is read, but
@@ -17,7 +17,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from input_checks import (EXIT_BAD_INPUT, EXIT_OUTPUT_CLOSED, EXIT_RUN_FAILED, InputError, finite_number, number_list_member,  # noqa: E402
+from common.input_checks import (EXIT_BAD_INPUT, EXIT_OUTPUT_CLOSED, EXIT_RUN_FAILED, InputError, finite_number, number_list_member,  # noqa: E402
                           read_csv, read_json, run_guarded)
 
 

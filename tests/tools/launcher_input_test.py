@@ -14,7 +14,7 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import trackcosim  # noqa: E402
-from run_file import read_run_file  # noqa: E402
+from common.run_file import read_run_file  # noqa: E402
 
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
 TERRAIN = os.path.join(ROOT, "tests", "configs", "robot_test_bed.json")

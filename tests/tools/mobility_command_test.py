@@ -29,10 +29,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from command_line import parse_mobility_command_line  # noqa: E402
+from common.command_line import parse_mobility_command_line  # noqa: E402
 from mobility_plan import plan_points, prepare_point  # noqa: E402
 from program_lines import key_values  # noqa: E402
-from run_file import read_run_file  # noqa: E402
+from common.run_file import read_run_file  # noqa: E402
 
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
 # The figures need matplotlib (tools/install_deps.sh); without it they are a warning, the tables stay.

@@ -284,7 +284,7 @@ class TerrainAndErrorTest(FolderTest):
         self.assertTrue(stderr.startswith("trackcosim: warning: no plots"), stderr)
 
     def test_the_plot_command_line(self):
-        from command_line import UsageError, parse_command_line, parse_plot_command_line
+        from common.command_line import UsageError, parse_command_line, parse_plot_command_line
         self.assertEqual(parse_plot_command_line(["d", "--dpi", "72", "--track", "right"]),
                          ("d", {"--out": None, "--track": "right", "--dpi": 72}))
         self.assertTrue(parse_command_line(["c.json", "--no-plot"])[1]["--no-plot"])

@@ -20,7 +20,7 @@ from render_camera import Camera, chase_camera  # noqa: E402
 from render_checks import check_frame, check_no_overlay, check_overlay  # noqa: E402
 from render_plan import find_series, plan_frames  # noqa: E402
 from render_setup import CHASSIS, chassis_pose, prepare  # noqa: E402
-from vtk_reader import read_grid, read_multiblock  # noqa: E402
+from common.vtk_reader import read_grid, read_multiblock  # noqa: E402
 
 SIZE = (320, 180)
 RUN = None

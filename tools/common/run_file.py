@@ -11,7 +11,7 @@ import json
 import math
 import os
 
-from input_checks import describe
+from common.input_checks import describe
 
 
 class RunFileError(Exception):
@@ -111,7 +111,7 @@ def check_transport(source, terrain_config):
     whose cosim.transport says "tcp" would make the terrain wait for a TCP vehicle that never
     comes and fail after cosim.timeout blaming the vehicle. A config terrain_node cannot read is
     left to terrain_node, which names the key."""
-    from input_checks import strip_comments
+    from common.input_checks import strip_comments
     try:
         with open(terrain_config) as f:
             cosim = json.loads(strip_comments(f.read())).get("cosim", {})

@@ -6,9 +6,9 @@ import os
 import shutil
 import sys
 
-from input_checks import EXIT_BAD_INPUT, EXIT_RUN_FAILED
+from common.input_checks import EXIT_BAD_INPUT, EXIT_RUN_FAILED
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/common/ -> the tree
 
 
 def fail(message, status=EXIT_BAD_INPUT):
