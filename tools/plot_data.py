@@ -24,7 +24,7 @@ class RunFolderError(Exception):
 
 
 class Table:
-    """The rows of one CSV file (csv.DictReader dicts, as tools/mobility_metrics.py takes them)
+    """The rows of one CSV file (csv.DictReader dicts, as tools/mobility/mobility_metrics.py takes them)
     and its numeric columns as arrays; every cell was checked when read (input_checks.read_csv)."""
 
     def __init__(self, path, rows, fieldnames):

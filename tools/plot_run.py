@@ -18,12 +18,12 @@ from plot_vehicle import (motion_figure, road_wheel_figure, shoe_heights_figure,
 
 
 def sinkage_of(folder):
-    """sinkage_over_time of tools/sinkage.py: the sinkage needs the bed's undisturbed surface,
+    """sinkage_over_time of tools/mobility/sinkage.py: the sinkage needs the bed's undisturbed surface,
     which not every run records, and the module is younger than this one."""
     try:
-        from sinkage import sinkage_over_time
+        from mobility.sinkage import sinkage_over_time
     except ImportError as e:
-        raise MissingData("no sinkage module (tools/sinkage.py: %s)" % e)
+        raise MissingData("no sinkage module (tools/mobility/sinkage.py: %s)" % e)
     sinkage = sinkage_over_time(folder)
     if sinkage is None:
         raise MissingData("the run has no map of the undisturbed surface")

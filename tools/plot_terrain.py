@@ -1,6 +1,6 @@
 """The figures of the terrain: a standalone terrain_node run's stats.csv (kinetic energy,
 contacts, solver residual per time step) and a co-simulation's sinkage over time
-(tools/sinkage.py). See docs/plots.md."""
+(tools/mobility/sinkage.py). See docs/plots.md."""
 import numpy as np
 
 from common.plot_style import label, new_figure
@@ -33,7 +33,7 @@ def residual_figure(stats):
 
 
 def sinkage_figure(sinkage):
-    """sinkage: {"t", "mean", "max"} in s and m (tools/sinkage.py sinkage_over_time)."""
+    """sinkage: {"t", "mean", "max"} in s and m (tools/mobility/sinkage.py sinkage_over_time)."""
     figure, (axes,) = new_figure("Sinkage below the undisturbed surface")
     for key in ("mean", "max"):
         axes.plot(np.asarray(sinkage["t"], float), np.asarray(sinkage[key], float), label=key)

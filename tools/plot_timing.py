@@ -1,5 +1,5 @@
 """The phase-times figure of a co-simulation: where each coupling step's wall time goes, in both
-programs, from the merged timing.csv (tools/run_outputs.py merge_timing; docs/plots.md)."""
+programs, from the merged timing.csv (tools/mobility/run_outputs.py merge_timing; docs/plots.md)."""
 import numpy as np
 
 from plot_data import MissingData

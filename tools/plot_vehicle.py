@@ -5,10 +5,10 @@ import sys
 
 import numpy as np
 
-from mobility_metrics import MIN_TRACK_SPEED, driving_window, forward_speed, steady_window
+from mobility.mobility_metrics import MIN_TRACK_SPEED, driving_window, forward_speed, steady_window
 from plot_data import MissingData
 from common.plot_style import label, new_figure
-from run_outputs import sprocket_pitch_radius
+from mobility.run_outputs import sprocket_pitch_radius
 
 G = 9.81  # m/s^2, as the vehicle's weight is quoted
 SIDES = ("left", "right")
@@ -42,7 +42,7 @@ def motion_figure(run):
 
 
 def slip_figure(run):
-    """i = 1 - v / (omega r) per side (tools/mobility_metrics.py), masked where the track stands
+    """i = 1 - v / (omega r) per side (tools/mobility/mobility_metrics.py), masked where the track stands
     still; the steady window over which the summary averages it is shaded."""
     r, t, v = pitch_radius(run), run.vehicle["t"], forward_speeds(run)
     figure, (axes,) = new_figure("Track slip (pitch radius %.4f m)" % r)

@@ -14,7 +14,7 @@ folder, and prints a summary ending with one parseable line:
 
 The summary also gives the track slip, the sprocket power and the ground pressure over the
 steady window, which it prints: the rows with the sprockets turning, less the start-up transient
-that MSER-5 finds in the forward speed (tools/mobility_metrics.py, docs/mobility-metrics.md);
+that MSER-5 finds in the forward speed (tools/mobility/mobility_metrics.py, docs/mobility-metrics.md);
 run.json's summary records it as driving_window_s.
 
 Run config (paths relative to the current folder):
@@ -75,7 +75,7 @@ and waiting for its slowest rank (imbalance): together the terrain's compute tim
 messages, inside those stages; terrain exchange with the vehicle), run.json (the run config, the command line, the
 summary).
 
-Mobility tests (a soil bin's drawbar-pull rig, cosim/drawbar_rig.h; tools/mobility_tests.py):
+Mobility tests (a soil bin's drawbar-pull rig, cosim/drawbar_rig.h; tools/mobility/mobility_tests.py):
   trackcosim mobility dbp RUN_CONFIG --slips 0,0.05,0.1,0.2,0.4 [--track-speed 0.5] [--phases 0.2,0.5,0.5]
   trackcosim mobility resistance RUN_CONFIG --speeds 0.2,0.4      (towed, sprockets free)
   trackcosim mobility grade RUN_CONFIG --slopes 0,5,10,15,20 [--track-speed V]
@@ -89,7 +89,7 @@ terrain's; over the run's obstacle at a track speed), run as `trackcosim run` do
 --rigid as vehicle_node alone on its rigid ground. Each point rests 0.2 s, ramps 0.5 s, settles
 0.5 s and measures 1.0 s unless --end-time. --jobs points at a time (default: the cores over
 terrain ranks + 1). Per point, the steady window is cut by MSER-5 within the measure phase and
-every mean has a batch-means standard error (tools/rig_analysis.py). OUT/<test>.csv gets a row
+every mean has a batch-means standard error (tools/mobility/rig_analysis.py). OUT/<test>.csv gets a row
 per finished point (dbp: DBP/W, slip, sprocket torque, tractive efficiency, sinkage; resistance:
 motion resistance; grade: climbs or not, slip, speed; obstacle: peak road-wheel reactions,
 pitch, vertical acceleration) and OUT/<test>.png the curve; one progress line per point, a
@@ -123,14 +123,14 @@ sys.path.insert(0, HERE)
 from common.command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
 from common.input_checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PEER_LOST, EXIT_RUN_FAILED, InputError, run_guarded  # noqa: E402,E501
 from common.launcher_common import fail, find_program, make_run_folder  # noqa: E402
-from mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E402
-from mobility_metrics import text as figure_text  # noqa: E402
+from mobility.mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E402
+from mobility.mobility_metrics import text as figure_text  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from common.run_file import RunFileError, read_run_file  # noqa: E402
 from rank_balance import rank_balance, rank_balance_line  # noqa: E402
 from common.help_option import HELP_OPTIONS  # noqa: E402
 from common.run_log import start_run_log  # noqa: E402
-from run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
+from mobility.run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
 from run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
 from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
 import private_network  # noqa: E402
@@ -367,7 +367,7 @@ def warn_no_plots(folder, reason):
 def subcommand_help(subcommand):
     """The text `trackcosim SUBCOMMAND --help` prints: the subcommand's own module's, else this one's."""
     if subcommand == "mobility":
-        import mobility_tests
+        from mobility import mobility_tests
         return mobility_tests.__doc__
     if subcommand == "render":
         import render_run
@@ -390,7 +390,7 @@ def main(argv):
         from render_run import render_command
         return render_command(args[1:], fail)
     if args and args[0] == "mobility":
-        from mobility_tests import mobility_command
+        from mobility.mobility_tests import mobility_command
         return mobility_command(args[1:], fail)
     if not args:
         print(__doc__, file=sys.stderr)

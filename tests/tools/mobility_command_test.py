@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from common.command_line import parse_mobility_command_line  # noqa: E402
-from mobility_plan import plan_points, prepare_point  # noqa: E402
+from mobility.mobility_plan import plan_points, prepare_point  # noqa: E402
 from program_lines import key_values  # noqa: E402
 from common.run_file import read_run_file  # noqa: E402
 

@@ -116,8 +116,8 @@ def upper_edge(collection, times):
 
 
 def fake_sinkage(result):
-    """A tools/sinkage.py stand-in whose sinkage_over_time returns result."""
-    module = types.ModuleType("sinkage")
+    """A tools/mobility/sinkage.py stand-in whose sinkage_over_time returns result."""
+    module = types.ModuleType("mobility.sinkage")
     module.sinkage_over_time = lambda folder: result
     return module
 
@@ -224,8 +224,8 @@ class CosimFigureTest(FolderTest):
     def test_plot_writes_every_figure_as_a_png(self):
         write_cosim(self.folder)
         out = os.path.join(self.tmp.name, "plots")
-        sys.modules["sinkage"] = fake_sinkage({"t": T, "mean": [0.01] * 4, "max": [0.02] * 4})
-        self.addCleanup(sys.modules.pop, "sinkage")
+        sys.modules["mobility.sinkage"] = fake_sinkage({"t": T, "mean": [0.01] * 4, "max": [0.02] * 4})
+        self.addCleanup(sys.modules.pop, "mobility.sinkage")
         written, stdout, stderr = self.quietly(plot_run.write_plots, self.folder, out, dpi=50)
         expected = [os.path.join(out, name) for name in COSIM_FIGURES]
         self.assertEqual(written, expected, stderr)
@@ -237,8 +237,8 @@ class CosimFigureTest(FolderTest):
 
     def test_a_run_without_a_sinkage_map_skips_that_figure_with_the_reason(self):
         write_cosim(self.folder)
-        sys.modules["sinkage"] = fake_sinkage(None)
-        self.addCleanup(sys.modules.pop, "sinkage")
+        sys.modules["mobility.sinkage"] = fake_sinkage(None)
+        self.addCleanup(sys.modules.pop, "mobility.sinkage")
         written, _, stderr = self.quietly(plot_run.write_plots, self.folder, dpi=30)
         self.assertEqual([os.path.basename(p) for p in written], [n for n in COSIM_FIGURES if n != "sinkage.png"])
         self.assertIn("skipped sinkage.png: the run has no map of the undisturbed surface", stderr)

@@ -1,5 +1,5 @@
 """What the launcher's subcommands share (tools/trackcosim.py and the `mobility` subcommand,
-tools/mobility_tests.py and tools/mobility_plan.py): its error line, finding the programs, and
+tools/mobility/mobility_tests.py and tools/mobility/mobility_plan.py): its error line, finding the programs, and
 making a run folder. Its own module so that the subcommands need not import tools/trackcosim.py,
 which imports them: no import circle."""
 import os

@@ -4,8 +4,8 @@ import csv
 import json
 import os
 
-from mobility_metrics import mobility
-from sinkage import SURFACE_FILE, floor_check, mean_over, missing_inputs, read_surface, sinkage_over_time
+from mobility.mobility_metrics import mobility
+from mobility.sinkage import SURFACE_FILE, floor_check, mean_over, missing_inputs, read_surface, sinkage_over_time
 from common.input_checks import strip_comments
 
 
@@ -90,7 +90,7 @@ def sprocket_pitch_radius(vehicle_run, vehicle_config):
 
 
 def mobility_of_run(folder, vehicle_config_file):
-    """Slip, sprocket power and ground pressure of a finished run (tools/mobility_metrics.py)."""
+    """Slip, sprocket power and ground pressure of a finished run (tools/mobility/mobility_metrics.py)."""
     vehicle_run = vehicle_run_json(folder)
     vehicle_config = vehicle_config_of_run(vehicle_config_file, vehicle_run)
     vehicle_rows = read_csv(os.path.join(folder, "vehicle", "vehicle.csv"))
@@ -102,7 +102,7 @@ def mobility_of_run(folder, vehicle_config_file):
 
 def sinkage_of_run(folder, driving_window, vehicle_rows, shoe_rows):
     """{"sinkage": mean_over(...) or None, "sinkage_note": why not}: over the steady window
-    (driving_window, tools/mobility_metrics.py), or
+    (driving_window, tools/mobility/mobility_metrics.py), or
     over the second half of a run whose sprockets never turned (the vehicle has landed by then)."""
     why = missing_inputs(folder)
     series = sinkage_over_time(folder, shoe_rows) if why is None else None

@@ -22,7 +22,7 @@ import math
 import os
 import re
 
-from mobility_metrics import carried_shoes
+from mobility.mobility_metrics import carried_shoes
 from common.vtk_reader import read_collection, read_grid, read_multiblock
 
 SURFACE_FILE = os.path.join("terrain", "surface_start.csv")

@@ -1,6 +1,6 @@
-"""The mobility tests' figures (tools/mobility_tests.py): each test's table against its value with
+"""The mobility tests' figures (tools/mobility/mobility_tests.py): each test's table against its value with
 the batch-means standard errors as error bars, and the obstacle run over time. Rows as
-tools/mobility_results.py makes them; plot_style's figures (no pyplot, no display)."""
+tools/mobility/mobility_results.py makes them; plot_style's figures (no pyplot, no display)."""
 import math
 import os
 

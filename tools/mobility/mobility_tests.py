@@ -2,10 +2,10 @@
 
 Each point is a co-simulation of its own (`trackcosim run` on OUT/<test>_<value>/run_file.json,
 its output in that folder and in its log.txt) or, with --rigid, vehicle_node alone on its rigid
-ground; both with the drawbar-pull rig of the point's rig.json (tools/mobility_plan.py). The
+ground; both with the drawbar-pull rig of the point's rig.json (tools/mobility/mobility_plan.py). The
 points are independent, so they run side by side, --jobs at a time, and a failed point is
 reported and leaves the others running: a series of hours should not be lost to one point.
-As each point finishes, its figures (tools/mobility_results.py) are appended to OUT/<test>.csv
+As each point finishes, its figures (tools/mobility/mobility_results.py) are appended to OUT/<test>.csv
 and one progress line is printed; at the end the table is sorted by value, drawn in
 OUT/<test>.png, and the last line says `mobility test=<test> points=<n> ...`.
 --point K runs point K alone (a Slurm array task: jobs/mobility_array.sbatch) and writes no
@@ -31,9 +31,9 @@ import time
 
 from common.command_line import UsageError, parse_mobility_command_line
 from common.launcher_common import make_run_folder
-from mobility_plan import default_jobs, plan_points, prepare_point, terrain_ranks
-from mobility_results import PointError, Table, analyse_point, point_record, rig_path
-from rig_analysis import gradeability
+from mobility.mobility_plan import default_jobs, plan_points, prepare_point, terrain_ranks
+from mobility.mobility_results import PointError, Table, analyse_point, point_record, rig_path
+from mobility.rig_analysis import gradeability
 from common.run_file import RunFileError, read_run_file
 from common.run_log import LOG_FILE, start_run_log
 
@@ -343,7 +343,7 @@ def mobility_command(args, fail):
 def write_plot(out, test, rows, figures):
     """OUT/<test>.png; as after a run, a plotting failure (no matplotlib) is a warning only."""
     try:
-        from mobility_plots import write_figure
+        from mobility.mobility_plots import write_figure
         path = write_figure(out, test, rows, figures)
         if path:
             print(path, flush=True)

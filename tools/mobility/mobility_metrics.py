@@ -8,14 +8,14 @@ All three figures are means over the steady window, found from the data in two c
   turn is a ratio of two small numbers, not a property of the terrain;
 - its start-up transient: once the sprockets turn, the chassis still has to catch up with the
   tracks (issue 34, the light robot on gravel: slip 0.065 from 0.46 s, 0.022 from 1.0 s, once steady).
-  MSER-5 cuts it, as the mobility rig cuts its measure phase (tools/rig_analysis.py), on the
+  MSER-5 cuts it, as the mobility rig cuts its measure phase (tools/mobility/rig_analysis.py), on the
   chassis's forward speed: the response to the sprocket speed the driver imposes, as the chassis
   speed is the rig's series when it imposes the track speed and the pull (the grade test).
 """
 
 import math
 
-from rig_analysis import mser5_cut
+from mobility.rig_analysis import mser5_cut
 
 DRIVING_SHARE = 0.5     # the driving window: mean sprocket speed at least this share of its maximum
 MIN_TRACK_SPEED = 1e-3  # m/s of track (sprocket speed x pitch radius): below it a track stands still
@@ -227,7 +227,7 @@ def report_lines(m):
 
 
 def sinkage_line(m):
-    """The sinkage of the loaded shoes below the undisturbed surface (tools/sinkage.py), or why not."""
+    """The sinkage of the loaded shoes below the undisturbed surface (tools/mobility/sinkage.py), or why not."""
     s = m.get("sinkage")
     if s is None:
         return "  sinkage               n/a (%s)" % m.get("sinkage_note", "not measured")
@@ -237,7 +237,7 @@ def sinkage_line(m):
 
 def bed_floor_lines(check):
     """A warning when the tracks reached the container floor or the bed is too thin for them
-    (tools/sinkage.py, floor_check): the sinkage is then the bed's depth, not the soil's answer."""
+    (tools/mobility/sinkage.py, floor_check): the sinkage is then the bed's depth, not the soil's answer."""
     if not check or not (check["floor"] or check["thin"]):
         return []
     why = []

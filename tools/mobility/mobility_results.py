@@ -1,10 +1,10 @@
 """A finished mobility-test point read back from its folder, and the tables the points make
-(OUT/dbp.csv, resistance.csv, grade.csv, obstacle.csv; tools/mobility_tests.py).
+(OUT/dbp.csv, resistance.csv, grade.csv, obstacle.csv; tools/mobility/mobility_tests.py).
 
-The figures come from the point's vehicle/rig.csv (tools/rig_analysis.py: steady window by
+The figures come from the point's vehicle/rig.csv (tools/mobility/rig_analysis.py: steady window by
 MSER-5, standard errors by batch means), the obstacle's from vehicle/vehicle.csv
-(tools/obstacle_analysis.py). sinkage_m: on a terrain, the mean sinkage of the loaded shoes over
-the same window (tools/sinkage.py), nan where the run lacks its inputs; on rigid ground 0.0, as
+(tools/mobility/obstacle_analysis.py). sinkage_m: on a terrain, the mean sinkage of the loaded shoes over
+the same window (tools/mobility/sinkage.py), nan where the run lacks its inputs; on rigid ground 0.0, as
 rigid ground does not sink (not a measurement).
 """
 import csv
@@ -13,10 +13,10 @@ import math
 import os
 
 from common.input_checks import InputError, read_csv
-from mobility_plan import TESTS
-from obstacle_analysis import obstacle_figures, series as obstacle_series
-from rig_analysis import climbs, point_figures, read_rig
-from sinkage import mean_over, missing_inputs, sinkage_over_time
+from mobility.mobility_plan import TESTS
+from mobility.obstacle_analysis import obstacle_figures, series as obstacle_series
+from mobility.rig_analysis import climbs, point_figures, read_rig
+from mobility.sinkage import mean_over, missing_inputs, sinkage_over_time
 from common.vtk_reader import VtkError
 
 NAN = float("nan")

@@ -1,4 +1,4 @@
-"""The points of a mobility test (tools/mobility_tests.py) and the files each point runs from.
+"""The points of a mobility test (tools/mobility/mobility_tests.py) and the files each point runs from.
 
 Every point is a run of its own in OUT/<test>_<value>/: rig.json (what the drawbar-pull rig
 imposes, cosim/drawbar_rig.h), run_file.json (the user's run file with the rig, the point's end
@@ -25,7 +25,7 @@ MEASURE_TIME = 1.0     # s of measurement a point runs by default
 TRACK_SPEED = 0.5      # m/s, the slip and pull modes' track speed unless --track-speed
 TOWED_TRACK_SPEED = 0.0
 EARTH_GRAVITY = 9.81   # m/s^2, a terrain config's default gravity (docs/terrain-config.md)
-TRACKCOSIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "trackcosim.py")
+TRACKCOSIM = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "trackcosim.py")
 
 Point = namedtuple("Point", "index test value name folder")
 
