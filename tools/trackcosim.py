@@ -322,8 +322,8 @@ def plot_command(args):
     except UsageError as e:
         usage_error(e, 1)
     try:
-        from plot_data import RunFolderError
-        from plot_run import write_plots
+        from plots.plot_data import RunFolderError
+        from plots.plot_run import write_plots
     except ImportError as e:
         fail("plot needs matplotlib and numpy (%s): install python3-matplotlib python3-numpy "
              "(tools/install_deps.sh) and run tools/trackcosim, which prefers /usr/bin/python3" % e)
@@ -341,7 +341,7 @@ def plot_after_run(folder):
     `python3 tools/trackcosim.py`) hands the plots to tools/trackcosim plot, whose wrapper picks
     the python3 that has them."""
     try:
-        from plot_run import write_plots
+        from plots.plot_run import write_plots
     except ImportError as e:
         sys.stdout.flush()
         result = subprocess.run([os.path.join(HERE, "trackcosim"), "plot", folder], stdout=subprocess.PIPE,
@@ -370,7 +370,7 @@ def subcommand_help(subcommand):
         from mobility import mobility_tests
         return mobility_tests.__doc__
     if subcommand == "render":
-        import render_run
+        from plots import render_run
         return render_run.__doc__
     return __doc__
 
@@ -387,7 +387,7 @@ def main(argv):
     if args and args[0] == "plot":
         return plot_command(args[1:])
     if args and args[0] == "render":
-        from render_run import render_command
+        from plots.render_run import render_command
         return render_command(args[1:], fail)
     if args and args[0] == "mobility":
         from mobility.mobility_tests import mobility_command

@@ -1,4 +1,4 @@
-"""tools/trackcosim plot (tools/plot_run.py and its figure modules) on small run folders written
+"""tools/trackcosim plot (tools/plots/plot_run.py and its figure modules) on small run folders written
 here with known values: each figure's axes carry their labels and its lines the inputs (the
 distance's last point is x_end - x0, the weight line m g, the slip 1 - v / (omega r)); `plot`
 writes every expected PNG; a folder without a run is one clear error. Needs matplotlib and
@@ -19,12 +19,12 @@ from matplotlib.image import imread
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import plot_run  # noqa: E402
+from plots import plot_run  # noqa: E402
 import trackcosim  # noqa: E402
-from plot_data import RunFolderError, VehicleRun, read_table  # noqa: E402
-from plot_terrain import contacts_figure, energy_figure, residual_figure, sinkage_figure  # noqa: E402
-from plot_timing import phase_times_figure  # noqa: E402
-from plot_vehicle import (G, motion_figure, road_wheel_figure, shoe_heights_figure, slip_figure,  # noqa: E402
+from plots.plot_data import RunFolderError, VehicleRun, read_table  # noqa: E402
+from plots.plot_terrain import contacts_figure, energy_figure, residual_figure, sinkage_figure  # noqa: E402
+from plots.plot_timing import phase_times_figure  # noqa: E402
+from plots.plot_vehicle import (G, motion_figure, road_wheel_figure, shoe_heights_figure, slip_figure,  # noqa: E402
                           sprocket_figure, terrain_force_figure)
 
 T = [0.1, 0.2, 0.3, 0.4]

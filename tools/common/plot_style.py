@@ -1,4 +1,4 @@
-"""What every figure of tools/plot_run.py shares: a matplotlib Figure made without pyplot (no
+"""What every figure of tools/plots/plot_run.py shares: a matplotlib Figure made without pyplot (no
 display, no global figure list: the Agg canvas draws it when saved, so plotting works on a
 cluster node without X), its title, and axes labelled with quantity and unit."""
 from matplotlib.figure import Figure

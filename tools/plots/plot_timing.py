@@ -2,7 +2,7 @@
 programs, from the merged timing.csv (tools/mobility/run_outputs.py merge_timing; docs/plots.md)."""
 import numpy as np
 
-from plot_data import MissingData
+from plots.plot_data import MissingData
 from common.plot_style import label, new_figure
 
 # Columns of timing.csv that are not a stage of the terrain step (run_outputs.TERRAIN_TIMING_FIXED

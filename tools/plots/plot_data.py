@@ -1,4 +1,4 @@
-"""A run folder as the plots read it (tools/plot_run.py): which kind of run it holds, and its
+"""A run folder as the plots read it (tools/plots/plot_run.py): which kind of run it holds, and its
 CSV files as columns. A figure asks a Table for the columns it needs; one that is missing
 raises MissingData naming the file and the column, so that the figure is skipped with that
 reason rather than the whole plot failing. A cell that is not a number is not missing data but

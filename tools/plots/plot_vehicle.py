@@ -6,7 +6,7 @@ import sys
 import numpy as np
 
 from mobility.mobility_metrics import MIN_TRACK_SPEED, driving_window, forward_speed, steady_window
-from plot_data import MissingData
+from plots.plot_data import MissingData
 from common.plot_style import label, new_figure
 from mobility.run_outputs import sprocket_pitch_radius
 

@@ -10,10 +10,10 @@ an exit status 0 with no figure would read as success."""
 import os
 import sys
 
-from plot_data import MissingData, RunFolderError, VehicleRun, read_table, run_kind
-from plot_terrain import contacts_figure, energy_figure, residual_figure, sinkage_figure
-from plot_timing import phase_times_figure
-from plot_vehicle import (motion_figure, road_wheel_figure, shoe_heights_figure, slip_figure, sprocket_figure,
+from plots.plot_data import MissingData, RunFolderError, VehicleRun, read_table, run_kind
+from plots.plot_terrain import contacts_figure, energy_figure, residual_figure, sinkage_figure
+from plots.plot_timing import phase_times_figure
+from plots.plot_vehicle import (motion_figure, road_wheel_figure, shoe_heights_figure, slip_figure, sprocket_figure,
                           terrain_force_figure)
 
 

@@ -13,9 +13,9 @@ needs POV-Ray's own font, FONT, which Debian ships apart from povray (fonts-povr
 import math
 import os
 
-from render_camera import pixel as image_pixel
-from render_colours import level_colours
-from render_setup import UNITS
+from plots.render_camera import pixel as image_pixel
+from plots.render_colours import level_colours
+from plots.render_setup import UNITS
 
 FONT = "timrom.ttf"
 # Where FONT lies: Debian's fonts-povray; POV-Ray's include folder in a build from source.
@@ -139,7 +139,7 @@ def overlay(camera, aspect, time, legend=None):
         groups["OverlayColours"] = colour_bar(legend, aspect)
     forward, right, up = camera.axes()
     depth = camera.depth(aspect)
-    lines = ["// The overlay (tools/render_overlay.py): u right, v up in image heights on the plane %g ahead" % depth,
+    lines = ["// The overlay (tools/plots/render_overlay.py): u right, v up in image heights on the plane %g ahead" % depth,
              MACROS % {"ink": flat(INK), "font": FONT, "size": TEXT, "pad": PAD, "behind": BEHIND,
                        "back": BEHIND + THIN, "paper": flat(PAPER)}]
     for name, items in groups.items():

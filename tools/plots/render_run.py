@@ -11,11 +11,11 @@ import sys
 import time
 
 from common.command_line import UsageError, parse_render_command_line
-from render_frame import SCENES, Job, draw, png_path
+from plots.render_frame import SCENES, Job, draw, png_path
 from common.input_checks import EXIT_RUN_FAILED
-from render_plan import RenderError, RenderFailed, find_series, parse_slice, plan_frames, slice_of
-from render_overlay import FONT, FONT_FOLDERS, font_folder
-from render_setup import UNITS, prepare
+from plots.render_plan import RenderError, RenderFailed, find_series, parse_slice, plan_frames, slice_of
+from plots.render_overlay import FONT, FONT_FOLDERS, font_folder
+from plots.render_setup import UNITS, prepare
 from common.vtk_reader import VtkError
 
 INSTALL_HINT = "apt-get install povray fonts-povray ffmpeg (or bash tools/install_deps.sh --with-render)"
