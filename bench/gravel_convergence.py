@@ -126,7 +126,7 @@ def run_variant(run_file, variant, out):
     start = time.time()
     resume = ["--resume", folder] if os.path.exists(os.path.join(folder, "vehicle", "checkpoint.bin")) else []
     with open(os.path.join(out, variant + ".log"), "a") as log:
-        rc = subprocess.call([sys.executable, os.path.join(root, "tools", "trackcosim.py"), "run", run_copy,
+        rc = subprocess.call([sys.executable, os.path.join(root, "tools", "launcher", "trackcosim.py"), "run", run_copy,
                               "--out", folder, "--no-plot"] + resume, stdout=log, stderr=subprocess.STDOUT, cwd=root)
     if rc != 0:
         raise RuntimeError("%s failed (exit %d): %s" % (variant, rc, os.path.join(out, variant + ".log")))

@@ -33,7 +33,7 @@ install(FILES ${CMAKE_BINARY_DIR}/trackcosim.pc DESTINATION ${CMAKE_INSTALL_LIBD
 install(FILES examples/python_client.py DESTINATION ${trackcosim_python} RENAME trackcosim_client.py)
 install(FILES examples/CMakeLists.txt examples/README.md examples/prescribed_track.c examples/prescribed_track.cpp
               examples/rig_track.c examples/python_client.py DESTINATION ${trackcosim_share}/examples)
-# The launcher (tools/trackcosim.py and its modules) finds terrain_node and vehicle_node on PATH.
+# The launcher (tools/launcher/trackcosim.py and its modules) finds terrain_node and vehicle_node on PATH.
 install(DIRECTORY tools/ DESTINATION ${trackcosim_share}/tools USE_SOURCE_PERMISSIONS
         FILES_MATCHING PATTERN "*.py" PATTERN "*.json" PATTERN "trackcosim" PATTERN "*.sh")
 install(CODE "file(CREATE_LINK ../${trackcosim_share}/tools/trackcosim

@@ -155,8 +155,8 @@ class SmallToolsTest(unittest.TestCase):
     def test_numbers_on_the_command_line_are_finite(self):
         self.refuses("shoe_mesh.py", "--length", "inf", "-o", os.devnull,
                      words=("argument --length: expected a finite number, got 'inf'",))
-        self.refuses("launch_guard.py", "--grace", "nan", "--", "true", words=("--grace takes seconds, got 'nan'",))
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "render", ROOT,
+        self.refuses("launcher/launch_guard.py", "--grace", "nan", "--", "true", words=("--grace takes seconds, got 'nan'",))
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "launcher", "trackcosim.py"), "render", ROOT,
                                  "--start", "inf"], capture_output=True, text=True, timeout=60)
         self.assertEqual(result.returncode, EXIT_BAD_INPUT, result.stderr)
         self.assertIn("--start: expected a time in seconds, got 'inf'", result.stderr)

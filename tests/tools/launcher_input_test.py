@@ -13,7 +13,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import trackcosim  # noqa: E402
+from launcher import trackcosim  # noqa: E402
 from common.run_file import read_run_file  # noqa: E402
 
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
@@ -45,7 +45,7 @@ class LauncherInputTest(unittest.TestCase):
         self.addCleanup(self.folder.cleanup)
 
     def launcher(self, *args, env=None):
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py")] + list(args),
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "launcher", "trackcosim.py")] + list(args),
                                 cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
         self.assertNotIn("Traceback", result.stdout + result.stderr)
         return result

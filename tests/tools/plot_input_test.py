@@ -35,7 +35,7 @@ class PlotInputTest(unittest.TestCase):
             f.write("\n".join(lines) + "\n")
 
     def refuses(self, *words):
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "plot", self.folder],
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "launcher", "trackcosim.py"), "plot", self.folder],
                                 capture_output=True, text=True, timeout=120)
         self.assertNotIn("Traceback", result.stdout + result.stderr)
         self.assertEqual(result.returncode, 2, result.stdout + result.stderr)

@@ -25,7 +25,7 @@ from plots.render_plan import find_series, plan_frames, snapshot_at  # noqa: E40
 from plots.render_setup import prepare  # noqa: E402
 
 SIZE = (320, 180)
-TRACKCOSIM = os.path.join(ROOT, "tools", "trackcosim.py")
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 
 
 def render(folder, *options, env=None):

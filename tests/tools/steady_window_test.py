@@ -21,7 +21,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mobility_metrics_test import temporary_folder, write_run  # noqa: E402  (tests/tools)
 from mobility.mobility_metrics import report_lines  # noqa: E402  (tools/, put on the path by mobility_metrics_test)
-from trackcosim import mobility_of_run  # noqa: E402
+from launcher.trackcosim import mobility_of_run  # noqa: E402
 
 PITCH_RADIUS = 0.1171
 TOP_SPEED = 5.0                        # rad/s

@@ -36,7 +36,7 @@ def chassis_points(vtm):
 
 
 def render(out, *options):
-    command = [sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "render", RUN, "--out", out,
+    command = [sys.executable, os.path.join(ROOT, "tools", "launcher", "trackcosim.py"), "render", RUN, "--out", out,
                "--size", "%dx%d" % SIZE, "--quality", "low", "--no-movie"] + CHOICE + list(options)
     return subprocess.run(command, capture_output=True, text=True)
 

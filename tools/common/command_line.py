@@ -1,5 +1,5 @@
 """The launcher's command lines after `run`, `plot`, `render` and `mobility TEST`
-(tools/trackcosim.py): one positional word first (the run file, the run folder), then options
+(tools/launcher/trackcosim.py): one positional word first (the run file, the run folder), then options
 in any order. Every word is checked before anything starts: an option the launcher does not
 know, or one without its value, is refused rather than skipped."""
 

@@ -1,6 +1,6 @@
-"""What the launcher's subcommands share (tools/trackcosim.py and the `mobility` subcommand,
+"""What the launcher's subcommands share (tools/launcher/trackcosim.py and the `mobility` subcommand,
 tools/mobility/mobility_tests.py and tools/mobility/mobility_plan.py): its error line, finding the programs, and
-making a run folder. Its own module so that the subcommands need not import tools/trackcosim.py,
+making a run folder. Its own module so that the subcommands need not import tools/launcher/trackcosim.py,
 which imports them: no import circle."""
 import os
 import shutil

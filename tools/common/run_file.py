@@ -1,4 +1,4 @@
-"""Reads and checks a launcher run file (tools/trackcosim.py) before anything starts.
+"""Reads and checks a launcher run file (tools/launcher/trackcosim.py) before anything starts.
 
 The launcher passes most of the run file on to vehicle_node and terrain_node as command-line
 options, and those programs never see the file itself: a key the launcher does not know would

@@ -2,7 +2,7 @@
 (docs/mobility-metrics.md).
 
 Pure functions of the rows of vehicle.csv and shoes.csv (csv.DictReader dicts, values as text
-or numbers) and the vehicle config; tools/trackcosim.py reads the files and prints the result.
+or numbers) and the vehicle config; tools/launcher/trackcosim.py reads the files and prints the result.
 All three figures are means over the steady window, found from the data in two cuts:
 - the driving window: the driver ramps the sprockets up first, and slip while the tracks barely
   turn is a ratio of two small numbers, not a property of the terrain;

@@ -25,7 +25,7 @@ MEASURE_TIME = 1.0     # s of measurement a point runs by default
 TRACK_SPEED = 0.5      # m/s, the slip and pull modes' track speed unless --track-speed
 TOWED_TRACK_SPEED = 0.0
 EARTH_GRAVITY = 9.81   # m/s^2, a terrain config's default gravity (docs/terrain-config.md)
-TRACKCOSIM = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "trackcosim.py")
+TRACKCOSIM = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "launcher", "trackcosim.py")
 
 Point = namedtuple("Point", "index test value name folder")
 

@@ -236,7 +236,7 @@ def run_points(points, records, jobs, env, on_done, stop):
 
 
 def mobility_command(args, fail):
-    """The `mobility` subcommand of tools/trackcosim.py; fail(message) prints its error line."""
+    """The `mobility` subcommand of tools/launcher/trackcosim.py; fail(message) prints its error line."""
     try:
         test, config, options = parse_mobility_command_line(args)
     except UsageError as e:

@@ -141,7 +141,7 @@ def render(folder, opts):
 
 
 def render_command(args, fail):
-    """The `render` subcommand of tools/trackcosim.py; fail(message[, exit status]) prints its error
+    """The `render` subcommand of tools/launcher/trackcosim.py; fail(message[, exit status]) prints its error
     line and exits (docs/exit-status.md: 2 for bad input, 1 when the drawing itself failed)."""
     try:
         folder, opts = parse_render_command_line(args)

@@ -10,8 +10,8 @@ import shutil
 import sys
 import threading
 
-from launch_guard import end_process_tree
-from program_lines import is_last_line
+from launcher.launch_guard import end_process_tree
+from launcher.program_lines import is_last_line
 
 
 def in_hetjob():
@@ -102,7 +102,7 @@ class HungStepGuard:
     def _end_step(self):
         if self.process.poll() is None:
             print("trackcosim: srun had not returned %g s after both programs ended; ending it (Slurm's PMIx "
-                  "abort agent can hang a heterogeneous step, see tools/slurm_hetjob.py)" % self.grace,
+                  "abort agent can hang a heterogeneous step, see tools/launcher/slurm_hetjob.py)" % self.grace,
                   file=sys.stderr, flush=True)
             self.ended_hung_step = True
             # srun forks a helper that keeps our pipe open: end it too, or reading would not end.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/launch_guard.py [--grace SECONDS] -- LAUNCHER ARGS...
+"""tools/launcher/launch_guard.py [--grace SECONDS] -- LAUNCHER ARGS...
 
 Runs a job's launcher (mpirun or srun and the programs it starts), passing its output through,
 and ends it when it hangs after a node was lost: the defence of jobs/terrain_run.sbatch and of
@@ -28,8 +28,9 @@ import subprocess
 import sys
 import threading
 
-from common.help_option import exit_on_help
-from common.input_checks import EXIT_BAD_INPUT, InputError, finite_number
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/, the import root
+from common.help_option import exit_on_help  # noqa: E402
+from common.input_checks import EXIT_BAD_INPUT, InputError, finite_number  # noqa: E402
 
 # Lines after which the launcher has GRACE seconds to return: a rank that gave up on its peers
 # (comm/watchdog.cpp, the channels' deadlines), Open MPI ending the job, srun ending the step.

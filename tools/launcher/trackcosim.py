@@ -27,7 +27,7 @@ Run config (paths relative to the current folder):
   a settle section) the terrain starts from instead of settling (terrain_node --from-checkpoint).
   Settle once: without terrain.checkpoint, the first run of a terrain config saves the bed it
   settled (cosim.settle_time) in the bed store, and every later run of the same terrain starts
-  from it at once, on any rank count (tools/bed_store.py: keyed by the config's content and the
+  from it at once, on any rank count (tools/launcher/bed_store.py: keyed by the config's content and the
   files it names; TRACKCOSIM_BED_STORE, default output/beds, "off": no store). The launcher says which it did;
   --fresh-bed settles again and replaces the stored bed.
   Every key is checked before anything starts (tools/common/run_file.py, docs/protocol.md "The run
@@ -46,26 +46,26 @@ line. Exit status (docs/exit-status.md): 0 done (or stopped by a signal with its
 peer, 130 interrupted. --debug anywhere adds the traceback of an error.
 
 After a line saying that a rank gave up on a lost peer (a node lost mid-run), mpirun or srun has
-15 s to return before the launcher ends it (tools/launch_guard.py: either may wait for the lost
+15 s to return before the launcher ends it (tools/launcher/launch_guard.py: either may wait for the lost
 node for many minutes).
 
 On one host (outside Slurm, or a Slurm job of one node) Open MPI is kept on the loopback:
 OMPI_MCA_btl=self,vader and OMPI_MCA_oob_tcp_if_include=lo, each unless the environment sets it
-or chooses that transport's interfaces (tools/mpi_loopback.py; jobs/README.md, "Open MPI's
+or chooses that transport's interfaces (tools/launcher/mpi_loopback.py; jobs/README.md, "Open MPI's
 network", also says how a site chooses its interfaces). The launcher prints what it added.
 With mpirun outside a batch job the run also gets a network namespace of its own with only its
 loopback (unshare --net, where root or user namespaces allow it; TRACKCOSIM_NETNS=off leaves it
 out), so that mpirun's own listener, which Open MPI binds to every interface, is not reachable
-from another host (tools/private_network.py).
+from another host (tools/launcher/private_network.py).
 
 --launcher srun starts the job step with `srun --mpi=pmix --multi-prog` (inside a Slurm
 allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`; --launcher hetjob
 with `srun --het-group=0 vehicle : --het-group=1 terrain` inside a heterogeneous job
-(tools/slurm_hetjob.py; against a Slurm 22.05 srun hang after such a step, the vehicle's task
+(tools/launcher/slurm_hetjob.py; against a Slurm 22.05 srun hang after such a step, the vehicle's task
 lingers TRACKCOSIM_HETJOB_LINGER_S seconds, default 3, and srun is ended if it has not returned
 120 s after both programs' last lines: jobs/README.md). --grow-with-ranks
 keeps the particles per rank of the config: the terrain patch is stretched along x by
-N / terrain.ranks (tools/terrain_grow.py) and written to the run folder. Under Slurm, run.json
+N / terrain.ranks (tools/launcher/terrain_grow.py) and written to the run folder. Under Slurm, run.json
 records the job id, node list and task layout (in a heterogeneous job, per component).
 
 Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (run.json,
@@ -105,7 +105,7 @@ programs then stop at the same coupling step k with vehicle/checkpoint.bin and
 terrain/checkpoint.bin; the launcher prints "stopped by SIGUSR1 at coupling step k; resume with
 ..." and exits 0, leaving RUN_DIR/stopped.txt with that command. `--resume RUN_DIR` continues the
 run from both checkpoints (on any terrain rank count), appending to RUN_DIR's outputs, once it has
-checked that the vehicle config is the one of the run that wrote them (tools/run_record.py: the
+checked that the vehicle config is the one of the run that wrote them (tools/launcher/run_record.py: the
 first key that differs is named, exit status 2). Ctrl-C stops both programs the same way; the
 launcher then says it was interrupted, prints the exact command line that resumes, and exits 130.
 RUN_DIR/launches.json, and run.json's "launches", list the configs of every run of the folder."""
@@ -117,25 +117,25 @@ import signal
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
+TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tools/, the import root
+ROOT = os.path.dirname(TOOLS)
+sys.path.insert(0, TOOLS)
 from common.command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
+from common.help_option import HELP_OPTIONS  # noqa: E402
 from common.input_checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PEER_LOST, EXIT_RUN_FAILED, InputError, run_guarded  # noqa: E402,E501
 from common.launcher_common import fail, find_program, make_run_folder  # noqa: E402
+from common.run_file import RunFileError, read_run_file  # noqa: E402
+from common.run_log import start_run_log  # noqa: E402
+from launcher import private_network  # noqa: E402
+from launcher.launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
+from launcher.mpi_loopback import loopback_settings, on_one_host  # noqa: E402
+from launcher.program_lines import key_values  # noqa: E402
+from launcher.rank_balance import rank_balance, rank_balance_line  # noqa: E402
+from launcher.run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
+from launcher.slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
 from mobility.mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E402
 from mobility.mobility_metrics import text as figure_text  # noqa: E402
-from program_lines import key_values  # noqa: E402
-from common.run_file import RunFileError, read_run_file  # noqa: E402
-from rank_balance import rank_balance, rank_balance_line  # noqa: E402
-from common.help_option import HELP_OPTIONS  # noqa: E402
-from common.run_log import start_run_log  # noqa: E402
 from mobility.run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
-from run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
-from launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
-import private_network  # noqa: E402
-from mpi_loopback import loopback_settings, on_one_host  # noqa: E402
-from slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
 
 
 SUBCOMMANDS = ("run", "plot", "render", "mobility", "help")
@@ -186,9 +186,9 @@ def terrain_timeout(terrain_config):
 
 
 def stored_bed(terrain_config):
-    """The bed store's place for this terrain (tools/bed_store.py), or None when the terrain does
+    """The bed store's place for this terrain (tools/launcher/bed_store.py), or None when the terrain does
     not settle or its config cannot be read (terrain_node then says why)."""
-    from bed_store import StoredBed, settles, store_folder
+    from launcher.bed_store import StoredBed, settles, store_folder
     if store_folder() is None:
         return None
     try:
@@ -280,7 +280,7 @@ def launch_command(launcher, vehicle_cmd, terrain_cmd, ranks, folder):
 
 def write_grown_terrain(terrain_config, factor, folder):
     """The terrain config stretched along x by factor, written as folder/terrain_config.json."""
-    from terrain_grow import grow_terrain_config
+    from launcher.terrain_grow import grow_terrain_config
     with open(terrain_config) as f:
         grown = grow_terrain_config(f.read(), factor)
     path = os.path.join(folder, "terrain_config.json")
@@ -338,13 +338,13 @@ def plot_after_run(folder):
     """The run's figures in RUN_DIR/plots. The run has succeeded whatever happens here, so any
     failure, a missing matplotlib included, is one warning line and not the run's exit status.
     A python3 without matplotlib or numpy (one found before the Debian python3 on PATH, as by
-    `python3 tools/trackcosim.py`) hands the plots to tools/trackcosim plot, whose wrapper picks
+    `python3 tools/launcher/trackcosim.py`) hands the plots to tools/trackcosim plot, whose wrapper picks
     the python3 that has them."""
     try:
         from plots.plot_run import write_plots
     except ImportError as e:
         sys.stdout.flush()
-        result = subprocess.run([os.path.join(HERE, "trackcosim"), "plot", folder], stdout=subprocess.PIPE,
+        result = subprocess.run([os.path.join(TOOLS, "trackcosim"), "plot", folder], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         sys.stdout.write(result.stdout)  # through run.log (run_log.py)
         if result.returncode == 0:
@@ -457,8 +457,9 @@ def main(argv):
     if dry:
         return 0
     launches = record_launch(folder, config_file, run, vehicle["config"], terrain_config, resume)
-    resume_line = resume_command(os.path.join(os.path.dirname(argv[0]) or ".", "trackcosim"), config_file, folder,
-                                 options)
+    # The command names the wrapper tools/trackcosim, a folder above this file, by the path this file was run by.
+    wrapper = os.path.normpath(os.path.join(os.path.dirname(argv[0]), "..", "trackcosim"))
+    resume_line = resume_command(wrapper if os.sep in wrapper else "./" + wrapper, config_file, folder, options)
     env = dict(os.environ)
     env.setdefault("OMP_WAIT_POLICY", "passive")
     env.update(mpi_settings)

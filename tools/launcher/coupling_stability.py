@@ -7,13 +7,15 @@ implicit spring sees the compression x + H v. The vehicle applies the force
 F = -K (x + H v) - C v found for the state at the start of the interval (sequential scheme)
 or of the interval before (concurrent scheme). Prints, for each scheme, the factor by which
 an error shrinks per step (max |eigenvalue| estimated by simulation; > 1 is unstable).
-Usage: tools/coupling_stability.py
+Usage: tools/launcher/coupling_stability.py
 """
 
 import math
+import os
 import sys
 
-from common.help_option import exit_on_help
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/, the import root
+from common.help_option import exit_on_help  # noqa: E402
 
 
 def decay(a, b, lag, steps=3000):

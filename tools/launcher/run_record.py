@@ -1,4 +1,4 @@
-"""A run folder's record of the runs that wrote it, for `trackcosim run` (tools/trackcosim.py).
+"""A run folder's record of the runs that wrote it, for `trackcosim run` (tools/launcher/trackcosim.py).
 
 RUN_DIR/launches.json lists every run of the folder since it was last started afresh: the run
 file, the vehicle config (its path and its document) and the terrain config each one ran with,

@@ -6,7 +6,7 @@ Every Open MPI 4.1 rank opens TCP listeners on all interfaces at start-up (its T
 never leaves the host. On one host shared memory (vader) and self carry every MPI message, so
 the launcher restricts the BTLs to them and the out-of-band traffic to the loopback; the ranks
 then listen on nothing. mpirun's own out-of-band listener stays on every interface: Open MPI 4.1
-binds it to INADDR_ANY with no parameter to change that; tools/private_network.py keeps it off
+binds it to INADDR_ANY with no parameter to change that; tools/launcher/private_network.py keeps it off
 the host's network instead.
 
 Multi-host jobs are left as they are: shared memory cannot reach another host. Every setting is a
