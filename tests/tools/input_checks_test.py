@@ -153,7 +153,7 @@ class SmallToolsTest(unittest.TestCase):
             self.assertIn(word, result.stderr)
 
     def test_numbers_on_the_command_line_are_finite(self):
-        self.refuses("shoe_mesh.py", "--length", "inf", "-o", os.devnull,
+        self.refuses("meshes/shoe_mesh.py", "--length", "inf", "-o", os.devnull,
                      words=("argument --length: expected a finite number, got 'inf'",))
         self.refuses("launcher/launch_guard.py", "--grace", "nan", "--", "true", words=("--grace takes seconds, got 'nan'",))
         result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "launcher", "trackcosim.py"), "render", ROOT,
@@ -163,12 +163,12 @@ class SmallToolsTest(unittest.TestCase):
         if importlib.util.find_spec("numpy") and importlib.util.find_spec("matplotlib"):
             self.refuses("anchor_spheres.py", "--radius", "inf", "-o", os.devnull, words=("--radius",))
             self.refuses("anchor_spheres.py", "--spacing", "nan", "-o", os.devnull, words=("--spacing",))
-            self.refuses("plot_mesh_spheres.py", "a.obj", "b.json", "--elev", "nan", words=("--elev",))
+            self.refuses("meshes/plot_mesh_spheres.py", "a.obj", "b.json", "--elev", "nan", words=("--elev",))
 
     def test_a_missing_input_file_is_named(self):
         self.refuses("check_layout.py", "--rules", "/no/rules.json", words=("/no/rules.json: cannot read",))
         if importlib.util.find_spec("numpy") and importlib.util.find_spec("matplotlib"):
-            self.refuses("plot_mesh_spheres.py", "/no/part.obj", "/no/spheres.json", words=("/no/part.obj",))
+            self.refuses("meshes/plot_mesh_spheres.py", "/no/part.obj", "/no/spheres.json", words=("/no/part.obj",))
 
 
 if __name__ == "__main__":

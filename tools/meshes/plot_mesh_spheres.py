@@ -8,9 +8,10 @@ shoe's grousers (on its -z side) face the reader.
 
   build/tools/mesh_spheres configs/vehicles/meshes/shoe_grousers.obj --density 7800 \\
       --refine-levels 0 -o /tmp/shoe_spheres.json
-  tools/plot_mesh_spheres.py configs/vehicles/meshes/shoe_grousers.obj /tmp/shoe_spheres.json \\
+  tools/meshes/plot_mesh_spheres.py configs/vehicles/meshes/shoe_grousers.obj /tmp/shoe_spheres.json \\
       -o docs/images/shoe_grousers_spheres.png --title "M113 shoe with grousers"
 """
+import os
 import sys
 
 import numpy as np
@@ -18,8 +19,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
-from common.input_checks import (InputError, OneLineParser, finite_float, finite_number, member, read_json, read_text,
-                          run_guarded)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/, the import root
+from common.input_checks import (InputError, OneLineParser, finite_float, finite_number, member, read_json,  # noqa: E402
+                                 read_text, run_guarded)
 
 
 def read_obj(path):
