@@ -161,8 +161,8 @@ class SmallToolsTest(unittest.TestCase):
         self.assertEqual(result.returncode, EXIT_BAD_INPUT, result.stderr)
         self.assertIn("--start: expected a time in seconds, got 'inf'", result.stderr)
         if importlib.util.find_spec("numpy") and importlib.util.find_spec("matplotlib"):
-            self.refuses("anchor_spheres.py", "--radius", "inf", "-o", os.devnull, words=("--radius",))
-            self.refuses("anchor_spheres.py", "--spacing", "nan", "-o", os.devnull, words=("--spacing",))
+            self.refuses("anchor/anchor_spheres.py", "--radius", "inf", "-o", os.devnull, words=("--radius",))
+            self.refuses("anchor/anchor_spheres.py", "--spacing", "nan", "-o", os.devnull, words=("--spacing",))
             self.refuses("meshes/plot_mesh_spheres.py", "a.obj", "b.json", "--elev", "nan", words=("--elev",))
 
     def test_a_missing_input_file_is_named(self):

@@ -40,16 +40,18 @@ shaft's axes relative to the centre of mass, z = the shaft axis, the tip at the 
    "inertia", "principal_moments", "principal_axes", "spheres": [[x, y, z, r], ...],
    "options": {...}, "geometry": {...}}
 
-  tools/anchor_spheres.py -o configs/anchor/anchor_spheres.json      # the shipped anchor
+  tools/anchor/anchor_spheres.py -o configs/anchor/anchor_spheres.json      # the shipped anchor
 """
 import argparse
 import json
 import math
+import os
 import sys
 
 import numpy as np
 
-from common.input_checks import OneLineParser, finite_float, run_guarded
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/, the import root
+from common.input_checks import OneLineParser, finite_float, run_guarded  # noqa: E402
 
 
 def options(argv):

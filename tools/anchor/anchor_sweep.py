@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The helical anchor's two parameter sweeps (Negrut et al., NDIA 2012, figs 18 and 19), one command.
 
-  tools/anchor_sweep.py [run] --scenario small --jobs 2        # settle the bed, run every case, plot
-  tools/anchor_sweep.py slurm --scenario full                  # the same as Slurm jobs
-  tools/anchor_sweep.py plot --out DIR                         # the figures from finished runs
+  tools/anchor/anchor_sweep.py [run] --scenario small --jobs 2        # settle the bed, run every case, plot
+  tools/anchor/anchor_sweep.py slurm --scenario full                  # the same as Slurm jobs
+  tools/anchor/anchor_sweep.py plot --out DIR                         # the figures from finished runs
 
 A scenario (configs/anchor/sweeps.json) names a bed config, a run config and the sweeps: the
 torques at a fixed pull-out force (fig. 18) and the pull-out forces at a fixed torque (fig. 19).
@@ -37,12 +37,12 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/, the import root
 from common.input_checks import (EXIT_RUN_FAILED, InputError, OneLineParser, finite_float, member,  # noqa: E402
                           number_list_member, number_member, read_csv, run_guarded)
 from common.input_checks import read_json as read_checked_json  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the tree
 
 
 def read_json(path, what="a JSON file"):
@@ -385,7 +385,7 @@ def main(argv):
     plan_file = os.path.join(out, "sweep.json")
     if a.command in ("case", "plot"):
         if not os.path.isfile(plan_file):
-            raise InputError(f"--out {out}: no sweep folder (no {plan_file}: `tools/anchor_sweep.py run` or "
+            raise InputError(f"--out {out}: no sweep folder (no {plan_file}: `tools/anchor/anchor_sweep.py run` or "
                              "`slurm` writes it)")
         plan = read_json(plan_file, "a sweep's plan")
         if a.command == "plot":
