@@ -1,4 +1,4 @@
-"""tools/check_layout.py on small synthetic trees whose answers are known: a clean tree passes,
+"""tools/layout/check_layout.py on small synthetic trees whose answers are known: a clean tree passes,
 a forbidden include is reported with its file and line, the longest matching rule wins, a room
 without a rule and a folder without one are refused, system headers are ignored, a circle of
 Python imports in tools/ is refused, also across its rooms (sub-folders), and the rooms import down
@@ -12,7 +12,7 @@ import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-import check_layout  # noqa: E402
+from layout import check_layout  # noqa: E402
 
 RULES = {
     "rules": {
@@ -26,7 +26,7 @@ RULES = {
 }
 
 
-# The rooms of tools/, with arrows of their own (the real ones: tools/layout_arrows.json).
+# The rooms of tools/, with arrows of their own (the real ones: tools/layout/layout_arrows.json).
 ROOM_RULES = dict(RULES, python_rules={
     "tools/base": [],
     "tools/middle": ["tools/base"],

@@ -166,7 +166,7 @@ class SmallToolsTest(unittest.TestCase):
             self.refuses("meshes/plot_mesh_spheres.py", "a.obj", "b.json", "--elev", "nan", words=("--elev",))
 
     def test_a_missing_input_file_is_named(self):
-        self.refuses("check_layout.py", "--rules", "/no/rules.json", words=("/no/rules.json: cannot read",))
+        self.refuses("layout/check_layout.py", "--rules", "/no/rules.json", words=("/no/rules.json: cannot read",))
         if importlib.util.find_spec("numpy") and importlib.util.find_spec("matplotlib"):
             self.refuses("meshes/plot_mesh_spheres.py", "/no/part.obj", "/no/spheres.json", words=("/no/part.obj",))
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Checks that every #include "..." of our code follows the arrows of tools/layout_arrows.json
+"""Checks that every #include "..." of our code follows the arrows of tools/layout/layout_arrows.json
 (docs/architecture.md, "Arrows"), that no Python module of tools/ imports, through others, a
 module that imports it, and that the rooms of tools/ import down their own arrows: prints each
 include or import that a folder may not make, with file and line, and each import circle, and
 exits 1; exits 0 and prints a one-line summary when the layout holds.
 
-  tools/check_layout.py [--root DIR] [--rules FILE]
+  tools/layout/check_layout.py [--root DIR] [--rules FILE]
 
 A file obeys the rule of the longest key that is a prefix of its path (`terrain_node/config`
 before `terrain_node`); it may include its own folder and the listed prefixes. A source file in a
@@ -24,7 +24,8 @@ import os
 import re
 import sys
 
-from common.input_checks import OneLineParser, member, read_json, run_guarded
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/, the import root
+from common.input_checks import OneLineParser, member, read_json, run_guarded  # noqa: E402
 
 SOURCE_ENDINGS = (".h", ".hpp", ".cuh", ".c", ".cpp", ".cu")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -77,7 +78,7 @@ def violations(root, rules, unruled, mpi_only_in=()):
             path = name if rel_folder == "." else rel_folder + "/" + name
             key = governing_key(path, rules)
             if key is None or uncovered_room(path, key, rules):
-                yield path, 0, "no rule in tools/layout_arrows.json covers this folder"
+                yield path, 0, "no rule in tools/layout/layout_arrows.json covers this folder"
                 continue
             allowed = [key] + rules[key]
             with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
@@ -185,7 +186,7 @@ def python_arrows(root, modules, imports, python_rules):
         path = relative(modules[module], root)
         key = governing_key(path, python_rules) if python_rules else None
         if python_rules and (key is None or uncovered_room(path, key, python_rules)):
-            yield path, 0, "no rule in python_rules of tools/layout_arrows.json covers this folder"
+            yield path, 0, "no rule in python_rules of tools/layout/layout_arrows.json covers this folder"
             continue
         for other, line, flat in sorted(imports[module], key=lambda i: i[1]):
             if flat:
@@ -206,7 +207,7 @@ def relative(path, root):
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     parser = OneLineParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--root", default=os.path.dirname(here))
+    parser.add_argument("--root", default=os.path.dirname(os.path.dirname(here)))
     parser.add_argument("--rules", default=os.path.join(here, "layout_arrows.json"))
     args = parser.parse_args(argv)
     rules, unruled, mpi_only_in, python_rules = load_rules(args.rules)
