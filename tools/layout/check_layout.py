@@ -218,7 +218,7 @@ def main(argv):
     for path, line, message in found:
         print("%s:%d: %s" % (path, line, message))
     if found:
-        print("layout: %d include(s) break the arrows of %s, or import circles or imports against the arrows in tools/"
+        print("layout: %d include(s) or import(s) of tools/ break the arrows of %s, or close an import circle"
               % (len(found), args.rules), file=sys.stderr)
         return 1
     print("layout: every include follows the arrows (%d rules); tools/ imports no module in a circle%s" % (
