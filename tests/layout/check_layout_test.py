@@ -126,7 +126,8 @@ class CheckToolsRooms(Trees, unittest.TestCase):
             "tools/middle/__init__.py": "",
             "tools/middle/m.py": "from base.util import x\n",
             "tools/top/__init__.py": "",
-            "tools/top/main.py": "import os\nfrom middle import m\nimport base.util\n\ndef f():\n    from top.other import g\n",
+            "tools/top/main.py": ("import os\nfrom middle import m\nimport base.util\n\n"
+                                  "def f():\n    from top.other import g\n"),
             "tools/top/other.py": "from base.util import (x,\n                       y)\n",
         })
         self.assertEqual(code, 0, out)
@@ -136,21 +137,25 @@ class CheckToolsRooms(Trees, unittest.TestCase):
         out = self.assert_refused({"tools/base/util.py": "import json\n\ndef f():\n    from middle.m import g\n",
                                    "tools/middle/m.py": "def g():\n    pass\n",
                                    "tools/top/main.py": "from middle.m import g\n"},
-                                  "tools/base/util.py:4: tools/base/ may not import middle.m (it may import: tools/base/)")
+                                  "tools/base/util.py:4: tools/base/ may not import middle.m "
+                                  "(it may import: tools/base/)")
         self.assertNotIn("tools/top/main.py", out)
 
     def test_an_import_circle_inside_a_room_is_refused_naming_its_modules(self):
         # The arrows allow a room to import itself: only the circle is wrong.
-        self.assert_refused({"tools/top/a.py": "from top.b import f\n", "tools/top/b.py": "def f():\n    from top import a\n"},
+        self.assert_refused({"tools/top/a.py": "from top.b import f\n",
+                             "tools/top/b.py": "def f():\n    from top import a\n"},
                             "tools/top/a.py:0: an import circle: top.a -> top.b -> top.a")
 
     def test_an_import_circle_across_rooms_is_refused_naming_its_modules(self):
-        self.assert_refused({"tools/base/a.py": "def f():\n    from top.b import g\n", "tools/top/b.py": "import base.a\n"},
+        self.assert_refused({"tools/base/a.py": "def f():\n    from top.b import g\n",
+                             "tools/top/b.py": "import base.a\n"},
                             "tools/base/a.py:0: an import circle: base.a -> top.b -> base.a",
                             "tools/base/a.py:2: tools/base/ may not import top.b")
 
     def test_a_module_of_a_room_imported_by_its_file_name_is_refused(self):
-        self.assert_refused({"tools/base/util.py": "import json\n", "tools/top/main.py": "import json\nfrom util import x\n"},
+        self.assert_refused({"tools/base/util.py": "import json\n",
+                             "tools/top/main.py": "import json\nfrom util import x\n"},
                             "tools/top/main.py:2: imports util by its file name: import it as base.util")
 
     def test_a_circle_through_a_flat_import_is_still_a_circle(self):

@@ -35,8 +35,8 @@ class AnchorSweepInputTest(unittest.TestCase):
         return path
 
     def refuses(self, *args, words=()):
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "anchor", "anchor_sweep.py")] + list(args) +
-                                ["--terrain-node", self.terrain_node],
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "anchor", "anchor_sweep.py")] + list(args)
+                                + ["--terrain-node", self.terrain_node],
                                 cwd=ROOT, capture_output=True, text=True, timeout=60)
         self.assertNotIn("Traceback", result.stdout + result.stderr)
         self.assertEqual(result.returncode, 2, result.stdout + result.stderr)

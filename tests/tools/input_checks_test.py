@@ -16,9 +16,10 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from common.input_checks import (EXIT_BAD_INPUT, EXIT_OUTPUT_CLOSED, EXIT_RUN_FAILED, InputError, finite_number, number_list_member,  # noqa: E402
-                          read_csv, read_json, run_guarded)
+from common.input_checks import (EXIT_BAD_INPUT, EXIT_OUTPUT_CLOSED, EXIT_RUN_FAILED, InputError,  # noqa: E402
+                                 finite_number, number_list_member, read_csv, read_json, run_guarded)
 
 
 class CsvTest(unittest.TestCase):
@@ -155,8 +156,9 @@ class SmallToolsTest(unittest.TestCase):
     def test_numbers_on_the_command_line_are_finite(self):
         self.refuses("meshes/shoe_mesh.py", "--length", "inf", "-o", os.devnull,
                      words=("argument --length: expected a finite number, got 'inf'",))
-        self.refuses("launcher/launch_guard.py", "--grace", "nan", "--", "true", words=("--grace takes seconds, got 'nan'",))
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "launcher", "trackcosim.py"), "render", ROOT,
+        self.refuses("launcher/launch_guard.py", "--grace", "nan", "--", "true",
+                     words=("--grace takes seconds, got 'nan'",))
+        result = subprocess.run([sys.executable, TRACKCOSIM, "render", ROOT,
                                  "--start", "inf"], capture_output=True, text=True, timeout=60)
         self.assertEqual(result.returncode, EXIT_BAD_INPUT, result.stderr)
         self.assertIn("--start: expected a time in seconds, got 'inf'", result.stderr)

@@ -72,8 +72,8 @@ class LostPeerGuardTest(unittest.TestCase):
     def test_command_line_passes_output_usr1_and_status(self):
         # The launcher (here sh) exits 5 on SIGUSR1; the guard forwards SIGUSR1 and TERM to it.
         script = "trap 'exit 5' USR1; echo ready; while :; do sleep 0.1; done"
-        guard = subprocess.Popen([sys.executable, os.path.join(TOOLS, "launcher", "launch_guard.py"), "--grace", "5", "--",
-                                  "sh", "-c", script], stdout=subprocess.PIPE, text=True)
+        guard = subprocess.Popen([sys.executable, os.path.join(TOOLS, "launcher", "launch_guard.py"), "--grace", "5",
+                                  "--", "sh", "-c", script], stdout=subprocess.PIPE, text=True)
         self.assertEqual(guard.stdout.readline().strip(), "ready")
         guard.send_signal(signal.SIGUSR1)
         self.assertEqual(guard.wait(timeout=10), 5)

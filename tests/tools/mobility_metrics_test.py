@@ -21,9 +21,9 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from mobility.mobility_metrics import line_fields, quantile, report_lines  # noqa: E402
 from launcher.program_lines import key_values  # noqa: E402
 from launcher.trackcosim import mobility_of_run  # noqa: E402
+from mobility.mobility_metrics import line_fields, quantile, report_lines  # noqa: E402
 
 PITCH_RADIUS = 0.125
 LEFT_SPEED, RIGHT_SPEED = 10.0, (1.0 / 0.9) / PITCH_RADIUS  # rad/s: 1.25 and 1.111 m/s of track

@@ -11,6 +11,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from launcher import private_network  # noqa: E402
 from launcher.mpi_loopback import loopback_settings, on_one_host  # noqa: E402
@@ -94,7 +95,7 @@ class LauncherTest(unittest.TestCase):
     def dry_run(self, **environment):
         env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_MCA_", "SLURM_"))}
         env.update(environment, TRACKCOSIM_BUILD=self.folder.name, TRACKCOSIM_BED_STORE="off")
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "launcher", "trackcosim.py"), "run", self.run_file,
+        result = subprocess.run([sys.executable, TRACKCOSIM, "run", self.run_file,
                                  "--dry-run", "--out", os.path.join(self.folder.name, "out")],
                                 capture_output=True, text=True, timeout=60, env=env)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)

@@ -18,14 +18,15 @@ import numpy as np
 from matplotlib.image import imread
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from plots import plot_run  # noqa: E402
 from launcher import trackcosim  # noqa: E402
+from plots import plot_run  # noqa: E402
 from plots.plot_data import RunFolderError, VehicleRun, read_table  # noqa: E402
 from plots.plot_terrain import contacts_figure, energy_figure, residual_figure, sinkage_figure  # noqa: E402
 from plots.plot_timing import phase_times_figure  # noqa: E402
 from plots.plot_vehicle import (G, motion_figure, road_wheel_figure, shoe_heights_figure, slip_figure,  # noqa: E402
-                          sprocket_figure, terrain_force_figure)
+                                sprocket_figure, terrain_force_figure)
 
 T = [0.1, 0.2, 0.3, 0.4]
 X = [1.0, 1.1, 1.3, 1.6]
@@ -270,7 +271,7 @@ class TerrainAndErrorTest(FolderTest):
         os.makedirs(os.path.join(self.folder, "vehicle"))
         with self.assertRaises(RunFolderError):
             plot_run.figures_of(self.folder)
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "launcher", "trackcosim.py"), "plot", self.folder],
+        result = subprocess.run([sys.executable, TRACKCOSIM, "plot", self.folder],
                                 capture_output=True, text=True, timeout=120)
         self.assertEqual(result.returncode, 2)  # bad input (docs/exit-status.md)
         self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)

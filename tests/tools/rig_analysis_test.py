@@ -18,7 +18,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from mobility.rig_analysis import (RIG_COLUMNS, batch_means, climbs, gradeability, mser5_cut, naive_se,  # noqa: E402
-                          point_figures, read_rig, steady_rows)
+                                   point_figures, read_rig, steady_rows)
 
 PHI = 0.9
 

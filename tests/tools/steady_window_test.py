@@ -20,8 +20,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mobility_metrics_test import temporary_folder, write_run  # noqa: E402  (tests/tools)
-from mobility.mobility_metrics import report_lines  # noqa: E402  (tools/, put on the path by mobility_metrics_test)
 from launcher.trackcosim import mobility_of_run  # noqa: E402
+from mobility.mobility_metrics import report_lines  # noqa: E402  (tools/, put on the path by mobility_metrics_test)
 
 PITCH_RADIUS = 0.1171
 TOP_SPEED = 5.0                        # rad/s

@@ -117,7 +117,8 @@ def vehicle_frames(run):
             dataset = blocks.GetBlock(i)
             check_grid(dataset, grid, files[name])
             if dataset.GetNumberOfCells() != len(grid.types):
-                fail("%s: VTK reads %d cells, tools/common/vtk_reader.py %d" % (files[name], dataset.GetNumberOfCells(), len(grid.types)))
+                fail("%s: VTK reads %d cells, tools/common/vtk_reader.py %d" % (
+                    files[name], dataset.GetNumberOfCells(), len(grid.types)))
         frames_grid = read_grid(files["frames"])
         shoe_fz = sum(f[2] for f in frames_grid.point_data["shoe_force"])
         expected = fz.get(round(t, 9))

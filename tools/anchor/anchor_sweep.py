@@ -39,7 +39,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/, the import root
 from common.input_checks import (EXIT_RUN_FAILED, InputError, OneLineParser, finite_float, member,  # noqa: E402
-                          number_list_member, number_member, read_csv, run_guarded)
+                                 number_list_member, number_member, read_csv, run_guarded)
 from common.input_checks import read_json as read_checked_json  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the tree

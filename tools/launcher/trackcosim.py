@@ -122,7 +122,8 @@ ROOT = os.path.dirname(TOOLS)
 sys.path.insert(0, TOOLS)
 from common.command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
 from common.help_option import HELP_OPTIONS  # noqa: E402
-from common.input_checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PEER_LOST, EXIT_RUN_FAILED, InputError, run_guarded  # noqa: E402,E501
+from common.input_checks import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PEER_LOST, EXIT_RUN_FAILED, InputError,  # noqa: E402
+                                 run_guarded)
 from common.launcher_common import fail, find_program, make_run_folder  # noqa: E402
 from common.run_file import RunFileError, read_run_file  # noqa: E402
 from common.run_log import start_run_log  # noqa: E402

@@ -20,8 +20,8 @@ from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/, the import root
-from common.input_checks import (InputError, OneLineParser, finite_float, finite_number, member, read_json,  # noqa: E402
-                                 read_text, run_guarded)
+from common.input_checks import (InputError, OneLineParser, finite_float, finite_number, member,  # noqa: E402
+                                 read_json, read_text, run_guarded)
 
 
 def read_obj(path):

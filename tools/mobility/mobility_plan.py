@@ -12,8 +12,8 @@ import os
 import sys
 from collections import namedtuple
 
-from common.launcher_common import find_program
 from common.input_checks import strip_comments
+from common.launcher_common import find_program
 
 # Each test: the rig mode, the rig key its values set, and the series its steady window is chosen on.
 TESTS = {"dbp": {"mode": "slip", "key": "slip", "series": "drawbar_pull"},

@@ -13,11 +13,11 @@ import math
 import os
 
 from common.input_checks import InputError, read_csv
+from common.vtk_reader import VtkError
 from mobility.mobility_plan import TESTS
 from mobility.obstacle_analysis import obstacle_figures, series as obstacle_series
 from mobility.rig_analysis import climbs, point_figures, read_rig
 from mobility.sinkage import mean_over, missing_inputs, sinkage_over_time
-from common.vtk_reader import VtkError
 
 NAN = float("nan")
 

@@ -31,11 +31,11 @@ import time
 
 from common.command_line import UsageError, parse_mobility_command_line
 from common.launcher_common import make_run_folder
+from common.run_file import RunFileError, read_run_file
+from common.run_log import LOG_FILE, start_run_log
 from mobility.mobility_plan import default_jobs, plan_points, prepare_point, terrain_ranks
 from mobility.mobility_results import PointError, Table, analyse_point, point_record, rig_path
 from mobility.rig_analysis import gradeability
-from common.run_file import RunFileError, read_run_file
-from common.run_log import LOG_FILE, start_run_log
 
 USAGE = ("trackcosim mobility dbp|resistance|grade|obstacle RUN_CONFIG --slips L|--speeds L|--slopes L|--speed V "
          "[--track-speed V] [--end-time T] [--rigid] [--jobs N] [--terrain-ranks N] [--launcher mpirun|srun] "

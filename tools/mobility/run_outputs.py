@@ -4,9 +4,9 @@ import csv
 import json
 import os
 
+from common.input_checks import strip_comments
 from mobility.mobility_metrics import mobility
 from mobility.sinkage import SURFACE_FILE, floor_check, mean_over, missing_inputs, read_surface, sinkage_over_time
-from common.input_checks import strip_comments
 
 
 # The terrain's timing.csv columns that are not stages of its step; every other column is one

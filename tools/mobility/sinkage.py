@@ -22,8 +22,8 @@ import math
 import os
 import re
 
-from mobility.mobility_metrics import carried_shoes
 from common.vtk_reader import read_collection, read_grid, read_multiblock
+from mobility.mobility_metrics import carried_shoes
 
 SURFACE_FILE = os.path.join("terrain", "surface_start.csv")
 TIME_MATCH_S = 1e-9

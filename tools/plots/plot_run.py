@@ -14,7 +14,7 @@ from plots.plot_data import MissingData, RunFolderError, VehicleRun, read_table,
 from plots.plot_terrain import contacts_figure, energy_figure, residual_figure, sinkage_figure
 from plots.plot_timing import phase_times_figure
 from plots.plot_vehicle import (motion_figure, road_wheel_figure, shoe_heights_figure, slip_figure, sprocket_figure,
-                          terrain_force_figure)
+                                terrain_force_figure)
 
 
 def sinkage_of(folder):

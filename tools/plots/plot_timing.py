@@ -2,8 +2,8 @@
 programs, from the merged timing.csv (tools/mobility/run_outputs.py merge_timing; docs/plots.md)."""
 import numpy as np
 
-from plots.plot_data import MissingData
 from common.plot_style import label, new_figure
+from plots.plot_data import MissingData
 
 # Columns of timing.csv that are not a stage of the terrain step (run_outputs.TERRAIN_TIMING_FIXED
 # with the merge's prefix): every other terrain_<name> column is a stage, in step order.

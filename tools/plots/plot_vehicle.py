@@ -5,10 +5,10 @@ import sys
 
 import numpy as np
 
-from mobility.mobility_metrics import MIN_TRACK_SPEED, driving_window, forward_speed, steady_window
-from plots.plot_data import MissingData
 from common.plot_style import label, new_figure
+from mobility.mobility_metrics import MIN_TRACK_SPEED, driving_window, forward_speed, steady_window
 from mobility.run_outputs import sprocket_pitch_radius
+from plots.plot_data import MissingData
 
 G = 9.81  # m/s^2, as the vehicle's weight is quoted
 SIDES = ("left", "right")

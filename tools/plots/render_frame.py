@@ -5,11 +5,11 @@ import os
 import subprocess
 import time
 
+from common.vtk_reader import VtkError, read_grid, read_multiblock, read_points_file
 from plots.povray_scene import frame_include, view_scene
 from plots.render_camera import chase_camera
 from plots.render_overlay import overlay
 from plots.render_setup import chassis_pose
-from common.vtk_reader import VtkError, read_grid, read_multiblock, read_points_file
 
 SCENES = "scenes"  # under the output folder: the .inc and .pov files of the frames being drawn
 

@@ -139,7 +139,8 @@ def overlay(camera, aspect, time, legend=None):
         groups["OverlayColours"] = colour_bar(legend, aspect)
     forward, right, up = camera.axes()
     depth = camera.depth(aspect)
-    lines = ["// The overlay (tools/plots/render_overlay.py): u right, v up in image heights on the plane %g ahead" % depth,
+    lines = ["// The overlay (tools/plots/render_overlay.py): u right, v up in image heights on the plane %g "
+             "ahead" % depth,
              MACROS % {"ink": flat(INK), "font": FONT, "size": TEXT, "pad": PAD, "behind": BEHIND,
                        "back": BEHIND + THIN, "paper": flat(PAPER)}]
     for name, items in groups.items():

@@ -11,12 +11,12 @@ import sys
 import time
 
 from common.command_line import UsageError, parse_render_command_line
-from plots.render_frame import SCENES, Job, draw, png_path
 from common.input_checks import EXIT_RUN_FAILED
-from plots.render_plan import RenderError, RenderFailed, find_series, parse_slice, plan_frames, slice_of
-from plots.render_overlay import FONT, FONT_FOLDERS, font_folder
-from plots.render_setup import UNITS, prepare
 from common.vtk_reader import VtkError
+from plots.render_frame import SCENES, Job, draw, png_path
+from plots.render_overlay import FONT, FONT_FOLDERS, font_folder
+from plots.render_plan import RenderError, RenderFailed, find_series, parse_slice, plan_frames, slice_of
+from plots.render_setup import UNITS, prepare
 
 INSTALL_HINT = "apt-get install povray fonts-povray ffmpeg (or bash tools/install_deps.sh --with-render)"
 

@@ -5,8 +5,8 @@ the ground's height. Computed from all frames of the render, never a slice of th
 jobs of an array agree."""
 import math
 
-from plots.render_camera import heading, side_camera, sub, dot
 from common.vtk_reader import read_grid, read_multiblock, read_points_file
+from plots.render_camera import heading, side_camera, sub, dot
 
 STORED = 2  # `state` of a grain kept aside by the moving patch, drawn grey
 CHASSIS = 0  # body number of the chassis in the `frames` block
