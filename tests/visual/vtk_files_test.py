@@ -59,7 +59,7 @@ def same(ours, theirs, what):
 
 
 def check_grid(dataset, grid, what):
-    """One VTK dataset against the same file read by tools/vtk_reader.py."""
+    """One VTK dataset against the same file read by tools/common/vtk_reader.py."""
     points = dataset.GetPoints()
     theirs = [tuple(points.GetPoint(i)) for i in range(points.GetNumberOfPoints())] if points else []
     same(grid.points, theirs, what + " points")
