@@ -45,7 +45,7 @@ class PlotAfterRunTest(unittest.TestCase):
         with open(os.path.join(ROOT, "tools", "quickstart.sh")) as f:
             text = f.read()
         self.assertRegex(text, r"\btools/trackcosim run configs/cosim_gravel.json")
-        self.assertIsNone(re.search(r"python3?\s+\S*tools/trackcosim\.py", text))
+        self.assertIsNone(re.search(r"python3?\s+\S*tools/(launcher/)?trackcosim\.py", text))
 
 
 if __name__ == "__main__":
