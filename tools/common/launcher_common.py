@@ -8,7 +8,7 @@ import sys
 
 from common.input_checks import EXIT_BAD_INPUT, EXIT_RUN_FAILED
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tools/common/ -> the tree
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the tree above tools/common/
 
 
 def fail(message, status=EXIT_BAD_INPUT):

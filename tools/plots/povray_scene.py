@@ -6,7 +6,8 @@ exact primitives that POV-Ray bounds in a hierarchy of its own, so a bed of 10^5
 tessellation; they share LEVELS declared textures. The vehicle's surfaces (quads and polygons of
 bodies.vtu) become one `mesh2` per body kind, each polygon cut into a fan of triangles."""
 from common.vtk_reader import cell_points
-from plots.render_colours import (BACKGROUND, BODY_KINDS, CONTACT_SPHERE, GROUND, STORED_GRAIN, level_colours, level_of)
+from plots.render_colours import (BACKGROUND, BODY_KINDS, CONTACT_SPHERE, GROUND, STORED_GRAIN, level_colours,
+                                  level_of)
 from plots.render_setup import STORED, grain_state, grain_value
 
 
