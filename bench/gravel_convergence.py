@@ -35,10 +35,10 @@ import time
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, ".."))
 sys.path.insert(0, os.path.join(root, "tools"))
-from help_option import exit_on_help  # noqa: E402
+from common.help_option import exit_on_help  # noqa: E402
 sys.path.insert(0, here)
 from heavy_convergence import change_fields, changes, figures, window_argument  # noqa: E402
-from input_checks import InputError, read_json  # noqa: E402
+from common.input_checks import InputError, read_json  # noqa: E402
 
 VARIANTS = ("base", "iterations", "step")
 SCATTER = "seed"  # not a convergence variant: another realisation of the same bed
@@ -126,7 +126,7 @@ def run_variant(run_file, variant, out):
     start = time.time()
     resume = ["--resume", folder] if os.path.exists(os.path.join(folder, "vehicle", "checkpoint.bin")) else []
     with open(os.path.join(out, variant + ".log"), "a") as log:
-        rc = subprocess.call([sys.executable, os.path.join(root, "tools", "trackcosim.py"), "run", run_copy,
+        rc = subprocess.call([sys.executable, os.path.join(root, "tools", "launcher", "trackcosim.py"), "run", run_copy,
                               "--out", folder, "--no-plot"] + resume, stdout=log, stderr=subprocess.STDOUT, cwd=root)
     if rc != 0:
         raise RuntimeError("%s failed (exit %d): %s" % (variant, rc, os.path.join(out, variant + ".log")))

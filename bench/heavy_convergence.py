@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Is a heavy run converged? Compares co-simulation run folders over one driving window: the mean
-sinkage (tools/sinkage.py: loaded shoes' bottom below the undisturbed surface) and the mean
+sinkage (tools/mobility/sinkage.py: loaded shoes' bottom below the undisturbed surface) and the mean
 sprocket torque (both sprockets, vehicle.csv), each against the first (reference) run.
 
   heavy_convergence.py --window T0,T1 REFERENCE_RUN OTHER_RUN [OTHER_RUN...]
@@ -18,8 +18,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from help_option import exit_on_help  # noqa: E402
-from sinkage import mean_over, missing_inputs, sinkage_over_time  # noqa: E402
+from common.help_option import exit_on_help  # noqa: E402
+from mobility.sinkage import mean_over, missing_inputs, sinkage_over_time  # noqa: E402
 
 TOLERANCE = 0.05
 

@@ -7,7 +7,7 @@ line per run over a window of its rest (before the sprockets turn):
                          force_ratio=<r> force_ratio_min=<a> force_ratio_max=<b>
                          residual_median=<m> sinkage_change=<ds> converged=<yes|no>
 
-- sinkage_m: the mean sinkage of the loaded shoes over the window (tools/sinkage.py);
+- sinkage_m: the mean sinkage of the loaded shoes over the window (tools/mobility/sinkage.py);
 - creep_mm_s: its least-squares slope over the window: a bed that carries the vehicle converged
   holds it still (0); an unconverged solve lets it sink on;
 - force_ratio (min, max): the summed vertical terrain force on the shoes over the window against
@@ -26,8 +26,8 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from help_option import exit_on_help  # noqa: E402
-from sinkage import missing_inputs, sinkage_over_time  # noqa: E402
+from common.help_option import exit_on_help  # noqa: E402
+from mobility.sinkage import missing_inputs, sinkage_over_time  # noqa: E402
 from heavy_run_summary import GRAVITY, TIME_MATCH_S, read_csv, vertical_force_by_time  # noqa: E402
 from heavy_convergence import TOLERANCE, window_argument  # noqa: E402
 

@@ -8,7 +8,7 @@
   heavy_run_summary.py RUN_DIR VEHICLE_NAME WALL_SECONDS [--rest-window T0,T1]
 
 - steps, ms_per_step, distance_m: the launcher's summary (RUN_DIR/run.json); sinkage_m: the mean
-  over its driving window, measured again by tools/sinkage.py (run.json's when the folder lacks
+  over its driving window, measured again by tools/mobility/sinkage.py (run.json's when the folder lacks
   the VTK series or the surface map; docs/mobility-metrics.md).
 - sprocket_torque_Nm: the mean motor torque of both sprockets over the same driving window
   (run.json's driving_window_s).
@@ -31,9 +31,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from help_option import exit_on_help  # noqa: E402
-from run_outputs import sinkage_of_run  # noqa: E402
-from sinkage import missing_inputs  # noqa: E402
+from common.help_option import exit_on_help  # noqa: E402
+from mobility.run_outputs import sinkage_of_run  # noqa: E402
+from mobility.sinkage import missing_inputs  # noqa: E402
 
 GRAVITY = 9.81
 REST_WINDOW_S = 0.5
@@ -86,7 +86,7 @@ def vertical_force_by_time(shoe_rows):
 
 
 def sinkage_now(folder, summary, vehicle_rows):
-    """The driving window's mean sinkage as tools/sinkage.py measures it now (run.json keeps the
+    """The driving window's mean sinkage as tools/mobility/sinkage.py measures it now (run.json keeps the
     figure of the launcher that finished the run, before any change of the measure), or
     run.json's when the folder lacks what the measure reads."""
     if missing_inputs(folder) is not None:

@@ -25,11 +25,11 @@ import time
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, ".."))
 sys.path.insert(0, os.path.join(root, "tools"))
-from help_option import exit_on_help  # noqa: E402
+from common.help_option import exit_on_help  # noqa: E402
 sys.path.insert(0, here)
 from gravel_convergence import VARIANTS, double_iterations  # noqa: E402
 from heavy_convergence import changes  # noqa: E402
-from input_checks import InputError, read_json  # noqa: E402
+from common.input_checks import InputError, read_json  # noqa: E402
 
 
 def variant_config(config_path, variant, out):

@@ -33,9 +33,11 @@ install(FILES ${CMAKE_BINARY_DIR}/trackcosim.pc DESTINATION ${CMAKE_INSTALL_LIBD
 install(FILES examples/python_client.py DESTINATION ${trackcosim_python} RENAME trackcosim_client.py)
 install(FILES examples/CMakeLists.txt examples/README.md examples/prescribed_track.c examples/prescribed_track.cpp
               examples/rig_track.c examples/python_client.py DESTINATION ${trackcosim_share}/examples)
-# The launcher (tools/trackcosim.py and its modules) finds terrain_node and vehicle_node on PATH.
+# The launcher finds terrain_node and vehicle_node on PATH. The rooms of tools/ come along as its
+# sub-folders: the wrapper tools/trackcosim runs launcher/trackcosim.py, which puts tools/ on the import path.
 install(DIRECTORY tools/ DESTINATION ${trackcosim_share}/tools USE_SOURCE_PERMISSIONS
-        FILES_MATCHING PATTERN "*.py" PATTERN "*.json" PATTERN "trackcosim" PATTERN "*.sh")
+        FILES_MATCHING PATTERN "*.py" PATTERN "*.json" PATTERN "trackcosim" PATTERN "*.sh"
+        PATTERN "__pycache__" EXCLUDE)
 install(CODE "file(CREATE_LINK ../${trackcosim_share}/tools/trackcosim
                    \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/trackcosim SYMBOLIC)")
 install(DIRECTORY configs/ DESTINATION ${trackcosim_share}/configs PATTERN "CMakeLists.txt" EXCLUDE)

@@ -71,7 +71,7 @@ void write_data_array(std::ostream& out, std::string_view name, int components, 
 /// bits. Binary: VTK's appended raw data after the XML, compressed in zlib blocks
 /// (vtkZLibDataCompressor, UInt64 headers), with floating-point arrays stored as Float32: 7
 /// significant digits, 1 um at 10 m, enough to look at a run; CSVs and checkpoints keep every bit.
-/// ParaView and python3-vtk read both, as does tools/vtk_reader.py.
+/// ParaView and python3-vtk read both, as does tools/common/vtk_reader.py.
 enum class Encoding { Ascii, Binary };
 
 /// "ascii" or "binary"; throws std::invalid_argument naming `what` on anything else.

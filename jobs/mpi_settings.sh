@@ -10,11 +10,11 @@
 # more, 20 s apart: 8 minutes. Here: a probe after 5 s of silence, given up after 3 more 2 s
 # apart, so that a lost node is known within about 11 s, before the programs' own deadlines
 # (20 s and more) fire. It must come first: once a rank has exited, mpirun's message to the lost
-# node keeps the connection busy, and keepalive no longer runs on it (tools/launch_guard.py then
+# node keeps the connection busy, and keepalive no longer runs on it (tools/launcher/launch_guard.py then
 # ends mpirun). Measured on the namespace cluster (tests/slurm/netns_cluster.sh), a host's
 # interface set down: the job ended 13.5 s later; without these settings it ran on until Slurm
 # declared the node dead (SlurmdTimeout, 300 s by default). Under srun, the programs' deadlines
-# and tools/launch_guard.py end the job.
+# and tools/launcher/launch_guard.py end the job.
 export OMPI_MCA_oob_tcp_keepalive_time=${OMPI_MCA_oob_tcp_keepalive_time:-5}
 export OMPI_MCA_oob_tcp_keepalive_intvl=${OMPI_MCA_oob_tcp_keepalive_intvl:-2}
 export OMPI_MCA_oob_tcp_keepalive_probes=${OMPI_MCA_oob_tcp_keepalive_probes:-3}

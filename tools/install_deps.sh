@@ -21,10 +21,10 @@ packages=(
   libpng-dev                            # heightmap images (PNG in and out)
   zlib1g-dev                            # binary VTK outputs (zlib-compressed arrays)
   python3                               # examples and output tools
-  python3-matplotlib python3-numpy      # the plots every run ends with (tools/plot_run.py)
-  iproute2                              # ip: a one-host run's own network namespace (tools/private_network.py)
+  python3-matplotlib python3-numpy      # the plots every run ends with (tools/plots/plot_run.py)
+  iproute2                              # ip: a one-host run's own network namespace (tools/launcher/private_network.py)
 )
-render=(povray fonts-povray ffmpeg)    # frames and movies of a run (tools/render_run.py); the fonts
+render=(povray fonts-povray ffmpeg)    # frames and movies of a run (tools/plots/render_run.py); the fonts
                                        # of its overlay, which povray only recommends (docs/render.md)
 if [[ "${1:-}" == --with-slurm ]]; then
   packages+=(slurm-wlm munge libpmix-dev  # one-node cluster on localhost, srun --mpi=pmix

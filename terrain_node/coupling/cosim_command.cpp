@@ -138,7 +138,7 @@ void run_cosim_command(const CosimOptions& options) {
   progress.finish();
   if (settle_steps > 0 && !options.save_bed.empty()) save_settled_bed(terrain, options.save_bed, checkpoint_record(start), watchdog);
   // The undisturbed surface, against which the launcher measures the tracks' sinkage
-  // (tools/sinkage.py): once, before the vehicle's first step. A resumed run keeps the file of
+  // (tools/mobility/sinkage.py): once, before the vehicle's first step. A resumed run keeps the file of
   // the run it continues.
   if (!resume) write_bed_surface(terrain, config, folder / "surface_start.csv");
 

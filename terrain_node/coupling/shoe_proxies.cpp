@@ -77,7 +77,7 @@ gpu::BodySet shoe_proxies(const cosim::VehicleHello& hello, gpu::GlobalId first_
 /// to the damping. A sequential vehicle applies the force of the state at the interval's start:
 /// stable for a + b < 2 and 3a + 2b < 4, default a = 2/3, b = 1/3. A concurrent one applies it
 /// one interval later: stable only up to a = 0.24 (at b = 0.25), default a = 0.15, b = 0.3
-/// (errors shrink by 0.88 per step; tools/coupling_stability.py prints both maps). The default
+/// (errors shrink by 0.88 per step; tools/launcher/coupling_stability.py prints both maps). The default
 /// is for the whole shoe and shared by its spheres, so it holds however many of them touch.
 /// A kinematic proxy (K infinite) breaks either bound by any margin: the force then swung
 /// between 0 and several times the weight from one interval to the next.

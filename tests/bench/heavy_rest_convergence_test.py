@@ -1,7 +1,7 @@
 """bench/heavy_rest_convergence.py on hand-made run folders: a 1000 kg vehicle at rest whose
 sinkage creeps at 2 mm/s over 0.5..1.0 s (3.0 cm at 0.75 s) and whose terrain force swings
 around the weight; a second run sinks 10% deeper (not converged), a third 2% (converged). The
-sinkage series stands in for tools/sinkage.py's (which reads the VTK series)."""
+sinkage series stands in for tools/mobility/sinkage.py's (which reads the VTK series)."""
 import io
 import json
 import os

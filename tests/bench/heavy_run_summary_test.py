@@ -107,7 +107,7 @@ class HeavyRunSummaryTest(unittest.TestCase):
         self.assertIn("ratio_min=0.9500 ratio_max=1.0500", rest)
 
     def test_the_sinkage_is_measured_again(self):
-        """A run folder with what tools/sinkage.py reads (tests/tools/sinkage_test.py's: two loaded
+        """A run folder with what tools/mobility/sinkage.py reads (tests/tools/sinkage_test.py's: two loaded
         shoes 0.01 and 0.02 m deep at t = 0.1, one 0.03 m deep at 0.2, a shoe that grains ride up
         the top run and one pressed at the sprocket left out) and a stale run.json figure: the
         line gives the measure's mean over the driving window, (0.015 + 0.03) / 2."""

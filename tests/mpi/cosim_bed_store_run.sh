@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Settle once (tools/bed_store.py, docs/settling.md): the launcher's first run of a terrain saves
+# Settle once (tools/launcher/bed_store.py, docs/settling.md): the launcher's first run of a terrain saves
 # the bed it settled; a second run of the same terrain starts from it (no settling) and gives the
 # robot the same bits as the run that settled; a run on another rank count uses it too; a change
 # that makes another bed (a material key) settles again, one that does not (a comment, the
@@ -21,7 +21,7 @@ launch() {  # name, ranks, extra launcher arguments
 {"vehicle": {"config": "$src/configs/vehicles/ndia_light_robot.json", "end_time": 0.05, "coupling_scheme": "sequential"},
  "terrain": {"config": "$work/terrain.json", "ranks": $ranks}, "output": "$work/$name"}
 JSON
-  python3 "$src/tools/trackcosim.py" run "$work/$name.json" --no-plot "$@" >"$work/$name.log" 2>&1 ||
+  python3 "$src/tools/launcher/trackcosim.py" run "$work/$name.json" --no-plot "$@" >"$work/$name.log" 2>&1 ||
     { cat "$work/$name.log"; echo "FAIL: run $name"; exit 1; }
 }
 expect() {  # log, text, what failed

@@ -47,7 +47,7 @@ cat >"$work/run.json" <<JSON
  "terrain": {"config": "$bed", "ranks": 2, "checkpoint": "$work/settled/checkpoint.bin"},
  "output": "$work/launcher"}
 JSON
-python3 "$src/tools/trackcosim.py" run "$work/run.json" --dry-run | grep -q -- "--from-checkpoint $work/settled/checkpoint.bin" ||
+python3 "$src/tools/launcher/trackcosim.py" run "$work/run.json" --dry-run | grep -q -- "--from-checkpoint $work/settled/checkpoint.bin" ||
   { echo "FAIL: the launcher did not pass the checkpoint"; exit 1; }
 rows=$(( $(wc -l <"$work/from/vehicle/shoes.csv") - 1 ))
 echo "co-simulation from a 1-rank checkpoint on 2 terrain ranks = the self-settling one ($rows shoes.csv rows byte for byte)${rolling:+, rolling_friction $rolling}; launcher passes it"

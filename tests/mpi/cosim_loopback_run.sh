@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A co-simulation on one host listens on the loopback only (tools/mpi_loopback.py, jobs/README.md
+# A co-simulation on one host listens on the loopback only (tools/launcher/mpi_loopback.py, jobs/README.md
 # "Open MPI's network"). `tools/trackcosim run` with the light robot on the rigid plane, 1 terrain
 # rank, no OMPI_MCA_* and no Slurm variables in its environment: once it couples (terrain
 # timing.csv has rows), every TCP socket that vehicle_node or terrain_node listens on (`ss -ltnp`,
@@ -9,7 +9,7 @@
 # mpirun's own out-of-band listener binds INADDR_ANY and in6addr_any in Open MPI 4.1's source
 # (orte/mca/oob/tcp/oob_tcp_listener.c, create_listen), with no parameter that changes the
 # address. So where a network namespace can be made (root here), the launcher runs mpirun in one
-# of its own whose only interface is the loopback (tools/private_network.py): then no process of
+# of its own whose only interface is the loopback (tools/launcher/private_network.py): then no process of
 # the run listens in the host's namespace at all, and inside the run's namespace there is only
 # lo. Where none can be made, the launcher must say that mpirun listens on every interface.
 # Usage: cosim_loopback_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR

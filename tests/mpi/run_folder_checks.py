@@ -17,7 +17,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from vtk_reader import VtkError, read_grid  # noqa: E402
+from common.vtk_reader import VtkError, read_grid  # noqa: E402
 
 
 def fail(message):
@@ -34,7 +34,7 @@ def particle_gids(run):
 
 def piece_rows(vtu):
     """[(gid, text of the point's values)] of one piece, each value as the file holds it (ASCII or
-    binary: tools/vtk_reader.py), so that equal text means equal bits."""
+    binary: tools/common/vtk_reader.py), so that equal text means equal bits."""
     try:
         grid = read_grid(vtu)
     except VtkError as e:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/anchor_sweep.py slurm on the local Slurm cluster (fixture slurm): the helical anchor's
+# tools/anchor/anchor_sweep.py slurm on the local Slurm cluster (fixture slurm): the helical anchor's
 # sweep as the three submissions a cluster gets (docs/anchor.md, "On Slurm"): the bed as
 # jobs/terrain_run.sbatch, the cases as an array of jobs/anchor_sweep.sbatch after it (afterok),
 # the figures as one more job after the array (afterany). A test scenario: the small anchor bed
@@ -22,7 +22,7 @@ cat >"$work/sweeps.json" <<JSON
 {"test": {"bed": "$src/tests/terrain/anchor_test_bed.json", "run": "$src/configs/anchor_small.json",
           "torques": [1, 4], "pull_for_torques": 20, "pulls": [30], "torque_for_pulls": 4}}
 JSON
-/usr/bin/python3 "$src/tools/anchor_sweep.py" slurm --scenario test --sweeps "$work/sweeps.json" --out "$work/out" \
+/usr/bin/python3 "$src/tools/anchor/anchor_sweep.py" slurm --scenario test --sweeps "$work/sweeps.json" --out "$work/out" \
   --terrain-node "$terrain" --threads 1 --iterations 15 --press 0 --torque-from 0.03 --pull-from 0.07 \
   --end-time 0.1 --sbatch-args="--time=00:10:00" >"$work/submit.log" 2>&1 ||
   { cat "$work/submit.log"; echo "FAIL: anchor_sweep.py slurm"; exit 1; }

@@ -26,7 +26,7 @@ id=$(cd "$work" && timeout 500 sbatch --parsable --wait -n 1 -c 1 : -n 2 -c 1 \
       "$src/jobs/cosim_hetjob.sbatch") || { cat "$work"/*.out 2>/dev/null; fail "the heterogeneous job did not finish cleanly"; }
 log="$work/trackcosim-hetjob-$id.out"
 [[ -f "$log" ]] || { ls "$work"; fail "no job output file $log"; }
-grep -h "srun had not returned" "$log" || true  # the launcher's guard ended a hung srun (tools/slurm_hetjob.py)
+grep -h "srun had not returned" "$log" || true  # the launcher's guard ended a hung srun (tools/launcher/slurm_hetjob.py)
 
 # Both components completed, on different nodes (scontrol keeps finished jobs for MinJobAge, 300 s).
 for offset in 0 1; do

@@ -67,5 +67,5 @@ diff <(cut -d, -f1 "$out/timing.csv") <(echo step; seq 0 199) >/dev/null ||
   { echo "FAIL: the merged timing.csv does not hold steps 0..199 once each"; exit 1; }
 echo "job $second resumed at coupling step $k and completed the run: 200 coupling steps in the same folder"
 # Not a failure, but worth seeing: srun hung after the heterogeneous step and the launcher's guard
-# ended it (tools/slurm_hetjob.py).
+# ended it (tools/launcher/slurm_hetjob.py).
 grep -h "srun had not returned" "$work"/*.out || true

@@ -2,7 +2,7 @@
 # The helical anchor (docs/anchor.md) goes deeper under a larger torque: the reduced scenario's
 # anchor (configs/anchor_small.json, half size, 1.25 kg) on a small bed (tests/terrain/
 # anchor_test_bed.json, 900 grains settled for at most 0.4 s), under its own weight only and turned
-# from 0.15 s by LOW and HIGH N m, two runs side by side through tools/anchor_sweep.py, to 0.4 s.
+# from 0.15 s by LOW and HIGH N m, two runs side by side through tools/anchor/anchor_sweep.py, to 0.4 s.
 # The torques lie within what the bed resists (docs/anchor.md, "Results": 1 and 4 N m screw this
 # anchor in, the paper's torques scaled to it, 37.5 N m and more, spin it out of the bed). At the
 # end the HIGH-torque tip must lie deeper than the LOW-torque tip by at least MARGIN m.
@@ -18,7 +18,7 @@ cat >"$work/sweeps.json" <<JSON
           "torques": [$low, $high], "pull_for_torques": 0, "pulls": [], "torque_for_pulls": 0}}
 JSON
 start=$(date +%s)
-/usr/bin/python3 "$src/tools/anchor_sweep.py" run --scenario test --sweeps "$work/sweeps.json" --sweep torques \
+/usr/bin/python3 "$src/tools/anchor/anchor_sweep.py" run --scenario test --sweeps "$work/sweeps.json" --sweep torques \
   --out "$work/out" --terrain-node "$terrain" --jobs 2 --threads 1 --iterations 25 \
   --press 0 --torque-from 0.15 --pull-from 0.5 --end-time 0.4 >"$work/log" 2>&1 ||
   { cat "$work/log"; for f in "$work"/out/*/terrain_node.log; do tail -5 "$f"; done; echo "FAIL: anchor_sweep exited non-zero"; exit 1; }

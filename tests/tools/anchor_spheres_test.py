@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/anchor_spheres.py against closed forms (docs/anchor.md, "Geometry").
+"""tools/anchor/anchor_spheres.py against closed forms (docs/anchor.md, "Geometry").
 
 - A helix of vanishing pitch is a flat annulus: volume pi (R^2 - a^2) t and, per unit density,
   Izz = pi t (R^4 - a^4) / 2 (relative 1e-4).
@@ -20,9 +20,9 @@ import unittest
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOOL = os.path.join(HERE, "..", "..", "tools", "anchor_spheres.py")
-sys.path.insert(0, os.path.dirname(TOOL))
-import anchor_spheres  # noqa: E402
+TOOL = os.path.join(HERE, "..", "..", "tools", "anchor", "anchor_spheres.py")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+from anchor import anchor_spheres  # noqa: E402
 
 
 class AnchorSpheres(unittest.TestCase):

@@ -1,4 +1,4 @@
-"""tools/anchor_sweep.py refuses bad input before anything runs (issue 34), each with one
+"""tools/anchor/anchor_sweep.py refuses bad input before anything runs (issue 34), each with one
 `anchor_sweep: error:` line naming the file and the key, exit status 2 and no traceback: a folder
 without its sweep.json, a sweeps file with a trailing comma, a scenario without `torques`, a
 torque given as a string or as NaN, a --sweeps file that does not exist, a bed config that does
@@ -35,8 +35,8 @@ class AnchorSweepInputTest(unittest.TestCase):
         return path
 
     def refuses(self, *args, words=()):
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "anchor_sweep.py")] + list(args) +
-                                ["--terrain-node", self.terrain_node],
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "anchor", "anchor_sweep.py")] + list(args)
+                                + ["--terrain-node", self.terrain_node],
                                 cwd=ROOT, capture_output=True, text=True, timeout=60)
         self.assertNotIn("Traceback", result.stdout + result.stderr)
         self.assertEqual(result.returncode, 2, result.stdout + result.stderr)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/anchor_sweep.py's plan (docs/anchor.md, "Running the sweeps"): what a scenario of
+"""tools/anchor/anchor_sweep.py's plan (docs/anchor.md, "Running the sweeps"): what a scenario of
 configs/anchor/sweeps.json and the command line put into each case's config, without running.
 
 - A scenario's grain_density, press, pull_from and end_time reach the case: the bed settles from a
@@ -19,7 +19,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import anchor_sweep  # noqa: E402
+from anchor import anchor_sweep  # noqa: E402
 
 
 def args(**over):

@@ -1,4 +1,4 @@
-"""tools/bed_store.py: which changes of a terrain config make another settled bed (docs/settling.md)."""
+"""tools/launcher/bed_store.py: which changes of a terrain config make another settled bed (docs/settling.md)."""
 import json
 import os
 import sys
@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from bed_store import StoredBed, bed_key, settles  # noqa: E402
+from launcher.bed_store import StoredBed, bed_key, settles  # noqa: E402
 
 BASE = {"container": {"min": [0, 0, 0], "max": [1, 1, 1]}, "material": {"friction": 0.7, "density": 2600},
         "particles": [{"kind": "heightmap", "image": "hills.pgm", "layers": 3, "radius": 0.01}],

@@ -16,7 +16,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import gravel_convergence  # noqa: E402
-from input_checks import InputError, read_json  # noqa: E402
+from common.input_checks import InputError, read_json  # noqa: E402
 
 ROBOT = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
 

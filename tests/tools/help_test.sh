@@ -44,7 +44,7 @@ for script in "$src"/bench/*.sh "$src"/tools/*.sh; do
   [[ $(basename "$script") == script_help.sh ]] && continue
   check "${script#"$src"/}" "$(sed -n '2s/^# //p' "$script")" bash "$script"
 done
-for script in "$src"/bench/*.py $(grep -l '__main__' "$src"/tools/*.py); do
+for script in "$src"/bench/*.py $(grep -rl --include='*.py' '__main__' "$src/tools" | sort); do
   first=$("$python" -c 'import ast, sys; print((ast.get_docstring(ast.parse(open(sys.argv[1]).read())) or "usage").splitlines()[0])' "$script")
   # argparse prints "usage: ..." first and the docstring after it, when it gives one.
   if grep -q "argparse\|OneLineParser" "$script"; then first=usage; fi

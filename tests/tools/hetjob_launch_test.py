@@ -1,4 +1,4 @@
-"""The heterogeneous-job defences of tools/slurm_hetjob.py, without Slurm: the linger wrapper
+"""The heterogeneous-job defences of tools/launcher/slurm_hetjob.py, without Slurm: the linger wrapper
 keeps the program's exit status, waits after it and lets SIGUSR1 (sent to the whole task, as
 slurmstepd does) reach the program only; HungStepGuard ends a step whose launcher hangs after
 both programs printed their last lines, and only then."""
@@ -10,7 +10,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from slurm_hetjob import HungStepGuard, _linger, linger_seconds  # noqa: E402
+from launcher.slurm_hetjob import HungStepGuard, _linger, linger_seconds  # noqa: E402
 
 # A program that says it is ready, then exits 5 on SIGUSR1 (or 7 after 20 s without one).
 PROGRAM = [sys.executable, "-c", "import signal, sys, time\n"

@@ -1,4 +1,4 @@
-"""tools/input_checks.py, the one reader of user input the Python tools share (issue 34): a CSV
+"""tools/common/input_checks.py, the one reader of user input the Python tools share (issue 34): a CSV
 cell that is not a finite number is refused by file, line and column; a binary file by file and
 line (and column, when its bytes sit in a data row); a row cut short by its line (or left out
 when it is the last and may still be written); NaN and infinities wherever a number is read, but
@@ -16,9 +16,10 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from input_checks import (EXIT_BAD_INPUT, EXIT_OUTPUT_CLOSED, EXIT_RUN_FAILED, InputError, finite_number, number_list_member,  # noqa: E402
-                          read_csv, read_json, run_guarded)
+from common.input_checks import (EXIT_BAD_INPUT, EXIT_OUTPUT_CLOSED, EXIT_RUN_FAILED, InputError,  # noqa: E402
+                                 finite_number, number_list_member, read_csv, read_json, run_guarded)
 
 
 class CsvTest(unittest.TestCase):
@@ -153,22 +154,23 @@ class SmallToolsTest(unittest.TestCase):
             self.assertIn(word, result.stderr)
 
     def test_numbers_on_the_command_line_are_finite(self):
-        self.refuses("shoe_mesh.py", "--length", "inf", "-o", os.devnull,
+        self.refuses("meshes/shoe_mesh.py", "--length", "inf", "-o", os.devnull,
                      words=("argument --length: expected a finite number, got 'inf'",))
-        self.refuses("launch_guard.py", "--grace", "nan", "--", "true", words=("--grace takes seconds, got 'nan'",))
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "render", ROOT,
+        self.refuses("launcher/launch_guard.py", "--grace", "nan", "--", "true",
+                     words=("--grace takes seconds, got 'nan'",))
+        result = subprocess.run([sys.executable, TRACKCOSIM, "render", ROOT,
                                  "--start", "inf"], capture_output=True, text=True, timeout=60)
         self.assertEqual(result.returncode, EXIT_BAD_INPUT, result.stderr)
         self.assertIn("--start: expected a time in seconds, got 'inf'", result.stderr)
         if importlib.util.find_spec("numpy") and importlib.util.find_spec("matplotlib"):
-            self.refuses("anchor_spheres.py", "--radius", "inf", "-o", os.devnull, words=("--radius",))
-            self.refuses("anchor_spheres.py", "--spacing", "nan", "-o", os.devnull, words=("--spacing",))
-            self.refuses("plot_mesh_spheres.py", "a.obj", "b.json", "--elev", "nan", words=("--elev",))
+            self.refuses("anchor/anchor_spheres.py", "--radius", "inf", "-o", os.devnull, words=("--radius",))
+            self.refuses("anchor/anchor_spheres.py", "--spacing", "nan", "-o", os.devnull, words=("--spacing",))
+            self.refuses("meshes/plot_mesh_spheres.py", "a.obj", "b.json", "--elev", "nan", words=("--elev",))
 
     def test_a_missing_input_file_is_named(self):
-        self.refuses("check_layout.py", "--rules", "/no/rules.json", words=("/no/rules.json: cannot read",))
+        self.refuses("layout/check_layout.py", "--rules", "/no/rules.json", words=("/no/rules.json: cannot read",))
         if importlib.util.find_spec("numpy") and importlib.util.find_spec("matplotlib"):
-            self.refuses("plot_mesh_spheres.py", "/no/part.obj", "/no/spheres.json", words=("/no/part.obj",))
+            self.refuses("meshes/plot_mesh_spheres.py", "/no/part.obj", "/no/spheres.json", words=("/no/part.obj",))
 
 
 if __name__ == "__main__":

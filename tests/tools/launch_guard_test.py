@@ -1,4 +1,4 @@
-"""tools/launch_guard.py without MPI or Slurm: a launcher that hangs after a line saying a rank gave
+"""tools/launcher/launch_guard.py without MPI or Slurm: a launcher that hangs after a line saying a rank gave
 up on a lost peer is ended after the grace time, with its helper processes and one line saying so;
 a launcher that returns, or that printed no such line, is left alone; SIGUSR1 to the guard reaches
 the launcher."""
@@ -11,7 +11,7 @@ import unittest
 
 TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
 sys.path.insert(0, TOOLS)
-from launch_guard import LOST_PEER_LINES, LostPeerGuard  # noqa: E402
+from launcher.launch_guard import LOST_PEER_LINES, LostPeerGuard  # noqa: E402
 
 WATCHDOG = ("terrain_node rank 1: error: no progress for 20 s since terrain step 10: a peer (another rank of this "
             "program, or the other program) stopped answering; ending the job (exit status 3)")
@@ -72,8 +72,8 @@ class LostPeerGuardTest(unittest.TestCase):
     def test_command_line_passes_output_usr1_and_status(self):
         # The launcher (here sh) exits 5 on SIGUSR1; the guard forwards SIGUSR1 and TERM to it.
         script = "trap 'exit 5' USR1; echo ready; while :; do sleep 0.1; done"
-        guard = subprocess.Popen([sys.executable, os.path.join(TOOLS, "launch_guard.py"), "--grace", "5", "--",
-                                  "sh", "-c", script], stdout=subprocess.PIPE, text=True)
+        guard = subprocess.Popen([sys.executable, os.path.join(TOOLS, "launcher", "launch_guard.py"), "--grace", "5",
+                                  "--", "sh", "-c", script], stdout=subprocess.PIPE, text=True)
         self.assertEqual(guard.stdout.readline().strip(), "ready")
         guard.send_signal(signal.SIGUSR1)
         self.assertEqual(guard.wait(timeout=10), 5)

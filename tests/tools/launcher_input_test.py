@@ -12,9 +12,10 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import trackcosim  # noqa: E402
-from run_file import read_run_file  # noqa: E402
+from common.run_file import read_run_file  # noqa: E402
+from launcher import trackcosim  # noqa: E402
 
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
 TERRAIN = os.path.join(ROOT, "tests", "configs", "robot_test_bed.json")
@@ -45,7 +46,7 @@ class LauncherInputTest(unittest.TestCase):
         self.addCleanup(self.folder.cleanup)
 
     def launcher(self, *args, env=None):
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py")] + list(args),
+        result = subprocess.run([sys.executable, TRACKCOSIM] + list(args),
                                 cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
         self.assertNotIn("Traceback", result.stdout + result.stderr)
         return result

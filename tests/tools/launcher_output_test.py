@@ -1,4 +1,4 @@
-"""tools/trackcosim.py reads the programs' summary and stop lines from their merged stdout and
+"""tools/launcher/trackcosim.py reads the programs' summary and stop lines from their merged stdout and
 stderr: a line must be found even when a fragment of a progress line precedes it (mpirun forwards
 the two streams apart), and an error message that merely contains the words must not pass for
 one."""
@@ -7,7 +7,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from trackcosim import parse_line  # noqa: E402
+from launcher.trackcosim import parse_line  # noqa: E402
 
 # As a fresh-clone CI run printed it, before progress lines were written in one piece.
 MERGED = ("vehicle_node: t = 0.8vehicle cosim steps=800 shoes=122 particles=3100 distance_m=0.0093\n"

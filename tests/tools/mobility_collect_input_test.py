@@ -13,8 +13,9 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from program_lines import key_values  # noqa: E402
+from launcher.program_lines import key_values  # noqa: E402
 
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
 TERRAIN = os.path.join(ROOT, "tests", "configs", "robot_test_bed.json")
@@ -45,7 +46,7 @@ class MobilityCollectInputTest(unittest.TestCase):
     def collect(self, broken_lines):
         with open(self.broken, "w") as f:
             f.write("".join(broken_lines))
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "mobility", "dbp",
+        result = subprocess.run([sys.executable, TRACKCOSIM, "mobility", "dbp",
                                  self.run_file, "--slips", ",".join(SLIPS), "--collect", "--rigid", "--out", self.out],
                                 capture_output=True, text=True, timeout=120)
         self.assertNotIn("Traceback", result.stdout + result.stderr)

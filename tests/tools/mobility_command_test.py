@@ -28,11 +28,12 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from command_line import parse_mobility_command_line  # noqa: E402
-from mobility_plan import plan_points, prepare_point  # noqa: E402
-from program_lines import key_values  # noqa: E402
-from run_file import read_run_file  # noqa: E402
+from common.command_line import parse_mobility_command_line  # noqa: E402
+from common.run_file import read_run_file  # noqa: E402
+from launcher.program_lines import key_values  # noqa: E402
+from mobility.mobility_plan import plan_points, prepare_point  # noqa: E402
 
 VEHICLE = os.path.join(ROOT, "configs", "vehicles", "ndia_light_robot.json")
 # The figures need matplotlib (tools/install_deps.sh); without it they are a warning, the tables stay.
@@ -65,7 +66,7 @@ class MobilityCommandTest(unittest.TestCase):
 
     def launcher(self, *args, env=None, status=0):
         environment = dict(os.environ, TRACKCOSIM_BUILD=self.build, **(env or {}))
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "mobility"] + list(args),
+        result = subprocess.run([sys.executable, TRACKCOSIM, "mobility"] + list(args),
                                 cwd=self.folder, capture_output=True, text=True, timeout=120, env=environment)
         self.assertNotIn("Traceback", result.stdout + result.stderr)
         self.assertEqual(result.returncode, status, result.stdout + result.stderr)
@@ -189,7 +190,7 @@ class MobilityCommandTest(unittest.TestCase):
         # A batch system's walltime warning goes to the mobility process: the point running gets
         # it (and checkpoints), and no later point starts.
         environment = dict(os.environ, TRACKCOSIM_BUILD=self.build, FAKE_WAIT_VALUE="0")
-        series = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "mobility", "dbp",
+        series = subprocess.Popen([sys.executable, TRACKCOSIM, "mobility", "dbp",
                                    self.run_file, "--slips", "0,0.1", "--rigid", "--jobs", "1", "--out", self.out],
                                   cwd=self.folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                   env=environment)

@@ -1,4 +1,4 @@
-"""The launcher's mobility figures (tools/mobility_metrics.py, read by tools/trackcosim.py) on a
+"""The launcher's mobility figures (tools/mobility/mobility_metrics.py, read by tools/launcher/trackcosim.py) on a
 synthetic run folder whose answers are known by hand:
   - the driver ramps the sprockets up over 0.1..0.4 s (chassis still, a 5000 N load on every
     shoe, 1000 N m on the sprockets: all outside the driving window, each would show if counted),
@@ -21,9 +21,9 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from mobility_metrics import line_fields, quantile, report_lines  # noqa: E402
-from program_lines import key_values  # noqa: E402
-from trackcosim import mobility_of_run  # noqa: E402
+from launcher.program_lines import key_values  # noqa: E402
+from launcher.trackcosim import mobility_of_run  # noqa: E402
+from mobility.mobility_metrics import line_fields, quantile, report_lines  # noqa: E402
 
 PITCH_RADIUS = 0.125
 LEFT_SPEED, RIGHT_SPEED = 10.0, (1.0 / 0.9) / PITCH_RADIUS  # rad/s: 1.25 and 1.111 m/s of track

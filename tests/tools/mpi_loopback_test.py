@@ -1,5 +1,5 @@
-"""tools/mpi_loopback.py: which runs the launcher keeps on the loopback, and that a user's or a
-site's own Open MPI settings win; tools/private_network.py: which runs get a network namespace of
+"""tools/launcher/mpi_loopback.py: which runs the launcher keeps on the loopback, and that a user's or a
+site's own Open MPI settings win; tools/launcher/private_network.py: which runs get a network namespace of
 their own, and how. Pure functions of an environment, plus the launcher's
 --dry-run (stand-in programs, nothing runs). The running co-simulation's sockets are checked by
 tests/mpi/cosim_loopback_run.sh."""
@@ -11,9 +11,10 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import private_network  # noqa: E402
-from mpi_loopback import loopback_settings, on_one_host  # noqa: E402
+from launcher import private_network  # noqa: E402
+from launcher.mpi_loopback import loopback_settings, on_one_host  # noqa: E402
 
 LOOPBACK = {"OMPI_MCA_btl": "self,vader", "OMPI_MCA_oob_tcp_if_include": "lo"}
 
@@ -94,7 +95,7 @@ class LauncherTest(unittest.TestCase):
     def dry_run(self, **environment):
         env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_MCA_", "SLURM_"))}
         env.update(environment, TRACKCOSIM_BUILD=self.folder.name, TRACKCOSIM_BED_STORE="off")
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "run", self.run_file,
+        result = subprocess.run([sys.executable, TRACKCOSIM, "run", self.run_file,
                                  "--dry-run", "--out", os.path.join(self.folder.name, "out")],
                                 capture_output=True, text=True, timeout=60, env=env)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)

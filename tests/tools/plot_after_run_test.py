@@ -1,6 +1,6 @@
 """The plots at the end of `trackcosim run` land in RUN_DIR/plots even when the launcher runs
 under a python3 without numpy or matplotlib (issue 34): `bash tools/quickstart.sh run` once called
-`python3 tools/trackcosim.py`, a pyenv python3 came first on PATH, and the run ended with
+`python3 tools/launcher/trackcosim.py`, a pyenv python3 came first on PATH, and the run ended with
 `trackcosim: warning: no plots (ModuleNotFoundError: No module named 'numpy')`. The launcher is
 run here under this test's python3 with numpy and matplotlib made unimportable; it must hand the
 plots to tools/trackcosim, whose wrapper picks the Debian python3 that has them. The quickstart
@@ -21,7 +21,7 @@ WITHOUT_NUMPY = """
 import sys
 sys.modules["numpy"] = sys.modules["matplotlib"] = None  # import numpy now raises ImportError
 sys.path.insert(0, sys.argv[1])
-import trackcosim
+from launcher import trackcosim
 trackcosim.plot_after_run(sys.argv[2])
 """
 DEBIAN_PLOTS = subprocess.run(["/usr/bin/python3", "-c", "import matplotlib, numpy"],
@@ -45,7 +45,7 @@ class PlotAfterRunTest(unittest.TestCase):
         with open(os.path.join(ROOT, "tools", "quickstart.sh")) as f:
             text = f.read()
         self.assertRegex(text, r"\btools/trackcosim run configs/cosim_gravel.json")
-        self.assertIsNone(re.search(r"python3?\s+\S*tools/trackcosim\.py", text))
+        self.assertIsNone(re.search(r"python3?\s+\S*tools/(launcher/)?trackcosim\.py", text))
 
 
 if __name__ == "__main__":

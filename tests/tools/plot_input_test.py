@@ -13,6 +13,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, HERE)
 from plot_run_test import write_cosim  # noqa: E402
 
@@ -35,7 +36,7 @@ class PlotInputTest(unittest.TestCase):
             f.write("\n".join(lines) + "\n")
 
     def refuses(self, *words):
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "plot", self.folder],
+        result = subprocess.run([sys.executable, TRACKCOSIM, "plot", self.folder],
                                 capture_output=True, text=True, timeout=120)
         self.assertNotIn("Traceback", result.stdout + result.stderr)
         self.assertEqual(result.returncode, 2, result.stdout + result.stderr)

@@ -1,4 +1,4 @@
-"""tools/trackcosim plot (tools/plot_run.py and its figure modules) on small run folders written
+"""tools/trackcosim plot (tools/plots/plot_run.py and its figure modules) on small run folders written
 here with known values: each figure's axes carry their labels and its lines the inputs (the
 distance's last point is x_end - x0, the weight line m g, the slip 1 - v / (omega r)); `plot`
 writes every expected PNG; a folder without a run is one clear error. Needs matplotlib and
@@ -18,14 +18,15 @@ import numpy as np
 from matplotlib.image import imread
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import plot_run  # noqa: E402
-import trackcosim  # noqa: E402
-from plot_data import RunFolderError, VehicleRun, read_table  # noqa: E402
-from plot_terrain import contacts_figure, energy_figure, residual_figure, sinkage_figure  # noqa: E402
-from plot_timing import phase_times_figure  # noqa: E402
-from plot_vehicle import (G, motion_figure, road_wheel_figure, shoe_heights_figure, slip_figure,  # noqa: E402
-                          sprocket_figure, terrain_force_figure)
+from launcher import trackcosim  # noqa: E402
+from plots import plot_run  # noqa: E402
+from plots.plot_data import RunFolderError, VehicleRun, read_table  # noqa: E402
+from plots.plot_terrain import contacts_figure, energy_figure, residual_figure, sinkage_figure  # noqa: E402
+from plots.plot_timing import phase_times_figure  # noqa: E402
+from plots.plot_vehicle import (G, motion_figure, road_wheel_figure, shoe_heights_figure, slip_figure,  # noqa: E402
+                                sprocket_figure, terrain_force_figure)
 
 T = [0.1, 0.2, 0.3, 0.4]
 X = [1.0, 1.1, 1.3, 1.6]
@@ -116,8 +117,8 @@ def upper_edge(collection, times):
 
 
 def fake_sinkage(result):
-    """A tools/sinkage.py stand-in whose sinkage_over_time returns result."""
-    module = types.ModuleType("sinkage")
+    """A tools/mobility/sinkage.py stand-in whose sinkage_over_time returns result."""
+    module = types.ModuleType("mobility.sinkage")
     module.sinkage_over_time = lambda folder: result
     return module
 
@@ -224,8 +225,8 @@ class CosimFigureTest(FolderTest):
     def test_plot_writes_every_figure_as_a_png(self):
         write_cosim(self.folder)
         out = os.path.join(self.tmp.name, "plots")
-        sys.modules["sinkage"] = fake_sinkage({"t": T, "mean": [0.01] * 4, "max": [0.02] * 4})
-        self.addCleanup(sys.modules.pop, "sinkage")
+        sys.modules["mobility.sinkage"] = fake_sinkage({"t": T, "mean": [0.01] * 4, "max": [0.02] * 4})
+        self.addCleanup(sys.modules.pop, "mobility.sinkage")
         written, stdout, stderr = self.quietly(plot_run.write_plots, self.folder, out, dpi=50)
         expected = [os.path.join(out, name) for name in COSIM_FIGURES]
         self.assertEqual(written, expected, stderr)
@@ -237,8 +238,8 @@ class CosimFigureTest(FolderTest):
 
     def test_a_run_without_a_sinkage_map_skips_that_figure_with_the_reason(self):
         write_cosim(self.folder)
-        sys.modules["sinkage"] = fake_sinkage(None)
-        self.addCleanup(sys.modules.pop, "sinkage")
+        sys.modules["mobility.sinkage"] = fake_sinkage(None)
+        self.addCleanup(sys.modules.pop, "mobility.sinkage")
         written, _, stderr = self.quietly(plot_run.write_plots, self.folder, dpi=30)
         self.assertEqual([os.path.basename(p) for p in written], [n for n in COSIM_FIGURES if n != "sinkage.png"])
         self.assertIn("skipped sinkage.png: the run has no map of the undisturbed surface", stderr)
@@ -270,7 +271,7 @@ class TerrainAndErrorTest(FolderTest):
         os.makedirs(os.path.join(self.folder, "vehicle"))
         with self.assertRaises(RunFolderError):
             plot_run.figures_of(self.folder)
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "plot", self.folder],
+        result = subprocess.run([sys.executable, TRACKCOSIM, "plot", self.folder],
                                 capture_output=True, text=True, timeout=120)
         self.assertEqual(result.returncode, 2)  # bad input (docs/exit-status.md)
         self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
@@ -284,7 +285,7 @@ class TerrainAndErrorTest(FolderTest):
         self.assertTrue(stderr.startswith("trackcosim: warning: no plots"), stderr)
 
     def test_the_plot_command_line(self):
-        from command_line import UsageError, parse_command_line, parse_plot_command_line
+        from common.command_line import UsageError, parse_command_line, parse_plot_command_line
         self.assertEqual(parse_plot_command_line(["d", "--dpi", "72", "--track", "right"]),
                          ("d", {"--out": None, "--track": "right", "--dpi": 72}))
         self.assertTrue(parse_command_line(["c.json", "--no-plot"])[1]["--no-plot"])

@@ -1,4 +1,4 @@
-"""tools/rank_balance.py: the launcher's rank balance line from terrain/ranks.csv (issue 33: the
+"""tools/launcher/rank_balance.py: the launcher's rank balance line from terrain/ranks.csv (issue 33: the
 M113's leader waited 262 ms per step in its halo, and only the other rank's clocks say why).
 
 Hand-made files, answers known by hand:
@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from rank_balance import rank_balance, rank_balance_line  # noqa: E402
+from launcher.rank_balance import rank_balance, rank_balance_line  # noqa: E402
 
 HEADER = "step,rank,owned,ghosts,contacts,solve_s,halo_s,work_s\n"
 

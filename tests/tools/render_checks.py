@@ -2,23 +2,23 @@
 (render_run_test.py) and on the real short co-simulation (tests/visual): a PNG of the asked
 size that is not one flat colour, the chassis' projected bounding box inside the image, and the
 chassis' orange pixels inside that box and nowhere else. The box comes from the camera's pinhole
-projection (tools/render_camera.py), so these checks hold POV-Ray's picture to our geometry.
-The overlay (tools/render_overlay.py) is read where it says it draws: the colour bar's levels,
+projection (tools/plots/render_camera.py), so these checks hold POV-Ray's picture to our geometry.
+The overlay (tools/plots/render_overlay.py) is read where it says it draws: the colour bar's levels,
 the scale bar's length against the projection of that length at the look-at point, and ink
 where the time is written. Frames drawn without antialiasing (--quality low) have its exact
 colours."""
 import colorsys
 
 from png_pixels import read_png
-from render_camera import add, scale
-from render_colours import LEVELS, level_colours
-from render_overlay import CAP, TEXT, colour_bar_box, pixel, scale_bar_box, scale_bar_length, time_anchor
+from plots.render_camera import add, scale
+from plots.render_colours import LEVELS, level_colours
+from plots.render_overlay import CAP, TEXT, colour_bar_box, pixel, scale_bar_box, scale_bar_length, time_anchor
 
 MARGIN = 1.5  # pixels: a pixel's centre against the box of continuous projected points
 
 
 def is_chassis_colour(rgb):
-    """The chassis' orange (tools/render_colours.py) under any light: hue 10-45 degrees, saturated,
+    """The chassis' orange (tools/plots/render_colours.py) under any light: hue 10-45 degrees, saturated,
     not black. The grains' colour map, the greys and the sky stay out of this range."""
     h, s, v = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
     return 10 / 360 <= h <= 45 / 360 and s > 0.6 and v > 0.25

@@ -1,4 +1,4 @@
-"""tools/render_overlay.py, the overlay of a rendered view, without POV-Ray: the scale bar's round
+"""tools/plots/render_overlay.py, the overlay of a rendered view, without POV-Ray: the scale bar's round
 length spans 10-25% of the image's width at the look-at distance (2 d tan(angle / 2) wide) for
 near and far cameras, narrow and wide angles; its length in pixels is the pinhole projection of
 that length lying across the view at the look-at point; the overlay's text holds the time, the
@@ -13,12 +13,12 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
-import render_overlay  # noqa: E402
-import render_run  # noqa: E402
-from render_camera import Camera, chase_camera, side_camera  # noqa: E402
+from plots import render_overlay  # noqa: E402
+from plots import render_run  # noqa: E402
+from plots.render_camera import Camera, chase_camera, side_camera  # noqa: E402
 from render_checks import projected_scale_bar  # noqa: E402
-from render_colours import level_colours  # noqa: E402
-from render_overlay import NEAR, overlay, pixel, round_length, scale_bar_box, scale_bar_length  # noqa: E402
+from plots.render_colours import level_colours  # noqa: E402
+from plots.render_overlay import NEAR, overlay, pixel, round_length, scale_bar_box, scale_bar_length  # noqa: E402
 
 WIDE = 16 / 9
 # A camera 4 m from what it looks at, 35 degrees across: the image is 2.52 m wide there.

@@ -1,9 +1,9 @@
-"""tools/trackcosim render (tools/render_run.py and its modules) on synthetic run folders
+"""tools/trackcosim render (tools/plots/render_run.py and its modules) on synthetic run folders
 (render_sample_run.py) whose chassis pose is known at every time: the frames are PNGs of the
 asked size, the chassis' orange lies inside its box projected by the same pinhole camera as
-POV-Ray's (tools/render_camera.py), behind and above it for the chase view, and the fixed side view
+POV-Ray's (tools/plots/render_camera.py), behind and above it for the chase view, and the fixed side view
 holds the vehicle at every frame. The overlay (colour bar, scale bar, time) is where
-tools/render_overlay.py draws it, without a colour bar on a floor without grains, and nowhere
+tools/plots/render_overlay.py draws it, without a colour bar on a floor without grains, and nowhere
 with --no-overlay (render_checks.py). Also: the frames' terrain snapshots, --slice and --movie-only,
 the standalone terrain layout, and the one-line errors. Needs povray and ffmpeg
 (tools/install_deps.sh --with-render)."""
@@ -19,13 +19,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import render_sample_run as sample  # noqa: E402
-from render_camera import Camera, chase_camera  # noqa: E402
+from plots.render_camera import Camera, chase_camera  # noqa: E402
 from render_checks import check_frame, check_no_overlay, check_overlay  # noqa: E402
-from render_plan import find_series, plan_frames, snapshot_at  # noqa: E402
-from render_setup import prepare  # noqa: E402
+from plots.render_plan import find_series, plan_frames, snapshot_at  # noqa: E402
+from plots.render_setup import prepare  # noqa: E402
 
 SIZE = (320, 180)
-TRACKCOSIM = os.path.join(ROOT, "tools", "trackcosim.py")
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 
 
 def render(folder, *options, env=None):

@@ -1,4 +1,4 @@
-"""tools/rig_analysis.py against answers known in closed form:
+"""tools/mobility/rig_analysis.py against answers known in closed form:
   - MSER-5 cuts a transient of known length: a series offset by +5 for its first 40 samples, then
     unit noise, is cut at 40 samples (within one batch of 5), inside the measure phase only;
   - batch means on an AR(1) series x_k = phi x_(k-1) + e_k (phi = 0.9, unit noise, stationary
@@ -17,8 +17,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from rig_analysis import (RIG_COLUMNS, batch_means, climbs, gradeability, mser5_cut, naive_se,  # noqa: E402
-                          point_figures, read_rig, steady_rows)
+from mobility.rig_analysis import (RIG_COLUMNS, batch_means, climbs, gradeability, mser5_cut, naive_se,  # noqa: E402
+                                   point_figures, read_rig, steady_rows)
 
 PHI = 0.9
 

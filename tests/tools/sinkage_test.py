@@ -1,4 +1,4 @@
-"""Sinkage as the launcher reports it (tools/sinkage.py, docs/mobility-metrics.md): the loaded
+"""Sinkage as the launcher reports it (tools/mobility/sinkage.py, docs/mobility-metrics.md): the loaded
 shoes' lowest points below the undisturbed surface the terrain measured when the coupling
 started, and the verdict on whether the run reached a steady speed (mobility_metrics.speed_at_end).
 
@@ -12,8 +12,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
-from mobility_metrics import bed_floor_lines, speed_at_end  # noqa: E402
-from sinkage import floor_check, mean_over, missing_inputs, read_surface, sinkage_over_time  # noqa: E402
+from mobility.mobility_metrics import bed_floor_lines, speed_at_end  # noqa: E402
+from mobility.sinkage import floor_check, mean_over, missing_inputs, read_surface, sinkage_over_time  # noqa: E402
 
 SPACING = 0.05
 # 4 columns from x = 0, 3 rows down from y = 0.15 (row 0 = the largest y): every cell 0.10 m

@@ -10,7 +10,7 @@ A synthetic run folder shaped like the light robot's default run, answers known 
     2 x 60 x 5 W = 0.600 kW;
   - every row has 10 loaded shoes of 100 N on pads of 0.005 m^2 (pressure 20 kPa throughout).
 Over the whole driving window the slip is 0.160 and the power 1.36 kW: means that the ramp biases.
-MSER-5 (tools/rig_analysis.py) cuts the transient at its first batch wholly in the steady part,
+MSER-5 (tools/mobility/rig_analysis.py) cuts the transient at its first batch wholly in the steady part,
 t = 1.06 s, and the summary is the steady value."""
 import json
 import math
@@ -20,8 +20,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mobility_metrics_test import temporary_folder, write_run  # noqa: E402  (tests/tools)
-from mobility_metrics import report_lines  # noqa: E402  (tools/, put on the path by mobility_metrics_test)
-from trackcosim import mobility_of_run  # noqa: E402
+from launcher.trackcosim import mobility_of_run  # noqa: E402
+from mobility.mobility_metrics import report_lines  # noqa: E402  (tools/, put on the path by mobility_metrics_test)
 
 PITCH_RADIUS = 0.1171
 TOP_SPEED = 5.0                        # rad/s

@@ -1,7 +1,7 @@
 """tools/trackcosim render on the short co-simulation (the fixture visual_short_run): two frames
 of each view at 320x180, each a PNG of that size that is not one flat colour, with the chassis'
 orange inside the box its surface points (bodies.vtu, kind 0) project to through the camera of
-that view, and that box inside the image; the overlay where tools/render_overlay.py draws it: the
+that view, and that box inside the image; the overlay where tools/plots/render_overlay.py draws it: the
 colour bar's 32 levels in the map's colours, a scale bar as long as its length looks at the
 look-at point, and the time, written differently in the two frames; and the first frame drawn
 again with --no-overlay without them (tests/tools/render_checks.py, which the synthetic render
@@ -14,13 +14,14 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+TRACKCOSIM = os.path.join(ROOT, "tools", "launcher", "trackcosim.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "tools"))
-from render_camera import Camera, chase_camera  # noqa: E402
+from plots.render_camera import Camera, chase_camera  # noqa: E402
 from render_checks import check_frame, check_no_overlay, check_overlay  # noqa: E402
-from render_plan import find_series, plan_frames  # noqa: E402
-from render_setup import CHASSIS, chassis_pose, prepare  # noqa: E402
-from vtk_reader import read_grid, read_multiblock  # noqa: E402
+from common.vtk_reader import read_grid, read_multiblock  # noqa: E402
+from plots.render_plan import find_series, plan_frames  # noqa: E402
+from plots.render_setup import CHASSIS, chassis_pose, prepare  # noqa: E402
 
 SIZE = (320, 180)
 RUN = None
@@ -36,7 +37,7 @@ def chassis_points(vtm):
 
 
 def render(out, *options):
-    command = [sys.executable, os.path.join(ROOT, "tools", "trackcosim.py"), "render", RUN, "--out", out,
+    command = [sys.executable, TRACKCOSIM, "render", RUN, "--out", out,
                "--size", "%dx%d" % SIZE, "--quality", "low", "--no-movie"] + CHOICE + list(options)
     return subprocess.run(command, capture_output=True, text=True)
 

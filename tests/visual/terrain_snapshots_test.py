@@ -19,7 +19,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from vtk_reader import VtkError, parse, read_grid  # noqa: E402
+from common.vtk_reader import VtkError, parse, read_grid  # noqa: E402
 
 STEP = 1e-3
 INTERVAL = 50
@@ -38,7 +38,7 @@ def data_arrays(parent):
 
 def read_piece(path):
     """(point count, gids, states, point arrays, points array) of one .vtu piece (ASCII or binary:
-    tools/vtk_reader.py reads the values, the declarations come from the XML)."""
+    tools/common/vtk_reader.py reads the values, the declarations come from the XML)."""
     try:
         grid = read_grid(path)
     except VtkError as e:

@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from vtk_reader import VtkError, parse, read_grid, read_multiblock  # noqa: E402
+from common.vtk_reader import VtkError, parse, read_grid, read_multiblock  # noqa: E402
 
 SHOE = 5  # the `kind` of a shoe
 

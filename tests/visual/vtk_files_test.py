@@ -4,10 +4,10 @@ run of the fixture visual_short_run (binary, the default format; io/vtk_xml.h):
 
  - every terrain frame (.pvtu of 2 pieces) reads with vtkXMLPUnstructuredGridReader: as many
    points and vertex cells as the bed has grains, the arrays radius, velocity, gid, state and
-   contact_force, each value equal to what tools/vtk_reader.py reads (the renderer's reader);
+   contact_force, each value equal to what tools/common/vtk_reader.py reads (the renderer's reader);
    contact_force is never negative and some grains carry more than their weight;
  - every vehicle frame (.vtm) reads with vtkXMLMultiBlockDataReader: three blocks named bodies,
-   spheres and frames, with the points, cells and arrays tools/vtk_reader.py reads; frames holds
+   spheres and frames, with the points, cells and arrays tools/common/vtk_reader.py reads; frames holds
    shoe_force, whose vertical components on the shoes add up to the terrain_fz of the vehicle's
    timing.csv row at the frame's time (the force the terrain returned).
 
@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from vtk_reader import read_collection, read_grid, read_multiblock, read_points_file  # noqa: E402
+from common.vtk_reader import read_collection, read_grid, read_multiblock, read_points_file  # noqa: E402
 
 try:
     from vtkmodules.vtkIOXML import vtkXMLMultiBlockDataReader, vtkXMLPUnstructuredGridReader
@@ -52,14 +52,14 @@ def vtk_values(array):
 
 def same(ours, theirs, what):
     if len(ours) != len(theirs):
-        fail("%s: %d values read by tools/vtk_reader.py, %d by VTK" % (what, len(ours), len(theirs)))
+        fail("%s: %d values read by tools/common/vtk_reader.py, %d by VTK" % (what, len(ours), len(theirs)))
     for i, (a, b) in enumerate(zip(ours, theirs)):
         if a != b and not (isinstance(a, tuple) and all(x == y for x, y in zip(a, b))):
-            fail("%s[%d]: %r by tools/vtk_reader.py, %r by VTK" % (what, i, a, b))
+            fail("%s[%d]: %r by tools/common/vtk_reader.py, %r by VTK" % (what, i, a, b))
 
 
 def check_grid(dataset, grid, what):
-    """One VTK dataset against the same file read by tools/vtk_reader.py."""
+    """One VTK dataset against the same file read by tools/common/vtk_reader.py."""
     points = dataset.GetPoints()
     theirs = [tuple(points.GetPoint(i)) for i in range(points.GetNumberOfPoints())] if points else []
     same(grid.points, theirs, what + " points")
@@ -94,7 +94,7 @@ def terrain_frames(run):
         with_weight_carried += sum(1 for f, w in zip(force, weight) if f > w)
     if with_weight_carried == 0:
         fail("no grain of any frame carries more than its weight")
-    print("terrain: %d frames read by VTK, each 3100 grains as tools/vtk_reader.py reads them" % len(frames))
+    print("terrain: %d frames read by VTK, each 3100 grains as tools/common/vtk_reader.py reads them" % len(frames))
 
 
 def terrain_fz_by_time(run):
@@ -117,7 +117,8 @@ def vehicle_frames(run):
             dataset = blocks.GetBlock(i)
             check_grid(dataset, grid, files[name])
             if dataset.GetNumberOfCells() != len(grid.types):
-                fail("%s: VTK reads %d cells, tools/vtk_reader.py %d" % (files[name], dataset.GetNumberOfCells(), len(grid.types)))
+                fail("%s: VTK reads %d cells, tools/common/vtk_reader.py %d" % (
+                    files[name], dataset.GetNumberOfCells(), len(grid.types)))
         frames_grid = read_grid(files["frames"])
         shoe_fz = sum(f[2] for f in frames_grid.point_data["shoe_force"])
         expected = fz.get(round(t, 9))

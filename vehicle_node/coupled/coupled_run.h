@@ -56,7 +56,7 @@ struct CoupledSummary {
   double distance_m = 0;      ///< chassis travel along x
   /// Mean depth of the loaded shoes' lowest points below the highest grain top at the start (the
   /// handshake's surface height) at the last step: a quick figure of the vehicle alone. The
-  /// launcher's sinkage is against the local undisturbed surface (tools/sinkage.py).
+  /// launcher's sinkage is against the local undisturbed surface (tools/mobility/sinkage.py).
   double below_top_m = 0;
   std::string stopped_by;     ///< empty: the run reached its end; else who stopped it ("USR1", "terrain")
   std::filesystem::path checkpoint;  ///< written when stopped
