@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -273,8 +272,10 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
                                   control.watchdog, observers);
   if (patch) observers.add(*patch);
   if (snapshots) observers.add(*snapshots);
-  for (CouplingObserver* o : std::initializer_list<CouplingObserver*>{&solver_log, &rank_log, &timing, &checkpoints})
-    observers.add(*o);
+  observers.add(solver_log);
+  observers.add(rank_log);
+  observers.add(timing);
+  observers.add(checkpoints);
 
   // The config's `bodies` follow their load schedules on the coupling's clock (body_loads.h).
   const BodyLoadSchedule body_loads(config);

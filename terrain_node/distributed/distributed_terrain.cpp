@@ -11,7 +11,6 @@
 #include "domain/body_roles.h"
 #include "domain/ghost_width.h"
 #include "domain/grid_layout.h"
-#include "domain/migration_plan.h"
 #include "terrain_node/distributed/body_records.h"
 #include "terrain_node/distributed/distributed_terrain_state.h"
 #include "terrain_node/distributed/solve_partition_plan.h"
