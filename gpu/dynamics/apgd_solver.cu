@@ -143,6 +143,7 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
     lipschitz *= real(0.9);
     ++result.iterations;
     if (settings.record_residuals) result.history.push_back(result.residual);
+    if (ws.progress != nullptr) ws.progress->iteration_done(it);
     if (measured && settings.tolerance > 0 && result.residual < settings.tolerance) break;
   }
   if (result.iterations == 0) result.residual = current_residual(bodies, ws);

@@ -110,6 +110,7 @@ SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const Solver
     ++result.passes;
     const real incoming = measured ? residual_rms(ws, sum.s[0]) : real(0);
     if (settings.record_residuals && it > 0) result.history.push_back(incoming);
+    if (ws.progress != nullptr) ws.progress->iteration_done(it);
     if (measured && settings.tolerance > 0 && incoming < settings.tolerance) break;
   }
   result.residual = current_residual(bodies, ws);

@@ -161,6 +161,8 @@ void RigidBodySystem::solve(const SolvePartition* partition, SolverExchange* exc
   stats_.residual_history = std::move(solved.history);
 }
 
+void RigidBodySystem::set_progress(SolverProgress* progress) { impl_->ws.progress = progress; }
+
 void RigidBodySystem::integrate() {
   Impl& m = *impl_;
   PhaseClock clock(stats_.phase_seconds);

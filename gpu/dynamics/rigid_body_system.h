@@ -22,6 +22,7 @@
 #include "gpu/dynamics/body_set.h"
 #include "gpu/dynamics/contact_compliance.h"
 #include "gpu/dynamics/solver_exchange.h"
+#include "gpu/dynamics/solver_progress.h"
 #include "gpu/dynamics/step_settings.h"
 #include "gpu/dynamics/step_stats.h"
 
@@ -70,6 +71,9 @@ class RigidBodySystem {
   void drop_contacts(const std::vector<std::uint32_t>& dropped);
   void solve(const SolvePartition* partition = nullptr, SolverExchange* exchange = nullptr);
   void integrate();
+  /// Told after every solver iteration from now on (solver_progress.h); nullptr: nobody. Not
+  /// owned; must outlive the solves it hears.
+  void set_progress(SolverProgress* progress);
   /// The last detection's contacts (after drop_contacts): how many.
   std::size_t contact_count() const;
 

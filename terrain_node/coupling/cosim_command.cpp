@@ -22,6 +22,7 @@
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/coupling_session.h"
+#include "terrain_node/coupling/solve_pulse.h"
 #include "terrain_node/distributed/rank_threads.h"
 #include "terrain_node/output/bed_surface.h"
 
@@ -129,6 +130,8 @@ void run_cosim_command(const CosimOptions& options) {
   // Settling a large bed takes minutes: the same progress line as a standalone run.
   runtime::ProgressMeter progress(std::cout, leader ? config.scene.output.progress_interval : 0,
                                 runtime::stdout_is_terminal());
+  std::optional<SolvePulse> pulse;
+  if (settle_steps > 0) pulse.emplace(terrain, &watchdog, coupler.get(), "a solver iteration of settling step");
   for (std::uint64_t k = 0; k < settle_steps; ++k) {
     terrain.step();
     watchdog.beat("settling step", k + 1);
@@ -136,6 +139,7 @@ void run_cosim_command(const CosimOptions& options) {
     progress.update({terrain.time(), c.settle_time, k + 1, terrain.local_stats().contacts, ""});
   }
   progress.finish();
+  pulse.reset();
   if (settle_steps > 0 && !options.save_bed.empty()) save_settled_bed(terrain, options.save_bed, checkpoint_record(start), watchdog);
   // The undisturbed surface, against which the launcher measures the tracks' sinkage
   // (tools/mobility/sinkage.py): once, before the vehicle's first step. A resumed run keeps the file of

@@ -18,6 +18,7 @@
 #include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/patch_follower.h"
 #include "terrain_node/coupling/shoe_proxies.h"
+#include "terrain_node/coupling/solve_pulse.h"
 #include "terrain_node/coupling/rank_load_log.h"
 #include "terrain_node/coupling/solver_log.h"
 #include "terrain_node/coupling/timing_log.h"
@@ -280,6 +281,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   // The config's `bodies` follow their load schedules on the coupling's clock (body_loads.h).
   const BodyLoadSchedule body_loads(config);
   VehicleInbox inbox(coupler, control, config.scene.cosim.timeout, checkpoints.enabled());
+  const SolvePulse pulse(terrain, control.watchdog, leader ? coupler : nullptr, "a solver iteration of terrain step");
   CouplingSummary summary;
   summary.shoes = shoes.proxies.size();
   summary.coupling_steps = hello.start_step;

@@ -99,6 +99,9 @@ class DistributedTerrain {
   /// quantiles of the active particles. Nothing is exchanged when no particle changes class
   /// and the cuts stay.
   PatchCounts apply_patch(const PatchBox& box, bool move_cuts);
+  /// Told after every solver iteration of this rank's steps (gpu/dynamics/solver_progress.h):
+  /// how a long step shows that the rank is alive. Not owned; nullptr: nobody.
+  void set_solver_progress(gpu::SolverProgress* progress) { system_->set_progress(progress); }
 
   real time() const { return system_->time(); }
   std::uint64_t step_count() const { return system_->step_count(); }

@@ -9,6 +9,10 @@
 #    asking for working frames every 0.375 s still gets its welcome: at least 5 working frames
 #    (each sent after 0.375 s of silence, so the waits they restarted add up to more than the
 #    timeout; 2 s of settling takes about 7 s here);
+#  - keepalive inside a terrain step: with steps longer than the client's timeout (2 s; 12,000
+#    iterations on 2,000 stacked spheres, about 4 s per terrain step here), a client asking for
+#    working frames every 0.5 s still gets its forces: the terrain's leader sends them between
+#    solver iterations (terrain_node/coupling/solve_pulse.h), not only between terrain steps;
 #  - compatibility: a client whose hello has no "keepalive" receives no working frame (the
 #    client stops on any frame it did not ask for). It waits up to 300 s for its welcome: with the
 #    default 20 s it failed in CI when the 2 s of settling took longer on a loaded machine.
@@ -37,6 +41,18 @@ import json, sys
 text = "".join(l for l in open(sys.argv[1]) if not l.lstrip().startswith("//"))
 config = json.loads(text)
 config["cosim"]["settle_time"] = 2.0
+json.dump(config, open(sys.argv[2], "w"))
+EOF
+
+# Terrain steps longer than a client's timeout: 8 layers of stacked spheres (6,300 contacts at
+# once) solved with 12,000 iterations, one settling step.
+python3 - "$src/configs/cosim_tcp_example.json" "$work/long_steps.json" <<'EOF'
+import json, sys
+text = "".join(l for l in open(sys.argv[1]) if not l.lstrip().startswith("//"))
+config = json.loads(text)
+config["cosim"]["settle_time"] = 0.001
+config["solver"]["max_iterations"] = 12000
+config["particles"][0].update(layers=8, gap=0.0)
 json.dump(config, open(sys.argv[2], "w"))
 EOF
 
@@ -69,8 +85,15 @@ working=$(field working "$work/keepalive.out")
 (( working >= 5 )) || { echo "FAIL: $working working frames, expected at least 5"; exit 1; }
 ends_normally keepalive 20
 
+start_tcp_terrain long_steps "$work/long_steps.json"
+client long_steps 1 --timeout 2
+working=$(field working "$work/long_steps.out")
+(( working >= 5 )) || { echo "FAIL: $working working frames during long terrain steps, expected at least 5"; exit 1; }
+ends_normally long_steps 1
+echo "terrain work per coupling step: $(awk -F, 'NR > 1 {printf "%s%.1f", sep, $4; sep = ", "}' "$work/long_steps/timing.csv") s (2 terrain steps) against the client's 2 s timeout"
+
 start_tcp_terrain old "$work/slow_settle.json"
 client old 20 --keepalive 0 --timeout 300
 [[ $(field working "$work/old.out") == 0 ]]
 ends_normally old 20
-echo "the document's client is examples/python_client.py; it runs, with and without working frames"
+echo "the document's client is examples/python_client.py; it runs, with and without working frames, and through terrain steps longer than its timeout"

@@ -10,6 +10,7 @@
 
 #include "gpu/dynamics/detail/body_reduction.h"
 #include "gpu/dynamics/detail/distributed_solve.h"
+#include "gpu/dynamics/solver_progress.h"
 #include "gpu/dynamics/step_settings.h"
 
 namespace trackcosim::gpu::detail {
@@ -34,6 +35,7 @@ struct SolverWorkspace {
   DeviceVec3 v_prev, w_prev, v_y, w_y;  ///< APGD: body velocities at gamma_k and at y
   thrust::device_vector<ChunkSums> partials;
   DistributedSolve distributed;
+  SolverProgress* progress = nullptr;  ///< told after every iteration (RigidBodySystem::set_progress)
 
   ContactBlockView contact_view() { return contacts.view(slots.view(), 0); }
   RowBlockView row_view() { return rows.view(slots.view(), 2 * contacts.size()); }
