@@ -2,7 +2,9 @@
 # TRACKCOSIM_KERNELS_ONLY needs OpenMP and Thrust (and CUDA) only.
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 if(NOT TRACKCOSIM_KERNELS_ONLY)
-  find_package(MPI REQUIRED COMPONENTS CXX C)
+  if(TRACKCOSIM_MPI)
+    find_package(MPI REQUIRED COMPONENTS CXX C)
+  endif()  # else MPI::MPI_CXX is the one-process stub (comm/mpi_stub/CMakeLists.txt)
   find_package(Eigen3 3.4 REQUIRED NO_MODULE)
   find_package(nlohmann_json 3.10 REQUIRED)
   find_package(CLI11 REQUIRED)

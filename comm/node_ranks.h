@@ -11,4 +11,8 @@ namespace trackcosim::comm {
 /// the same node do not.
 int ranks_on_this_node(const RankGroup& group);
 
+/// Collective over `group`: this rank's place (from 0, in group rank order) among the group's
+/// ranks on its node, e.g. to give each rank of a node its own GPU.
+int rank_on_this_node(const RankGroup& group);
+
 }  // namespace trackcosim::comm

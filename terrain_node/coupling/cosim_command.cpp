@@ -23,6 +23,7 @@
 #include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/coupling_session.h"
 #include "terrain_node/coupling/solve_pulse.h"
+#include "terrain_node/distributed/rank_device.h"
 #include "terrain_node/distributed/rank_threads.h"
 #include "terrain_node/output/bed_surface.h"
 
@@ -62,6 +63,7 @@ void run_cosim_command(const CosimOptions& options) {
   const CosimSettings& c = config.scene.cosim;
   refuse_settings_unused_by_cosim(config);
   const runtime::ThreadChoice threads = set_rank_threads(options.threads, roles.role_group());
+  const gpu::DeviceChoice device = set_rank_device(roles.role_group());
   const std::filesystem::path folder =
       options.out_dir.empty() ? std::filesystem::path("output") / options.config.stem() : options.out_dir;
   const bool leader = roles.role_rank == 0;
@@ -160,6 +162,7 @@ void run_cosim_command(const CosimOptions& options) {
                 static_cast<unsigned long long>(s.coupling_steps), caught ? comm::signal_name(caught) : "none",
                 control.checkpoint.string().c_str(), s.stop_reason.c_str());
   nlohmann::ordered_json run = io::run_json_header("terrain_node --cosim", threads);
+  run["device"] = device.description;
   run["config_file"] = config.source;
   run["ranks"] = terrain.ranks();
   run["layout"] = terrain.layout_name();
@@ -170,6 +173,9 @@ void run_cosim_command(const CosimOptions& options) {
   if (s.stopped) run["stopped"] = {{"coupling_step", s.coupling_steps}, {"reason", s.stop_reason}};
   run["shoes"] = s.shoes;
   run["wall_seconds"] = s.wall_seconds;
+  run["device_copies"] = {{"to_device_bytes", s.device_copies.to_device},
+                          {"to_host_bytes", s.device_copies.to_host},
+                          {"copies", s.device_copies.copies}};
   if (s.patch) {
     const PatchSummary& p = *s.patch;
     run["moving_patch"] = {{"particles", p.particles},     {"active_mean", p.active_mean},
@@ -189,6 +195,13 @@ void run_cosim_command(const CosimOptions& options) {
   std::printf("terrain cosim steps=%llu shoes=%zu ranks=%d wall_s=%.3f wait_share=%.4f exchange_share=%.4f\n",
               static_cast<unsigned long long>(s.coupling_steps), s.shoes, terrain.ranks(), s.wall_seconds,
               s.wait_seconds / wall, s.exchange_seconds / wall);
+  // The leader's copies per coupling step: what a GPU run moves across the bus (issue
+  // "The co-simulation on a GPU node"); the other ranks move about as much.
+  const std::uint64_t run_steps = s.coupling_steps - hello.start_step;  // this run's, a resumed one's too
+  const double steps_here = run_steps > 0 ? static_cast<double>(run_steps) : 1;
+  std::printf("terrain device %s to_device_per_step=%.0f to_host_per_step=%.0f copies_per_step=%.1f\n",
+              device.index >= 0 ? "cuda" : "cpu", static_cast<double>(s.device_copies.to_device) / steps_here,
+              static_cast<double>(s.device_copies.to_host) / steps_here, static_cast<double>(s.device_copies.copies) / steps_here);
   if (s.patch) {
     const PatchSummary& p = *s.patch;
     const double total = p.particles > 0 ? static_cast<double>(p.particles) : 1;

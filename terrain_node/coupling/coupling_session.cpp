@@ -13,6 +13,7 @@
 
 #include "comm/broadcast.h"
 #include "comm/deadline.h"
+#include "gpu/memory/transfer_count.h"
 #include "cosim/shoe_exchange.h"
 #include "terrain_node/coupling/coupling_checkpoints.h"
 #include "terrain_node/coupling/cosim_snapshots.h"
@@ -286,6 +287,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   summary.shoes = shoes.proxies.size();
   summary.coupling_steps = hello.start_step;
   const Clock::time_point start = Clock::now();
+  const gpu::TransferBytes copied_before = gpu::transfer_bytes();
   StepCommand command;
   std::vector<cosim::ShoeState> states;  // the step's, the leader's on every rank
   for (;;) {
@@ -357,6 +359,7 @@ CouplingSummary run_coupling(DistributedTerrain& terrain, const TerrainConfig& c
   }
   observers.on_end(terrain, summary);
   summary.wall_seconds = since(start);
+  summary.device_copies = gpu::transfer_bytes() - copied_before;
   return summary;
 }
 

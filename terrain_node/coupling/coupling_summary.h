@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "gpu/memory/transfer_count.h"
 #include "terrain_node/coupling/moving_patch.h"
 
 namespace trackcosim::terrain {
@@ -23,6 +24,9 @@ struct CouplingSummary {
   std::optional<PatchSummary> patch;  ///< with cosim.moving_patch (its seconds are in none of the above)
   std::size_t snapshot_frames = 0;    ///< listed in particles.pvd (the leader's count)
   double snapshot_seconds = 0;        ///< writing them (in none of the above)
+  /// This rank's copies between host and device memory over the coupling (on a GPU each one is
+  /// a synchronisation; the CPU build counts the same copies: gpu/memory/transfer_count.h).
+  gpu::TransferBytes device_copies;
 };
 
 }  // namespace trackcosim::terrain

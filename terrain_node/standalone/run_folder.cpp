@@ -18,12 +18,13 @@ nlohmann::ordered_json gid_ranges_json(const std::vector<GidRange>& ranges) {
 }  // namespace
 
 RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain,
-                     const runtime::ThreadChoice& threads, std::uint64_t startup_rss_bytes)
+                     const runtime::ThreadChoice& threads, const gpu::DeviceChoice& device,
+                     std::uint64_t startup_rss_bytes)
     : folder_(std::move(folder)), config_(start.config), writes_(terrain.leader()),
       final_snapshot_(start.config.scene.output.snapshot_interval > 0 || start.config.scene.settle.enabled),
       startup_rss_bytes_(startup_rss_bytes) {
   const OutputSettings& out = config_.scene.output;
-  if (writes_) start_files(start, terrain, threads);
+  if (writes_) start_files(start, terrain, threads, device);
   // Every rank writes its piece of each frame; an earlier run's frames in the folder go.
   if (final_snapshot_) snapshots_.emplace(terrain, folder_, /*fresh=*/true, config_.scene.output.vtk_format);
   write_probes(terrain);
@@ -31,11 +32,12 @@ RunFolder::RunFolder(std::filesystem::path folder, const StartState& start, cons
 }
 
 void RunFolder::start_files(const StartState& start, const DistributedTerrain& terrain,
-                            const runtime::ThreadChoice& threads) {
+                            const runtime::ThreadChoice& threads, const gpu::DeviceChoice& device) {
   const TerrainConfig& config = start.config;
   const OutputSettings& out = config.scene.output;
   io::create_output_folder(folder_);
   run_json_ = io::run_json_header("terrain_node", threads);
+  run_json_["device"] = device.description;
   run_json_["config_file"] = config.source;
   run_json_["status"] = "running";
   // The bed that runs: a checkpoint's when the run starts from one, whatever the config's

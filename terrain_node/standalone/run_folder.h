@@ -31,6 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpu/memory/device_choice.h"
 #include "runtime/thread_choice.h"
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/config/terrain_config.h"
@@ -49,8 +50,9 @@ class RunFolder {
   /// Creates the folder and its files and records step 0 (probes, first snapshot). Throws
   /// OutputError naming the file that cannot be written. `startup_rss_bytes`: this rank's
   /// resident size before the terrain was built (runtime/memory_usage.h), run.json's baseline.
+  /// `device`: where the kernels run (run.json's "device").
   RunFolder(std::filesystem::path folder, const StartState& start, const DistributedTerrain& terrain,
-            const runtime::ThreadChoice& threads, std::uint64_t startup_rss_bytes);
+            const runtime::ThreadChoice& threads, const gpu::DeviceChoice& device, std::uint64_t startup_rss_bytes);
 
   /// Records the step the terrain has just made, with its global statistics (when stats.csv is
   /// written), which took `wall_seconds`.
@@ -70,7 +72,8 @@ class RunFolder {
 
  private:
   /// The leader's files of step 0: the folder, run.json, the CSV streams.
-  void start_files(const StartState& start, const DistributedTerrain& terrain, const runtime::ThreadChoice& threads);
+  void start_files(const StartState& start, const DistributedTerrain& terrain, const runtime::ThreadChoice& threads,
+                   const gpu::DeviceChoice& device);
   void write_probes(const DistributedTerrain& terrain);
   void snapshot(const DistributedTerrain& terrain);
   void write_run_json() const;

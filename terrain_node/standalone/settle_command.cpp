@@ -19,6 +19,7 @@
 #include "terrain_node/checkpoint/terrain_checkpoint.h"
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/distributed/distributed_terrain.h"
+#include "terrain_node/distributed/rank_device.h"
 #include "terrain_node/distributed/rank_threads.h"
 #include "terrain_node/distributed/body_loads.h"
 #include "terrain_node/standalone/run_folder.h"
@@ -126,11 +127,12 @@ void run_settle_command(const SettleOptions& options) {
   StartState start = load_start_state(roles.role_group(), options.config, options.restart, options.from_checkpoint);
   const TerrainConfig& config = start.config;
   const runtime::ThreadChoice threads = set_rank_threads(options.threads, roles.role_group());
+  const gpu::DeviceChoice device = set_rank_device(roles.role_group());
   DistributedTerrain terrain(config, roles.role_group(), options.layout,
                              start.checkpoint ? &*start.checkpoint : nullptr);
   start.checkpoint.reset();
   const std::string record = checkpoint_record(start);
-  RunFolder folder(settle_output_folder(options), start, terrain, threads, startup_rss);
+  RunFolder folder(settle_output_folder(options), start, terrain, threads, device, startup_rss);
   if (terrain.leader()) print_plan(start, folder, terrain, options.from_checkpoint);
 
   const std::uint64_t steps = config.step_count();
