@@ -31,6 +31,15 @@ class WhichRunsTest(unittest.TestCase):
         for launcher in ("mpirun", "srun"):
             self.assertEqual(loopback_settings({"SLURM_JOB_ID": "7", "SLURM_JOB_NUM_NODES": "2"}, launcher), {})
 
+    def test_two_processes_of_the_launcher_are_one_host_even_in_a_job_of_several_nodes(self):
+        """--launcher tcp: Open MPI singletons, kept from forking their daemon (which would listen
+        on every interface), unless the user chose."""
+        singleton = dict(LOOPBACK, OMPI_MCA_ess_singleton_isolated="1")
+        self.assertEqual(loopback_settings({}, "tcp"), singleton)
+        self.assertEqual(loopback_settings({"SLURM_JOB_ID": "7", "SLURM_JOB_NUM_NODES": "2"}, "tcp"), singleton)
+        self.assertEqual(loopback_settings({"OMPI_MCA_ess_singleton_isolated": "0"}, "tcp"), LOOPBACK)
+        self.assertNotIn("OMPI_MCA_ess_singleton_isolated", loopback_settings({}, "mpirun"))
+
     def test_srun_outside_a_job_may_allocate_several_nodes(self):
         self.assertEqual(loopback_settings({}, "srun"), {})
 

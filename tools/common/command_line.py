@@ -5,7 +5,9 @@ know, or one without its value, is refused rather than skipped."""
 
 import math
 
-LAUNCHERS = ("mpirun", "srun", "hetjob")
+LAUNCHERS = ("mpirun", "srun", "hetjob", "tcp")
+# The launchers a mobility series passes on to its points (a heterogeneous job is one point's).
+MOBILITY_LAUNCHERS = ("mpirun", "srun", "tcp")
 TRACKS = ("left", "right")
 
 # Each subcommand's options and their defaults; a default of False marks a flag.
@@ -64,6 +66,20 @@ def parse_command_line(args):
     whole_number(options, "--terrain-ranks")
     one_of(options, "--launcher", LAUNCHERS)
     return config, options
+
+
+def check_tcp_layout(options, ranks, given_by):
+    """--launcher tcp starts terrain_node as one plain process, with no MPI between terrain ranks:
+    more terrain ranks are refused (given_by: where the count came from), and so is
+    --grow-with-ranks, which grows the patch with them."""
+    if options["--launcher"] != "tcp":
+        return
+    if ranks > 1:
+        raise UsageError("--launcher tcp runs one terrain rank (no MPI between terrain ranks), not %d (%s); "
+                         "pass --terrain-ranks 1" % (ranks, given_by))
+    if options.get("--grow-with-ranks"):
+        raise UsageError("--grow-with-ranks grows the terrain with its rank count, and --launcher tcp runs one "
+                         "terrain rank: leave it out")
 
 
 def parse_plot_command_line(args):
@@ -140,7 +156,7 @@ def parse_mobility_command_line(args):
     options["values"] = options.pop(value_option)
     for option in ("--jobs", "--terrain-ranks"):
         whole_number(options, option)
-    one_of(options, "--launcher", ("mpirun", "srun"))
+    one_of(options, "--launcher", MOBILITY_LAUNCHERS)
     for option, what in (("--track-speed", "a track speed in m/s > 0"), ("--end-time", "a time in s > 0")):
         if options[option] is not None:
             options[option] = number(options[option], option, 1e-9, math.inf, what)

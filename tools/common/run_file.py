@@ -107,7 +107,7 @@ def check_run(source, run):
 
 
 def check_transport(source, terrain_config):
-    """The launcher starts both programs as one MPI job, so they couple over MPI: a terrain config
+    """An MPI launcher starts both programs as one MPI job, so they couple over MPI: a terrain config
     whose cosim.transport says "tcp" would make the terrain wait for a TCP vehicle that never
     comes and fail after cosim.timeout blaming the vehicle. A config terrain_node cannot read is
     left to terrain_node, which names the key."""
@@ -121,13 +121,14 @@ def check_transport(source, terrain_config):
     if transport != "mpi":
         raise RunFileError(
             '%s: terrain.config %s: cosim.transport is %s, but the launcher couples the programs over MPI '
-            '(one mpirun or srun job): remove the key or set it to "mpi"; to couple over TCP, start '
-            'terrain_node --cosim and vehicle_node --terrain tcp yourself (docs/protocol.md, "Starting over TCP")'
-            % (source, terrain_config, describe(transport)))
+            '(one mpirun or srun job): remove the key or set it to "mpi"; to couple over TCP, run with '
+            '--launcher tcp (terrain_node --cosim and vehicle_node --terrain tcp, two processes; docs/protocol.md, '
+            '"Starting over TCP")' % (source, terrain_config, describe(transport)))
 
 
-def read_run_file(source):
-    """The checked run file at path source (JSON)."""
+def read_run_file(source, over_mpi=True):
+    """The checked run file at path source (JSON). over_mpi: the launcher couples the programs over
+    MPI, so the terrain config must say so; --launcher tcp writes its own copy over TCP instead."""
     try:
         with open(source) as f:
             run = json.load(f)
@@ -136,5 +137,6 @@ def read_run_file(source):
     except ValueError as e:  # json.JSONDecodeError says line and column; a bad encoding does not
         raise RunFileError("%s: not a JSON run file: %s" % (source, e))
     check_run(source, run)
-    check_transport(source, run["terrain"]["config"])
+    if over_mpi:
+        check_transport(source, run["terrain"]["config"])
     return run

@@ -9,6 +9,12 @@ then listen on nothing. mpirun's own out-of-band listener stays on every interfa
 binds it to INADDR_ANY with no parameter to change that; tools/launcher/private_network.py keeps it off
 the host's network instead.
 
+Programs started without mpirun (`--launcher tcp`: tools/launcher/tcp_launch.py) are Open MPI
+singletons, each on this host by definition. A singleton forks a daemon of its own (orted) whose
+out-of-band listeners bind every interface (0.0.0.0 and [::], measured with `ss -ltnp`, whatever
+oob_tcp_if_include says); told ess_singleton_isolated, it starts none, and with the loopback
+BTLs nothing of Open MPI listens: only terrain_node, on 127.0.0.1.
+
 Multi-host jobs are left as they are: shared memory cannot reach another host. Every setting is a
 default only: a user or site that has set the parameter, or chosen that transport's interfaces,
 in the environment keeps its choice. Parameter files rank below the environment, and they are
@@ -21,6 +27,10 @@ import os
 LOOPBACK_DEFAULTS = (
     ("OMPI_MCA_btl", "self,vader", ("OMPI_MCA_btl", "OMPI_MCA_btl_tcp_if_include", "OMPI_MCA_btl_tcp_if_exclude")),
     ("OMPI_MCA_oob_tcp_if_include", "lo", ("OMPI_MCA_oob_tcp_if_include", "OMPI_MCA_oob_tcp_if_exclude")),
+)
+# Singletons (--launcher tcp) without their daemon: it would listen on every interface.
+SINGLETON_DEFAULTS = (
+    ("OMPI_MCA_ess_singleton_isolated", "1", ("OMPI_MCA_ess_singleton_isolated",)),
 )
 # Where mpirun outside a batch job can find other hosts: its hostfile and host parameters, and
 # Grid Engine's host list (Open MPI's gridengine allocator reads it).
@@ -56,9 +66,11 @@ def default_hostfiles(mpirun):
 
 
 def on_one_host(environ, launcher, mpirun=None):
-    """Whether the run is known to stay on this host: a Slurm job of one node (any launcher), or
-    mpirun outside any batch job with no host list that could send ranks elsewhere. srun outside
-    a job may allocate several nodes itself: not known."""
+    """Whether the run is known to stay on this host: two processes of the launcher's own (tcp), a
+    Slurm job of one node (any other launcher), or mpirun outside any batch job with no host list
+    that could send ranks elsewhere. srun outside a job may allocate several nodes itself: not known."""
+    if launcher == "tcp":
+        return True
     if "SLURM_JOB_ID" in environ:
         return slurm_hosts_are_one(environ)
     if launcher != "mpirun" or any(environ.get(name) for name in HOST_LISTS):
@@ -71,5 +83,5 @@ def loopback_settings(environ, launcher, mpirun=None):
     leaves open, for a run on one host; {} otherwise."""
     if not on_one_host(environ, launcher, mpirun):
         return {}
-    return {name: value for name, value, chosen_by in LOOPBACK_DEFAULTS
-            if not any(key in environ for key in chosen_by)}
+    defaults = LOOPBACK_DEFAULTS + (SINGLETON_DEFAULTS if launcher == "tcp" else ())
+    return {name: value for name, value, chosen_by in defaults if not any(key in environ for key in chosen_by)}

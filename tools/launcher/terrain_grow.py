@@ -1,15 +1,12 @@
 """A terrain config grown along x for more ranks: weak scaling with the particles per rank fixed.
 
-grow_terrain_config(text, factor) takes a terrain config (JSON with // comments,
-docs/terrain-config.md) and stretches, by `factor` along x from each box's min.x, the container
-and every "layers" and "lattice" particle source. The bed's depth and width stay the same, so
-the particle count grows with the factor (to within the rounding of whole cells). The vehicle
-drives along +x, so a longer patch is also more room to drive.
+grow_terrain_config(config, factor) takes a parsed terrain config (docs/terrain-config.md) and
+stretches, by `factor` along x from each box's min.x, the container and every "layers" and
+"lattice" particle source. The bed's depth and width stay the same, so the particle count grows
+with the factor (to within the rounding of whole cells). The vehicle drives along +x, so a
+longer patch is also more room to drive. tools/launcher/run_terrain_config.py writes the grown
+config to the run folder.
 """
-
-import json
-
-from common.input_checks import strip_comments
 
 
 def _stretch(box, factor):
@@ -17,8 +14,8 @@ def _stretch(box, factor):
     hi[0] = lo[0] + (hi[0] - lo[0]) * factor
 
 
-def grow_terrain_config(text, factor):
-    config = json.loads(strip_comments(text))
+def grow_terrain_config(config, factor):
+    """config, stretched in place, and returned."""
     if factor <= 0:
         raise ValueError("the growth factor must be > 0, got %g" % factor)
     if "container" in config:

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob] [--grow-with-ranks] [--resume DIR] [--fresh-bed] [--dry-run] [--no-plot]
+"""trackcosim run CONFIG [--terrain-ranks N] [--out DIR] [--launcher mpirun|srun|hetjob|tcp] [--grow-with-ranks] [--resume DIR] [--fresh-bed] [--dry-run] [--no-plot]
 trackcosim plot RUN_DIR [--out DIR] [--track left|right] [--dpi N]
 trackcosim render RUN_DIR [--out DIR] [--view chase|side|both] [--color speed|height] [--every N] ... (docs/render.md)
 trackcosim mobility dbp|resistance|grade|obstacle RUN_CONFIG --slips L|--speeds L|--slopes L|--speed V [options]
 
 Runs a co-simulation described by a small JSON file: which vehicle config, which terrain config,
 how many terrain ranks, how long. It builds the MPMD mpirun line (one vehicle_node rank, N
-terrain_node ranks), runs it with the progress of both programs on the terminal, writes the run
-folder, and prints a summary ending with one parseable line:
+terrain_node ranks; --launcher tcp: two processes, below), runs it with the progress of both
+programs on the terminal, writes the run folder, and prints a summary ending with one parseable
+line:
 
   cosim steps=<n> terrain_ranks=<r> particles=<p> distance_m=<d> sinkage_m=<s> step_ms=<t> exchange_share=<x>
         slip=<i> sprocket_power_kw=<p> ground_pressure_kpa=<q>   (one line; n/a where undefined)
@@ -49,7 +50,7 @@ After a line saying that a rank gave up on a lost peer (a node lost mid-run), mp
 15 s to return before the launcher ends it (tools/launcher/launch_guard.py: either may wait for the lost
 node for many minutes).
 
-On one host (outside Slurm, or a Slurm job of one node) Open MPI is kept on the loopback:
+On one host (outside Slurm, a Slurm job of one node, --launcher tcp) Open MPI is kept on the loopback:
 OMPI_MCA_btl=self,vader and OMPI_MCA_oob_tcp_if_include=lo, each unless the environment sets it
 or chooses that transport's interfaces (tools/launcher/mpi_loopback.py; jobs/README.md, "Open MPI's
 network", also says how a site chooses its interfaces). The launcher prints what it added.
@@ -63,10 +64,25 @@ allocation; TRACKCOSIM_SRUN_ARGS adds options) instead of `mpirun A : B`; --laun
 with `srun --het-group=0 vehicle : --het-group=1 terrain` inside a heterogeneous job
 (tools/launcher/slurm_hetjob.py; against a Slurm 22.05 srun hang after such a step, the vehicle's task
 lingers TRACKCOSIM_HETJOB_LINGER_S seconds, default 3, and srun is ended if it has not returned
-120 s after both programs' last lines: jobs/README.md). --grow-with-ranks
-keeps the particles per rank of the config: the terrain patch is stretched along x by
-N / terrain.ranks (tools/launcher/terrain_grow.py) and written to the run folder. Under Slurm, run.json
-records the job id, node list and task layout (in a heterogeneous job, per component).
+120 s after both programs' last lines: jobs/README.md).
+
+--launcher tcp runs the co-simulation without mpirun, as two plain processes: how a machine
+without an MPI launcher runs it (a GPU machine without MPI, a laptop, a build without MPI:
+docs/gpu.md). terrain_node --cosim runs one terrain rank (terrain.ranks or --terrain-ranks above
+1, and --grow-with-ranks, are refused: exit status 2) on the config written to
+RUN_DIR/terrain_config.json with cosim transport "tcp", host 127.0.0.1 and port 0, which the
+system picks (the config's other keys kept, the files it names made absolute). Once it prints
+`cosim      listening on 127.0.0.1:<port>` (within cosim.timeout, else an error naming run.log),
+vehicle_node starts with --terrain tcp --terrain-host 127.0.0.1 --terrain-port <port>. The rest
+is as with mpirun: run folder, summary, stored bed, signals (passed to both programs), --resume,
+exit statuses (the first program to fail gives it; its peer is ended 5 s later if still running:
+tools/launcher/tcp_launch.py). The programs, Open MPI singletons, start no Open MPI daemon
+(OMPI_MCA_ess_singleton_isolated=1): only terrain_node listens, on 127.0.0.1.
+
+--grow-with-ranks keeps the particles per rank of the config: the terrain patch is stretched
+along x by N / terrain.ranks (tools/launcher/terrain_grow.py) and written to the run folder as
+terrain_config.json, the files it names made absolute. Under Slurm, run.json records the job
+id, node list and task layout (in a heterogeneous job, per component).
 
 Run folder: vehicle/ (vehicle.csv, shoes.csv, run.json, timing.csv), terrain/ (run.json,
 timing.csv), timing.csv (per coupling step and node, seconds: vehicle compute and wait; terrain
@@ -80,7 +96,7 @@ Mobility tests (a soil bin's drawbar-pull rig, cosim/drawbar_rig.h; tools/mobili
   trackcosim mobility resistance RUN_CONFIG --speeds 0.2,0.4      (towed, sprockets free)
   trackcosim mobility grade RUN_CONFIG --slopes 0,5,10,15,20 [--track-speed V]
   trackcosim mobility obstacle RUN_CONFIG --speed V
-  options: [--end-time T] [--rigid] [--jobs N] [--terrain-ranks N] [--launcher mpirun|srun]
+  options: [--end-time T] [--rigid] [--jobs N] [--terrain-ranks N] [--launcher mpirun|srun|tcp]
            [--out DIR] [--point K] [--collect] [--dry-run]
 Each point is a run of its own, OUT/<test>_<value>/ (default OUT output/mobility_<test>): the run
 file with vehicle.rig set to the point's rig.json (slip imposed; towed at a speed; free running,
@@ -120,20 +136,22 @@ import sys
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tools/, the import root
 ROOT = os.path.dirname(TOOLS)
 sys.path.insert(0, TOOLS)
-from common.command_line import UsageError, parse_command_line, parse_plot_command_line  # noqa: E402
+from common.command_line import UsageError, check_tcp_layout, parse_command_line, parse_plot_command_line  # noqa: E402
 from common.help_option import HELP_OPTIONS  # noqa: E402
 from common.input_checks import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PEER_LOST, EXIT_RUN_FAILED, InputError,  # noqa: E402
                                  run_guarded)
 from common.launcher_common import fail, find_program, make_run_folder  # noqa: E402
 from common.run_file import RunFileError, read_run_file  # noqa: E402
-from common.run_log import start_run_log  # noqa: E402
+from common.run_log import LOG_FILE, start_run_log  # noqa: E402
 from launcher import private_network  # noqa: E402
 from launcher.launch_guard import LostPeerGuard, forward_stop_signals  # noqa: E402
 from launcher.mpi_loopback import loopback_settings, on_one_host  # noqa: E402
 from launcher.program_lines import key_values  # noqa: E402
 from launcher.rank_balance import rank_balance, rank_balance_line  # noqa: E402
 from launcher.run_record import check_resumed_vehicle, record_launch, resume_command  # noqa: E402
+from launcher.run_terrain_config import write_run_terrain_config  # noqa: E402
 from launcher.slurm_hetjob import HungStepGuard, het_groups, hetjob_command, in_hetjob  # noqa: E402
+from launcher.tcp_launch import PORT_UNKNOWN, TcpJob, vehicle_over_tcp  # noqa: E402
 from mobility.mobility_metrics import line_fields, report_lines, sinkage_mean  # noqa: E402
 from mobility.mobility_metrics import text as figure_text  # noqa: E402
 from mobility.run_outputs import merge_timing, mobility_of_run, sprocket_torques  # noqa: E402,F401
@@ -253,7 +271,7 @@ def report_interrupt(folder, run, command, text, returncode, options, resume, la
         return report_stop(folder, run, command, vehicle_line, terrain_line, options, resume, launches, interrupted=True)
     print("trackcosim: interrupted (SIGINT) before both programs had written their checkpoints (%s exited with "
           "status %d): this run left nothing to resume; checkpoints of earlier runs of %s, if any, are unchanged" % (
-              os.path.basename(command[0]), returncode, folder), file=sys.stderr, flush=True)
+              launched(command), returncode, folder), file=sys.stderr, flush=True)
     return EXIT_INTERRUPTED
 
 
@@ -279,15 +297,37 @@ def launch_command(launcher, vehicle_cmd, terrain_cmd, ranks, folder):
         ["--multi-prog", multi]
 
 
-def write_grown_terrain(terrain_config, factor, folder):
-    """The terrain config stretched along x by factor, written as folder/terrain_config.json."""
-    from launcher.terrain_grow import grow_terrain_config
-    with open(terrain_config) as f:
-        grown = grow_terrain_config(f.read(), factor)
-    path = os.path.join(folder, "terrain_config.json")
-    with open(path, "w") as f:
-        json.dump(grown, f, indent=2)
-    return path
+def prepare_launch(launcher, vehicle_cmd, terrain_cmd, ranks, folder, dry):
+    """(the command run.json records, the command line to start (None with --launcher tcp: its
+    programs start one by one, tcp_launch.py), the environment it adds), having said what the
+    run will start and what it adds to Open MPI's environment."""
+    tcp = launcher == "tcp"
+    command = {"terrain": terrain_cmd, "vehicle": vehicle_over_tcp(vehicle_cmd, PORT_UNKNOWN)} if tcp else \
+        launch_command(launcher, vehicle_cmd, terrain_cmd, ranks, folder)
+    mpi_settings = loopback_settings(os.environ, launcher, None if tcp else command[0])
+    if mpi_settings:
+        print("trackcosim: one host: Open MPI kept on the loopback (%s; jobs/README.md, \"Open MPI's network\")" % " ".join(
+            "%s=%s" % setting for setting in sorted(mpi_settings.items())), flush=True)
+    if tcp:  # vehicle_node's line, with the port, comes when it starts
+        print("trackcosim: " + " ".join(terrain_cmd), flush=True)
+        if dry:
+            print("trackcosim: " + " ".join(command["vehicle"]), flush=True)
+        return command, None, mpi_settings
+    # mpirun's own listener off the host's network (a tcp run has no mpirun, and its programs'
+    # Open MPI listens on nothing: mpi_loopback.py).
+    spawned, namespace_env, namespace_line = private_network.isolate(
+        command, os.environ, launcher, on_one_host(os.environ, launcher, command[0]))
+    if namespace_line:
+        print(namespace_line, flush=True)
+    print("trackcosim: " + " ".join(spawned), flush=True)
+    return command, spawned, dict(mpi_settings, **namespace_env)
+
+
+def launched(command):
+    """What the launcher started, for a message: mpirun or srun, or both programs (--launcher tcp)."""
+    if isinstance(command, dict):
+        return " and ".join(os.path.basename(words[0]) for words in command.values())
+    return os.path.basename(command[0])
 
 
 def terrain_partition_text(ms):
@@ -404,17 +444,23 @@ def main(argv):
         config_file, options = parse_command_line(args[1:])
     except UsageError as e:
         usage_error(e, 0)
-    dry, grow = options["--dry-run"], options["--grow-with-ranks"]
-    if options["--launcher"] == "hetjob" and not in_hetjob():
+    dry, grow, launcher = options["--dry-run"], options["--grow-with-ranks"], options["--launcher"]
+    tcp = launcher == "tcp"
+    if launcher == "hetjob" and not in_hetjob():
         fail("--launcher hetjob runs inside a heterogeneous Slurm job (sbatch -n 1 : -n N script); "
              "SLURM_HET_SIZE is %s" % os.environ.get("SLURM_HET_SIZE", "unset"))
     try:
-        run = read_run_file(config_file)
+        run = read_run_file(config_file, over_mpi=not tcp)
     except RunFileError as e:
         fail(str(e))
     vehicle, terrain = run["vehicle"], run["terrain"]
     base_ranks = terrain.get("ranks", 1)
     ranks = options["--terrain-ranks"] or base_ranks
+    try:
+        check_tcp_layout(options, ranks, "--terrain-ranks" if options["--terrain-ranks"] else
+                         "terrain.ranks of %s" % config_file)
+    except UsageError as e:
+        fail(str(e))
     if options["--resume"] is not None and not os.path.isdir(options["--resume"]):
         fail("--resume %s: no such run folder" % options["--resume"])
     given_by = "--resume" if options["--resume"] else "--out" if options["--out"] else \
@@ -426,7 +472,13 @@ def main(argv):
         start_run_log(folder, argv, options["--resume"] is not None)
     terrain_config = terrain["config"]
     if grow:
-        terrain_config = write_grown_terrain(terrain_config, ranks / base_ranks, folder)
+        terrain_config = write_run_terrain_config(terrain_config, folder, grow_factor=ranks / base_ranks)
+    # The stored bed is looked up by the config the run starts from, not by its TCP copy: the bed
+    # does not depend on the transport (bed_store.py leaves it out), but the copy names its files
+    # absolutely, which would make another key.
+    bed_config = terrain_config
+    if tcp:
+        terrain_config = write_run_terrain_config(terrain_config, folder, over_tcp=True)
 
     resume = options["--resume"] is not None
     vehicle_cmd, terrain_cmd = program_commands(vehicle, terrain_config, folder, resume)
@@ -442,19 +494,10 @@ def main(argv):
         if not os.path.isfile(terrain["checkpoint"]):
             fail("%s: terrain.checkpoint: no such file: %s" % (config_file, terrain["checkpoint"]))
         terrain_cmd += ["--from-checkpoint", terrain["checkpoint"]]
-    bed = None if resume or "checkpoint" in terrain else stored_bed(terrain_config)
+    bed = None if resume or "checkpoint" in terrain else stored_bed(bed_config)
     if bed is not None:
         terrain_cmd += bed_options(bed, options["--fresh-bed"])
-    command = launch_command(options["--launcher"], vehicle_cmd, terrain_cmd, ranks, folder)
-    mpi_settings = loopback_settings(os.environ, options["--launcher"], command[0])
-    if mpi_settings:
-        print("trackcosim: one host: Open MPI kept on the loopback (%s; jobs/README.md, \"Open MPI's network\")" % " ".join(
-            "%s=%s" % setting for setting in sorted(mpi_settings.items())), flush=True)
-    spawned, namespace_env, namespace_line = private_network.isolate(
-        command, os.environ, options["--launcher"], on_one_host(os.environ, options["--launcher"], command[0]))
-    if namespace_line:
-        print(namespace_line, flush=True)
-    print("trackcosim: " + " ".join(spawned), flush=True)
+    command, spawned, launch_env = prepare_launch(launcher, vehicle_cmd, terrain_cmd, ranks, folder, dry)
     if dry:
         return 0
     launches = record_launch(folder, config_file, run, vehicle["config"], terrain_config, resume)
@@ -463,39 +506,45 @@ def main(argv):
     resume_line = resume_command(wrapper if os.sep in wrapper else "./" + wrapper, config_file, folder, options)
     env = dict(os.environ)
     env.setdefault("OMP_WAIT_POLICY", "passive")
-    env.update(mpi_settings)
-    env.update(namespace_env)
+    env.update(launch_env)
     if os.geteuid() == 0:
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-    process = subprocess.Popen(spawned, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if tcp:  # no mpirun to hang on a lost node: TcpJob itself ends a failed program's peer
+        process = TcpJob(terrain_cmd, vehicle_cmd, env, terrain_timeout(terrain_config), os.path.join(folder, LOG_FILE))
+        lost_peer = None
+    else:
+        process = subprocess.Popen(spawned, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # A node lost mid-run can leave mpirun or srun waiting for it after the ranks gave up.
+        lost_peer = LostPeerGuard(process, name=launched(command), who="trackcosim")
     signals = forward_stop_signals(process, interrupt=True)
-    guard = HungStepGuard(process) if options["--launcher"] == "hetjob" else None
-    # A node lost mid-run can leave mpirun or srun waiting for it after the ranks gave up.
-    lost_peer = LostPeerGuard(process, name=os.path.basename(command[0]), who="trackcosim")
+    guard = HungStepGuard(process) if launcher == "hetjob" else None
+    guards = [g for g in (lost_peer, guard) if g]
     output = []
     for line in process.stdout:
         output.append(line)
         sys.stdout.write(line)
         sys.stdout.flush()
-        lost_peer.saw(line)
-        if guard:
-            guard.saw(line)
-    lost_peer.cancel()
-    if guard:
-        guard.cancel()
+        for g in guards:
+            g.saw(line)
+    for g in guards:
+        g.cancel()
     returncode = process.wait()
+    if tcp:
+        command["vehicle"] = process.vehicle_cmd  # with the port the terrain listened on
     if bed is not None and bed.exists() and "--save-bed" in terrain_cmd:
         bed.write_record(folder, ranks)  # the bed is good even when the coupling later failed
     text = "".join(output)
     # Ctrl-C that came after the run had completed leaves it complete.
     if signal.SIGINT in signals and (returncode != 0 or parse_line("vehicle stopped", text)):
         return report_interrupt(folder, run, command, text, returncode, options, resume_line, launches)
+    if tcp and process.failure:
+        fail(process.failure, EXIT_BAD_INPUT if returncode == EXIT_BAD_INPUT else EXIT_RUN_FAILED)
     if returncode != 0 and not (guard and guard.ended_hung_step):
-        lost = returncode == EXIT_PEER_LOST or lost_peer.ended_hung_launcher
+        lost = returncode == EXIT_PEER_LOST or (lost_peer is not None and lost_peer.ended_hung_launcher)
         if returncode == EXIT_BAD_INPUT and not lost:  # a program refused what --dry-run cannot check
             fail("a program refused its input (exit status %d); see the messages above" % returncode)
-        fail("the co-simulation failed (exit status %d); see the messages above" % process.returncode,
+        fail("the co-simulation failed (exit status %d); see the messages above" % returncode,
              EXIT_PEER_LOST if lost else EXIT_RUN_FAILED)
     v, t = parse_line("vehicle cosim", text), parse_line("terrain cosim", text)
     if not v or not t:

@@ -14,6 +14,7 @@ from collections import namedtuple
 
 from common.input_checks import strip_comments
 from common.launcher_common import find_program
+from common.terrain_files import anchored
 
 # Each test: the rig mode, the rig key its values set, and the series its steady window is chosen on.
 TESTS = {"dbp": {"mode": "slip", "key": "slip", "series": "drawbar_pull"},
@@ -76,21 +77,11 @@ def tilted_gravity(gravity, slope_deg):
 
 def tilted_terrain_config(text, slope_deg, folder):
     """A terrain config (JSON with // comments, read from folder) with its gravity tilted for the
-    slope, to be written elsewhere: the files it names relative to its own folder ("file",
-    "spheres_file": docs/terrain-config.md) are made absolute so that the copy still finds them."""
+    slope, to be written elsewhere: the files it names relative to its own folder are made
+    absolute so that the copy still finds them (tools/common/terrain_files.py)."""
     config = anchored(json.loads(strip_comments(text)), folder)
     config["gravity"] = tilted_gravity(config.get("gravity", [0.0, 0.0, -EARTH_GRAVITY]), slope_deg)
     return config
-
-
-def anchored(node, folder):
-    """node with every relative path under a key "file" or "*_file" joined to folder."""
-    if isinstance(node, dict):
-        return {k: os.path.abspath(os.path.join(folder, v)) if (k == "file" or k.endswith("_file")) and
-                isinstance(v, str) and not os.path.isabs(v) else anchored(v, folder) for k, v in node.items()}
-    if isinstance(node, list):
-        return [anchored(v, folder) for v in node]
-    return node
 
 
 def write_json(path, document):

@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 
-from common.command_line import UsageError, parse_mobility_command_line
+from common.command_line import UsageError, check_tcp_layout, parse_mobility_command_line
 from common.launcher_common import make_run_folder
 from common.run_file import RunFileError, read_run_file
 from common.run_log import LOG_FILE, start_run_log
@@ -38,7 +38,7 @@ from mobility.mobility_results import PointError, Table, analyse_point, point_re
 from mobility.rig_analysis import gradeability
 
 USAGE = ("trackcosim mobility dbp|resistance|grade|obstacle RUN_CONFIG --slips L|--speeds L|--slopes L|--speed V "
-         "[--track-speed V] [--end-time T] [--rigid] [--jobs N] [--terrain-ranks N] [--launcher mpirun|srun] "
+         "[--track-speed V] [--end-time T] [--rigid] [--jobs N] [--terrain-ranks N] [--launcher mpirun|srun|tcp] "
          "[--out DIR] [--point K] [--collect] [--dry-run]")
 
 
@@ -242,8 +242,10 @@ def mobility_command(args, fail):
     except UsageError as e:
         fail("%s\nusage: %s" % (e, USAGE))
     try:
-        run = read_run_file(config)
-    except RunFileError as e:
+        run = read_run_file(config, over_mpi=options["--launcher"] != "tcp")
+        check_tcp_layout(options, terrain_ranks(run, options), "--terrain-ranks" if options["--terrain-ranks"] else
+                         "terrain.ranks of %s" % config)
+    except (RunFileError, UsageError) as e:
         fail(str(e))
     out = options["--out"] or os.path.join("output", "mobility_" + test)
     make_run_folder(out, "--out" if options["--out"] else "the default output folder")
