@@ -11,6 +11,7 @@
 #include <string>
 
 #include <thrust/binary_search.h>
+#include <thrust/for_each.h>
 #include <thrust/functional.h>
 #include <thrust/gather.h>
 #include <thrust/reduce.h>
@@ -344,6 +345,44 @@ void RigidBodySystem::set_pose(std::uint32_t i, Vec3 position, Quat orientation)
   if (impl_->motion[i] == Motion::Fixed) throw std::logic_error("set_pose: a fixed body does not move");
   b.position.put(i, position);
   b.orientation.put(i, orientation);
+}
+
+namespace {
+
+/// Writes uploaded kinematic states into the bodies' arrays (set_kinematic_states).
+struct ScatterKinematicStates {
+  const detail::KinematicState* states;
+  detail::BodyView bodies;
+  TRACKCOSIM_HD void operator()(std::size_t k) const {
+    const detail::KinematicState& s = states[k];
+    bodies.position.set(s.index, s.position);
+    bodies.orientation.set(s.index, s.orientation);
+    bodies.velocity.set(s.index, s.velocity);
+    bodies.angular_velocity.set(s.index, s.angular_velocity);
+  }
+};
+
+}  // namespace
+
+void RigidBodySystem::set_kinematic_states(const std::vector<std::uint32_t>& indices,
+                                           const std::vector<BodyState>& states) {
+  if (indices.size() != states.size())
+    throw std::invalid_argument("set_kinematic_states: " + std::to_string(indices.size()) + " indices, " +
+                                std::to_string(states.size()) + " states");
+  detail::DeviceBodies& b = impl_->bodies;
+  std::vector<detail::KinematicState> packed(indices.size());
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    const std::uint32_t i = indices[k];
+    if (i >= b.size())
+      throw std::out_of_range("set_kinematic_states: body index " + std::to_string(i) + " out of range");
+    if (impl_->motion[i] == Motion::Fixed) throw std::logic_error("set_kinematic_states: a fixed body does not move");
+    packed[k] = {i, states[k].position, states[k].orientation, states[k].velocity, states[k].angular_velocity};
+  }
+  if (packed.empty()) return;
+  detail::upload(impl_->kinematic_states, packed);
+  thrust::for_each(detail::par(), thrust::counting_iterator<std::size_t>(0),
+                   thrust::counting_iterator<std::size_t>(packed.size()),
+                   ScatterKinematicStates{detail::raw(impl_->kinematic_states), b.view()});
 }
 
 void RigidBodySystem::set_applied_force(std::uint32_t i, Vec3 f, Vec3 t) {

@@ -171,7 +171,9 @@ CoupledShoes start_coupling(DistributedTerrain& terrain, const TerrainConfig& co
 
 /// Fan out: every rank moves the proxies to the step's shoe states (stage 2 of the terrain step).
 void fan_out(DistributedTerrain& terrain, const CoupledShoes& shoes, const std::vector<cosim::ShoeState>& states) {
-  for (std::size_t i = 0; i < states.size(); ++i) terrain.set_kinematic_state(body_state(shoes.proxies[i], states[i]));
+  std::vector<gpu::BodyState> proxies(states.size());
+  for (std::size_t i = 0; i < states.size(); ++i) proxies[i] = body_state(shoes.proxies[i], states[i]);
+  terrain.set_kinematic_states(proxies);
 }
 
 /// Advance: the terrain's sub-steps of one coupling step on this rank, the config's bodies on

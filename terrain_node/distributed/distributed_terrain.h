@@ -149,8 +149,10 @@ class DistributedTerrain {
   /// Contacts with these bodies become spring-dampers (gpu/dynamics/contact_compliance.h); every
   /// rank must call it with the same list.
   void set_compliant_bodies(std::vector<gpu::CompliantBody> bodies);
-  /// Moves a kinematic body every rank holds; every rank must call it with the same values.
-  void set_kinematic_state(const gpu::BodyState& state);
+  /// Moves kinematic bodies every rank holds (the shoe proxies, all at once: one upload);
+  /// every rank must call it with the same values.
+  void set_kinematic_states(const std::vector<gpu::BodyState>& states);
+  void set_kinematic_state(const gpu::BodyState& state) { set_kinematic_states({state}); }
   /// The applied force and torque (world frame, about the centre of mass) of a dynamic body from
   /// the next step on, until changed; no messages: every rank calls it with the same values and
   /// the rank that owns the body (and any that holds it as a ghost) sets it. The values travel

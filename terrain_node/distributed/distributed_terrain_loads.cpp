@@ -37,8 +37,8 @@ void DistributedTerrain::set_compliant_bodies(std::vector<gpu::CompliantBody> bo
   system_->set_compliant_bodies(std::move(bodies));
 }
 
-void DistributedTerrain::set_kinematic_state(const gpu::BodyState& state) {
-  shoe_loads_.move_proxy(*system_, *held_, state);
+void DistributedTerrain::set_kinematic_states(const std::vector<gpu::BodyState>& states) {
+  shoe_loads_.move_proxies(*system_, *held_, states);
 }
 
 void DistributedTerrain::set_applied_load(gpu::GlobalId gid, Vec3 force, Vec3 torque) {

@@ -12,19 +12,28 @@
 
 namespace trackcosim::terrain {
 
-void ShoeLoads::move_proxy(gpu::RigidBodySystem& system, HeldBodies& held, const gpu::BodyState& state) {
+void ShoeLoads::move_proxies(gpu::RigidBodySystem& system, HeldBodies& held, const std::vector<gpu::BodyState>& states) {
   const auto start = std::chrono::steady_clock::now();
   gpu::BodySet& s = held.set;
-  const std::uint32_t i = index_of(s.gid, state.gid);
-  if (i >= s.size() || s.gid[i] != state.gid || s.motion[i] != gpu::Motion::Kinematic)
-    throw std::invalid_argument("gid " + std::to_string(state.gid) + " is not a kinematic body of the terrain");
-  system.set_pose(i, state.position, state.orientation);
-  system.set_velocity(i, state.velocity, state.angular_velocity);
-  s.px[i] = state.position.x, s.py[i] = state.position.y, s.pz[i] = state.position.z;
-  s.qw[i] = state.orientation.w, s.qx[i] = state.orientation.x, s.qy[i] = state.orientation.y;
-  s.qz[i] = state.orientation.z;
-  s.vx[i] = state.velocity.x, s.vy[i] = state.velocity.y, s.vz[i] = state.velocity.z;
-  s.wx[i] = state.angular_velocity.x, s.wy[i] = state.angular_velocity.y, s.wz[i] = state.angular_velocity.z;
+  std::vector<std::uint32_t> indices(states.size());
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    const gpu::BodyState& state = states[k];
+    const std::uint32_t i = index_of(s.gid, state.gid);
+    if (i >= s.size() || s.gid[i] != state.gid || s.motion[i] != gpu::Motion::Kinematic)
+      throw std::invalid_argument("gid " + std::to_string(state.gid) + " is not a kinematic body of the terrain");
+    indices[k] = i;
+  }
+  // All proxies in one upload: one by one they cost 13 copies each (rigid_body_system.h).
+  system.set_kinematic_states(indices, states);
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    const gpu::BodyState& state = states[k];
+    const std::uint32_t i = indices[k];
+    s.px[i] = state.position.x, s.py[i] = state.position.y, s.pz[i] = state.position.z;
+    s.qw[i] = state.orientation.w, s.qx[i] = state.orientation.x, s.qy[i] = state.orientation.y;
+    s.qz[i] = state.orientation.z;
+    s.vx[i] = state.velocity.x, s.vy[i] = state.velocity.y, s.vz[i] = state.velocity.z;
+    s.wx[i] = state.angular_velocity.x, s.wy[i] = state.angular_velocity.y, s.wz[i] = state.angular_velocity.z;
+  }
   proxy_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -18,10 +18,11 @@ namespace trackcosim::terrain {
 
 class ShoeLoads {
  public:
-  /// Stage 2: moves a kinematic body every rank holds (in the system and in held.set); throws
-  /// std::invalid_argument for a gid that is not one. Its time is charged to the next step.
-  void move_proxy(gpu::RigidBodySystem& system, HeldBodies& held, const gpu::BodyState& state);
-  /// The seconds move_proxy spent since the last call.
+  /// Stage 2: moves kinematic bodies every rank holds (in the system, in one upload, and in
+  /// held.set); throws std::invalid_argument for a gid that is not one, before any moves. Its
+  /// time is charged to the next step.
+  void move_proxies(gpu::RigidBodySystem& system, HeldBodies& held, const std::vector<gpu::BodyState>& states);
+  /// The seconds move_proxies spent since the last call.
   double take_proxy_seconds();
 
   /// Accumulates, from now on, the impulses on these bodies (DistributedTerrain::watch_loads).

@@ -3,11 +3,15 @@
 // copy is made (gpu/memory/host_copy.h), in the CPU build too, so this test shows on a machine
 // without a GPU that a step which writes no output moves no array per body or per contact: its
 // traffic is a few counts and sums, the same for 10x more spheres. Reading the states for an
-// output step is counted as what it is: at least one array per body field.
+// output step is counted as what it is: at least one array per body field. Moving a
+// co-simulation's shoe proxies is one copy per step, not 13 per shoe.
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <vector>
 
 #include "gpu/memory/transfer_count.h"
 #include "tests/gpu/dynamics_test_scenes.h"
@@ -88,6 +92,97 @@ TEST(TransferCount, ContactsCrossOnlyWhenAsked) {
   EXPECT_GE(asked.to_host, count * (4 * 8 + 2 * 4 + 7 * 8 - 8));
   system.solve();
   system.integrate();
+}
+
+/// The 8 x 8 x 8 bed (0.18 m wide, its top at 0.126 m) with `shoes` kinematic spheres (gids
+/// 1000..) of 20 mm in a row touching its top layer.
+BodySet bed_with_shoes(int shoes) {
+  BedSpec spec;
+  spec.side = 8;
+  spec.layers = 8;
+  BodySet scene = boxed_bed(spec);
+  for (int k = 0; k < shoes; ++k) {
+    BodyDesc d;
+    d.gid = 1000 + static_cast<GlobalId>(k);
+    d.position = {-0.077 + 0.014 * k, 0.0, 0.14};
+    d.motion = Motion::Kinematic;
+    d.friction = 0.5;
+    scene.add_sphere(scene.add_body(d), {0, 0, 0}, 0.02);
+  }
+  return scene;
+}
+
+Quat unit(Quat q) {
+  const real n = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  return {q.w / n, q.x / n, q.y / n, q.z / n};
+}
+
+/// Where the shoes are at step `k`: sinking and sliding, each its own way.
+std::vector<BodyState> shoe_states(const RigidBodySystem& system, int shoes, int k) {
+  std::vector<BodyState> states;
+  for (int s = 0; s < shoes; ++s) {
+    const real t = real(k) * 1e-3;
+    const std::uint32_t i = *system.index_of(1000 + static_cast<GlobalId>(s));
+    const BodyState now = system.body_state(i);
+    states.push_back({now.gid,
+                      {now.position.x + 1e-4 * s, now.position.y, 0.14 - 0.3 * t},
+                      unit(Quat{1, 0.01 * s * t, 0, 0.02 * t}),
+                      {0.1 * s, 0, -0.3},
+                      {0, 0.5 * s, 0}});
+  }
+  return states;
+}
+
+// The shoe proxies of a co-simulation, moved every step: all at once (set_kinematic_states)
+// the bodies end the same, bit for bit, as moved one by one (set_pose and set_velocity), and
+// the move costs one copy instead of 13 per shoe, whatever the shoe count. A fixed body, or an
+// index out of range, is refused before anything moves.
+TEST(TransferCount, ShoeProxiesMoveInOneCopy) {
+  const int shoes = 12;
+  const BodySet scene = bed_with_shoes(shoes);
+  const StepSettings settings = settings_for(SolverMethod::Jacobi, 0.005);
+  RigidBodySystem batched(scene, settings), single(scene, settings);
+  std::uint64_t batched_copies = 0, single_copies = 0;
+  for (int k = 0; k < 20; ++k) {
+    const std::vector<BodyState> states = shoe_states(batched, shoes, k);
+    std::vector<std::uint32_t> indices;
+    for (const BodyState& s : states) indices.push_back(*batched.index_of(s.gid));
+    TransferBytes before = transfer_bytes();
+    batched.set_kinematic_states(indices, states);
+    batched_copies += (transfer_bytes() - before).copies;
+    before = transfer_bytes();
+    for (std::size_t j = 0; j < states.size(); ++j) {
+      single.set_pose(indices[j], states[j].position, states[j].orientation);
+      single.set_velocity(indices[j], states[j].velocity, states[j].angular_velocity);
+    }
+    single_copies += (transfer_bytes() - before).copies;
+    batched.step();
+    single.step();
+  }
+  EXPECT_EQ(batched_copies, 20u);
+  EXPECT_EQ(single_copies, 20u * 13u * shoes);
+  EXPECT_EQ(batched.last_stats().contacts, single.last_stats().contacts);
+  EXPECT_GT(batched.last_stats().contacts, 0u);
+  const std::vector<BodyState> a = batched.body_states(), b = single.body_states();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].position.z, b[i].position.z) << "body " << i;
+    ASSERT_EQ(a[i].orientation.x, b[i].orientation.x) << "body " << i;
+    ASSERT_EQ(a[i].velocity.x, b[i].velocity.x) << "body " << i;
+    ASSERT_EQ(a[i].angular_velocity.y, b[i].angular_velocity.y) << "body " << i;
+  }
+
+  const std::uint32_t shoe = *batched.index_of(1000);
+  const BodyState kept = batched.body_state(shoe);
+  const std::uint32_t wall = 0;  // boxed_bed's first body: the fixed container
+  ASSERT_FALSE(is_dynamic(scene.motion[wall]));
+  ASSERT_EQ(scene.motion[wall], Motion::Fixed);
+  BodyState moved = kept;
+  moved.position.z += 0.1;
+  EXPECT_THROW(batched.set_kinematic_states({shoe, wall}, {moved, moved}), std::logic_error);
+  EXPECT_THROW(batched.set_kinematic_states({shoe, 1u << 30}, {moved, moved}), std::out_of_range);
+  EXPECT_THROW(batched.set_kinematic_states({shoe}, {}), std::invalid_argument);
+  EXPECT_EQ(batched.body_state(shoe).position.z, kept.position.z) << "a refused call moved a body";
 }
 
 }  // namespace

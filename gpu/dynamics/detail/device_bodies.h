@@ -12,6 +12,14 @@
 
 namespace trackcosim::gpu::detail {
 
+/// One kinematic body's pose and velocity as uploaded together (RigidBodySystem::set_kinematic_states).
+struct KinematicState {
+  std::uint32_t index;
+  Vec3 position;
+  Quat orientation;
+  Vec3 velocity, angular_velocity;
+};
+
 /// What the solver kernels read and write of the bodies, as raw pointers.
 struct BodyView {
   Vec3View position;

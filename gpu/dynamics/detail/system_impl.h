@@ -38,6 +38,7 @@ struct RigidBodySystem::Impl {
   detail::ContactUpload upload;
   detail::WarmStartStore warm;
   detail::DeviceCompliance compliant;
+  thrust::device_vector<detail::KinematicState> kinematic_states;  ///< set_kinematic_states' upload
 
   /// Collision on the bodies' shapes where they are, then the contacts the solver can act on.
   void find_contacts() {
