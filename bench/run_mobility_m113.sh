@@ -11,7 +11,8 @@
 #
 #   bench/run_mobility_m113.sh
 # Environment: OUT (default output/mobility_m113), SLIPS (0,0.1,0.2,0.4,0.7), SPEED (1.0 m/s),
-# COLLECT (1: only make the tables), TRACKCOSIM_BUILD.
+# TESTS (dbp,resistance: which series; resistance alone runs only the towed point), COLLECT (1:
+# only make the tables), TRACKCOSIM_BUILD.
 set -euo pipefail
 source "$(dirname "$0")/../tools/script_help.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,11 @@ export OMP_WAIT_POLICY=passive
 phases=(--phases 1.0,0.5,0.5 --end-time 3.5 --jobs 1)
 collect=()
 [[ ${COLLECT:-0} == 1 ]] && collect=(--collect)
-tools/trackcosim mobility dbp configs/mobility_m113.json --slips "$slips" --track-speed "$speed" "${phases[@]}" \
-  --out "$out/dbp" "${collect[@]}"
-tools/trackcosim mobility resistance configs/mobility_m113.json --speeds "$speed" "${phases[@]}" \
-  --out "$out/resistance" "${collect[@]}"
+tests=",${TESTS:-dbp,resistance},"
+[[ $tests == *,dbp,* ]] &&
+  tools/trackcosim mobility dbp configs/mobility_m113.json --slips "$slips" --track-speed "$speed" "${phases[@]}" \
+    --out "$out/dbp" "${collect[@]}"
+[[ $tests == *,resistance,* ]] &&
+  tools/trackcosim mobility resistance configs/mobility_m113.json --speeds "$speed" "${phases[@]}" \
+    --out "$out/resistance" "${collect[@]}"
+exit 0
