@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Is a shipped co-simulation converged? Runs a run file three times with `tools/trackcosim run`:
-as shipped, with the terrain solver's iterations doubled, and with the terrain step, the coupling
-step and the vehicle's step halved; then compares the mean sinkage and the mean sprocket torque of
-the two variants with the shipped run's over its steady window (bench/heavy_convergence.py; the
-5% criterion of docs/ccp.md, "Is the answer converged?").
+"""Is a shipped co-simulation converged? Runs a run file four times with `tools/trackcosim run`:
+as shipped, with the terrain solver's iterations doubled, with the terrain step, the coupling
+step and the vehicle's step halved, and on a bed settled at half the step (cosim.settle_step; the
+drive as shipped); then compares the mean sinkage and the mean sprocket torque of the three
+variants with the shipped run's over its steady window (bench/heavy_convergence.py; the 5%
+criterion of docs/ccp.md, "Is the answer converged?"). The settle variant asks whether the bed's
+preparation is converged: a bed's density depends on the step it settled at (docs/ccp.md, "The
+bed's preparation").
 
-  gravel_convergence.py RUN_FILE [--out DIR] [--only base,iterations,step,seed] [--window T0,T1]
+  gravel_convergence.py RUN_FILE [--out DIR] [--only base,iterations,step,settle,seed] [--window T0,T1]
 
 The `seed` variant (run only when --only names it) is the same run on a bed drawn with the next
 seed of every random source: not a convergence check but the scatter of one realisation of the
@@ -40,7 +43,7 @@ sys.path.insert(0, here)
 from heavy_convergence import change_fields, changes, figures, window_argument  # noqa: E402
 from common.input_checks import InputError, read_json  # noqa: E402
 
-VARIANTS = ("base", "iterations", "step")
+VARIANTS = ("base", "iterations", "step", "settle")
 SCATTER = "seed"  # not a convergence variant: another realisation of the same bed
 RANDOM_SOURCES = ("layers", "lattice", "random_fill", "heightmap", "elevation_grid", "rocks")
 
@@ -59,11 +62,23 @@ def next_seed(terrain, terrain_path):
         source["seed"] = source.get("seed", 0) + 1
 
 
+def settle_step(terrain):
+    """The step the terrain settles its bed at: cosim.settle_step, else its step_size."""
+    return terrain.get("cosim", {}).get("settle_step", terrain["step_size"])
+
+
+def halve_settle_step(terrain):
+    """The settling step halved in place; the step the vehicle drives at stays."""
+    terrain.setdefault("cosim", {})["settle_step"] = settle_step(terrain) / 2
+
+
 def halve_step(run, terrain, vehicle_config_path):
     """Halves every step in place: the terrain's step_size, its cosim.coupling_step and the run
     file's coupling step. The coupling step must be a whole number of vehicle steps, so when the
     vehicle's own step (simulation.step) is longer than the halved coupling step, the vehicle
     config is returned with its step halved too (to be written as a copy); None otherwise."""
+    if "settle_step" in terrain.get("cosim", {}):  # every step halved: the settling's too
+        halve_settle_step(terrain)
     terrain["step_size"] = terrain["step_size"] / 2
     cosim = terrain.setdefault("cosim", {})
     coupling = run["vehicle"].get("coupling_step", cosim.get("coupling_step", terrain["step_size"] * 2))
@@ -88,6 +103,8 @@ def variant_files(run_file, variant, out):
         double_iterations(terrain)
     elif variant == SCATTER:
         next_seed(terrain, terrain_path)
+    elif variant == "settle":
+        halve_settle_step(terrain)
     elif variant == "step":
         vehicle = halve_step(run, terrain, run["vehicle"]["config"])
         if vehicle is not None:
@@ -150,7 +167,8 @@ def parse(argv):
         options["only"] = tuple(options["only"].split(","))
         unknown = [v for v in options["only"] if v not in VARIANTS + (SCATTER,)]
         if unknown or "base" not in options["only"]:
-            raise InputError("--only: expected base and any of iterations,step,seed, got %s" % ",".join(options["only"]))
+            raise InputError("--only: expected base and any of iterations,step,settle,seed, got %s"
+                             % ",".join(options["only"]))
     if options["window"] is not None:
         options["window"] = window_argument(options["window"])
     name = os.path.splitext(os.path.basename(rest[0]))[0]

@@ -83,6 +83,13 @@ void RigidBodySystem::Impl::upload_rows() {
   ws.rows.eta.resize(n);
 }
 
+void RigidBodySystem::set_step_size(real step_size) {
+  StepSettings changed = settings_;
+  changed.step_size = step_size;
+  detail::validate_step_settings(changed);
+  settings_ = changed;
+}
+
 RigidBodySystem::RigidBodySystem(const BodySet& bodies, StepSettings settings) : settings_(settings) {
   detail::validate_bodies(bodies);
   detail::validate_step_settings(settings_);

@@ -134,6 +134,10 @@ class RigidBodySystem {
   real time() const { return time_; }
   std::uint64_t step_count() const { return steps_; }
   const StepSettings& settings() const { return settings_; }
+  /// A new step size for the steps that follow (a bed settled at a finer step than it is then
+  /// driven at). The warm start's impulses, an impulse per step, then start a step of another
+  /// length: only a start. Throws std::invalid_argument unless it is positive and finite.
+  void set_step_size(real step_size);
   const StepStats& last_stats() const { return stats_; }
 
   std::size_t body_count() const;

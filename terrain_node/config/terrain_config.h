@@ -284,6 +284,10 @@ struct CosimSettings {
   real timeout = 20;
   real coupling_step = 0;         ///< s: the step the vehicle must use; 0 = whatever it announces
   real settle_time = 0;           ///< s of terrain settling before the handshake
+  /// s: the terrain step while it settles; 0 = step_size. A bed's density depends on the step it
+  /// settles at (docs/ccp.md, "The bed's preparation"), and the bed is settled once (the bed
+  /// store), so it may settle at a finer step than the vehicle then drives at.
+  real settle_step = 0;
   /// The shoe proxies' contact law (docs/protocol.md, "Shoe contact law"): a spring-damper per
   /// contact, N/m and N s/m; 0 = derived from the shoe's mass and the coupling step.
   real shoe_stiffness = 0;

@@ -258,6 +258,7 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
                   {"port", scene.cosim.port},           {"timeout", scene.cosim.timeout},
                   {"coupling_step", scene.cosim.coupling_step}, {"settle_time", scene.cosim.settle_time},
                   {"shoe_stiffness", scene.cosim.shoe_stiffness}, {"shoe_damping", scene.cosim.shoe_damping}};
+  if (scene.cosim.settle_step > 0) out["cosim"]["settle_step"] = scene.cosim.settle_step;
   if (const auto& p = scene.cosim.moving_patch)
     out["cosim"]["moving_patch"] = {{"ahead", p->ahead},       {"behind", p->behind},
                                     {"width", p->width},       {"track_width", p->track_width},

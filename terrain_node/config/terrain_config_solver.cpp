@@ -134,8 +134,8 @@ MovingPatchSettings read_moving_patch(const io::JsonField& f) {
 }  // namespace
 
 CosimSettings read_cosim_settings(const io::JsonField& f) {
-  f.expect_object({"transport", "host", "port", "timeout", "coupling_step", "settle_time", "shoe_stiffness",
-                   "shoe_damping", "moving_patch"});
+  f.expect_object({"transport", "host", "port", "timeout", "coupling_step", "settle_time", "settle_step",
+                   "shoe_stiffness", "shoe_damping", "moving_patch"});
   CosimSettings s;
   if (const auto v = f.optional_member("transport")) s.transport = v->one_of({"mpi", "tcp"});
   if (const auto v = f.optional_member("host")) s.host = v->string();
@@ -146,6 +146,7 @@ CosimSettings read_cosim_settings(const io::JsonField& f) {
   if (const auto v = f.optional_member("timeout")) s.timeout = v->positive_number();
   if (const auto v = f.optional_member("coupling_step")) s.coupling_step = v->non_negative_number();
   if (const auto v = f.optional_member("settle_time")) s.settle_time = v->non_negative_number();
+  if (const auto v = f.optional_member("settle_step")) s.settle_step = v->positive_number();
   if (const auto v = f.optional_member("shoe_stiffness")) s.shoe_stiffness = v->non_negative_number();
   if (const auto v = f.optional_member("shoe_damping")) s.shoe_damping = v->non_negative_number();
   if (const auto v = f.optional_member("moving_patch")) s.moving_patch = read_moving_patch(*v);

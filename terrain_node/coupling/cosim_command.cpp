@@ -120,20 +120,21 @@ void run_cosim_command(const CosimOptions& options) {
                 static_cast<double>(terrain.time()), terrain.ranks(), terrain.layout_name().c_str());
   // A resumed coupling or a saved bed (--from-checkpoint) does not settle again.
   const bool settled = resume || !options.from_checkpoint.empty();
-  const auto settle_steps =
-      settled ? 0 : static_cast<std::uint64_t>(c.settle_time / config.scene.step.step_size + 0.5);
+  const real settle_step = c.settle_step > 0 ? c.settle_step : config.scene.step.step_size;
+  const auto settle_steps = settled ? 0 : static_cast<std::uint64_t>(c.settle_time / settle_step + 0.5);
   if (leader && !options.from_checkpoint.empty())
     std::printf("start      on the bed of %s (--from-checkpoint): cosim.settle_time skipped\n",
                 options.from_checkpoint.string().c_str());
   if (leader && !settled)
-    std::printf("settle     %llu steps (%g s) on %d terrain ranks, layout %s\n",
-                static_cast<unsigned long long>(settle_steps), c.settle_time, terrain.ranks(),
-                terrain.layout_name().c_str());
+    std::printf("settle     %llu steps of %g s (%g s) on %d terrain ranks, layout %s\n",
+                static_cast<unsigned long long>(settle_steps), static_cast<double>(settle_step), c.settle_time,
+                terrain.ranks(), terrain.layout_name().c_str());
   // Settling a large bed takes minutes: the same progress line as a standalone run.
   runtime::ProgressMeter progress(std::cout, leader ? config.scene.output.progress_interval : 0,
                                 runtime::stdout_is_terminal());
   std::optional<SolvePulse> pulse;
   if (settle_steps > 0) pulse.emplace(terrain, &watchdog, coupler.get(), "a solver iteration of settling step");
+  if (settle_steps > 0) terrain.set_step_size(settle_step);
   for (std::uint64_t k = 0; k < settle_steps; ++k) {
     terrain.step();
     watchdog.beat("settling step", k + 1);
@@ -142,6 +143,7 @@ void run_cosim_command(const CosimOptions& options) {
   }
   progress.finish();
   pulse.reset();
+  terrain.set_step_size(config.scene.step.step_size);  // the vehicle drives at the config's step
   if (settle_steps > 0 && !options.save_bed.empty()) save_settled_bed(terrain, options.save_bed, checkpoint_record(start), watchdog);
   // The undisturbed surface, against which the launcher measures the tracks' sinkage
   // (tools/mobility/sinkage.py): once, before the vehicle's first step. A resumed run keeps the file of

@@ -102,6 +102,8 @@ class DistributedTerrain {
   /// Told after every solver iteration of this rank's steps (gpu/dynamics/solver_progress.h):
   /// how a long step shows that the rank is alive. Not owned; nullptr: nobody.
   void set_solver_progress(gpu::SolverProgress* progress) { system_->set_progress(progress); }
+  /// The terrain step from now on (gpu::RigidBodySystem::set_step_size); every rank calls it.
+  void set_step_size(real step_size) { system_->set_step_size(step_size); }
 
   real time() const { return system_->time(); }
   std::uint64_t step_count() const { return system_->step_count(); }

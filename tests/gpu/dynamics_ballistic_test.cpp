@@ -116,3 +116,28 @@ INSTANTIATE_TEST_SUITE_P(Methods, HeadOnCollision, kBothMethods, method_name);
 
 }  // namespace
 }  // namespace trackcosim::gpu::test
+
+namespace trackcosim::gpu::test {
+namespace {
+
+// set_step_size (a bed settled at a finer step than it is driven at, cosim.settle_step): the steps
+// after it are of the new size, the clock adds them up, and a step that is not positive and
+// finite is refused with the step as it was.
+TEST(StepSize, ChangesTheStepsThatFollowAndRefusesANonPositiveOne) {
+  BodySet scene;
+  const std::uint32_t b = add_sphere_body(scene, 5, {0, 0, 10}, 0.1, 2.0, 0.5);
+  RigidBodySystem system(scene, settings_for(SolverMethod::Apgd, 0.01));
+  const real h = system.settings().step_size;
+  step_n(system, 2);
+  system.set_step_size(h / 4);
+  step_n(system, 4);
+  EXPECT_NEAR(system.time(), 3 * h, 1e-15);
+  // v = -g (2 h + 4 h / 4): each step adds -g times its own size
+  EXPECT_NEAR(system.body_state(b).velocity.z, -kG * 3 * h, 1e-12);
+  EXPECT_THROW(system.set_step_size(0), std::invalid_argument);
+  EXPECT_THROW(system.set_step_size(std::numeric_limits<real>::infinity()), std::invalid_argument);
+  EXPECT_EQ(system.settings().step_size, h / 4);
+}
+
+}  // namespace
+}  // namespace trackcosim::gpu::test

@@ -3,7 +3,8 @@
 # the bed it settled; a second run of the same terrain starts from it (no settling) and gives the
 # robot the same bits as the run that settled; a run on another rank count uses it too; a change
 # that makes another bed (a material key) settles again, one that does not (a comment, the
-# coupling step) does not; --fresh-bed settles again; TRACKCOSIM_BED_STORE=off turns the store off.
+# coupling step) does not; --fresh-bed settles again; TRACKCOSIM_BED_STORE=off turns the store off;
+# a settling step of its own (cosim.settle_step) settles another bed at that step.
 # Usage: cosim_bed_store_run.sh VEHICLE_NODE TERRAIN_NODE MPIEXEC SOURCE_DIR
 set -euo pipefail
 vehicle=$1 src=$4
@@ -61,4 +62,18 @@ TRACKCOSIM_BED_STORE=off launch off 2 --dry-run
 if grep -q "trackcosim: bed:" "$work/off.log" || grep -q -- "--from-checkpoint\|--save-bed" "$work/off.log"; then
   cat "$work/off.log"; echo "FAIL: TRACKCOSIM_BED_STORE=off still used the store"; exit 1
 fi
+# A finer settling step (cosim.settle_step) makes another bed: settle_time / settle_step steps of
+# it, then the coupling at step_size, on a bed the robot meets differently.
+sed -i 's|"settle_time": 0.2}|"settle_time": 0.2, "settle_step": 5e-4}|' "$work/terrain.json"
+grep -q '"settle_step": 5e-4' "$work/terrain.json" || { echo "FAIL: could not set the settling step"; exit 1; }
+sed -i 's|"friction": 0.6|"friction": 0.7|; s|"coupling_step": 5e-4|"coupling_step": 1e-3|' "$work/terrain.json"
+launch fine 2
+expect fine "no settled bed stored for this terrain" "a changed settle_step reused the stale bed"
+expect fine "settle     400 steps of 0.0005 s (0.2 s)" "the bed did not settle at settle_step"
+grep -q '"coupling_steps": 50' "$work/fine/terrain/run.json" || { cat "$work/fine/terrain/run.json"; echo "FAIL: not 50 coupling steps of 1 ms"; exit 1; }
+grep -q '"settle_steps": 400' "$work/fine/terrain/run.json" || { echo "FAIL: run.json does not count 400 settling steps"; exit 1; }
+if cmp -s "$work/first/vehicle/vehicle.csv" "$work/fine/vehicle/vehicle.csv"; then
+  echo "FAIL: the bed settled at half the step carried the robot as the other did, to the bit"; exit 1
+fi
+
 echo "settle once: the stored bed is made once, reused on 2 and 1 ranks (vehicle.csv byte for byte), kept by comments and coupling keys, refused after a material change"

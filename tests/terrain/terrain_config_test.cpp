@@ -654,3 +654,29 @@ TEST(CosimSnapshotInterval, DefaultIsATenthOfASecondAndTheConfigDecides) {
 
 }  // namespace
 }  // namespace trackcosim::terrain
+
+namespace trackcosim::terrain {
+namespace {
+
+// cosim.settle_step (docs/terrain-config.md): absent it is the step size and run.json says
+// nothing of it; given, it round-trips; zero or negative is refused by its key.
+TEST(TerrainConfig, SettleStepRoundTripsAndMustBePositive) {
+  const auto scene = [](const std::string& cosim) {
+    return read_terrain_scene(nlohmann::json::parse(R"({"end_time": 1, "cosim": )" + cosim + "}"), "terrain.json");
+  };
+  EXPECT_EQ(scene(R"({"settle_time": 0.6})").cosim.settle_step, 0.0);
+  EXPECT_FALSE(resolved_config_json(scene(R"({"settle_time": 0.6})"))["cosim"].contains("settle_step"));
+  const TerrainScene fine = scene(R"({"settle_time": 0.6, "settle_step": 2.5e-4})");
+  EXPECT_EQ(fine.cosim.settle_step, 2.5e-4);
+  const TerrainScene again = read_terrain_scene(nlohmann::json::parse(resolved_config_json(fine).dump()), "resolved");
+  EXPECT_EQ(again.cosim.settle_step, 2.5e-4);
+  try {
+    scene(R"({"settle_step": 0})");
+    ADD_FAILURE() << "a zero settle_step was taken";
+  } catch (const io::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "terrain.json: cosim.settle_step: must be > 0, got 0");
+  }
+}
+
+}  // namespace
+}  // namespace trackcosim::terrain

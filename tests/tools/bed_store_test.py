@@ -48,9 +48,9 @@ class BedKeyTest(unittest.TestCase):
         keys = {base}
         for edit in (lambda c: c["material"].update(friction=0.6), lambda c: c.update(step_size=1e-3),
                      lambda c: c["solver"].update(max_iterations=50), lambda c: c["cosim"].update(settle_time=0.5),
-                     lambda c: c["particles"][0].update(layers=4)):
+                     lambda c: c["cosim"].update(settle_step=5e-4), lambda c: c["particles"][0].update(layers=4)):
             keys.add(self.changed(edit))
-        self.assertEqual(len(keys), 6)
+        self.assertEqual(len(keys), 7)
 
     def test_a_changed_image_under_the_same_name_changes_the_key(self):
         base = self.key(BASE)

@@ -90,6 +90,26 @@ class Variants(unittest.TestCase):
         self.assertAlmostEqual(run["vehicle"]["coupling_step"], 1e-3)
         self.assertAlmostEqual(terrain["step_size"], 1e-3)
 
+    def test_settle_halves_the_settling_step_only(self):
+        run, terrain, _ = self.variant("settle")
+        self.assertAlmostEqual(terrain["cosim"]["settle_step"], 5e-4)
+        del terrain["cosim"]["settle_step"]
+        self.assertEqual(terrain, self.terrain)
+        self.assertEqual(run["vehicle"]["config"], ROBOT)
+        # a bed that already settles at its own step settles at half of that
+        self.terrain["cosim"]["settle_step"] = 5e-4
+        write(os.path.join(self.dir, "terrain.json"), self.terrain)
+        _, terrain, _ = self.variant("settle")
+        self.assertAlmostEqual(terrain["cosim"]["settle_step"], 2.5e-4)
+        self.assertAlmostEqual(terrain["step_size"], 1e-3)
+
+    def test_step_halves_a_settling_step_of_its_own_too(self):
+        self.terrain["cosim"]["settle_step"] = 5e-4
+        write(os.path.join(self.dir, "terrain.json"), self.terrain)
+        _, terrain, _ = self.variant("step")
+        self.assertAlmostEqual(terrain["cosim"]["settle_step"], 2.5e-4)
+        self.assertAlmostEqual(terrain["step_size"], 5e-4)
+
     def test_seed_draws_the_next_bed_and_changes_nothing_else(self):
         self.terrain["particles"].append({"kind": "random_fill", "min": [0, 0, 0.5], "max": [1, 1, 1],
                                           "radius": 0.02, "count": 10, "seed": 7})

@@ -8,7 +8,7 @@ it (--from-checkpoint), on any rank count.
 
 A bed is found by a key: the SHA-256 of the terrain config's content with the keys that cannot
 change the settled bed left out (output, end_time, the standalone settle criterion, domain (how
-the bed is split over ranks), and every cosim key but settle_time), plus the content of every file the config names (a heightmap image,
+the bed is split over ranks), and every cosim key but settle_time and settle_step), plus the content of every file the config names (a heightmap image,
 a mesh). A changed config, or a changed image under the same name, gets another key and is
 settled again; a comment or a changed coupling setting is not.
 
@@ -31,8 +31,8 @@ BED_FORMAT = 2
 # The top-level keys that cannot change the settled bed. `domain` only splits it over ranks, as
 # the rank count does, which the store also leaves to each run.
 NOT_THE_BED = ("output", "end_time", "settle", "domain")
-# Of `cosim`, only the settling time makes the bed.
-COSIM_BED_KEYS = ("settle_time",)
+# Of `cosim`, only the settling's time and step make the bed.
+COSIM_BED_KEYS = ("settle_time", "settle_step")
 
 
 def store_folder():
