@@ -44,8 +44,20 @@ std::string Deadline::allowance() const {
   return text;
 }
 
+std::chrono::microseconds PollBackoff::nap(int polls, std::chrono::microseconds waited,
+                                           std::chrono::microseconds quiet) {
+  if (polls <= kSpinPolls) return std::chrono::microseconds(0);
+  if (waited < quiet) return std::min(quiet - waited, kLongestQuietNap);
+  return std::clamp(waited / kWaitPerNap, kShortestNap, kLongestNap);
+}
+
+std::chrono::microseconds PollBackoff::waited() const {
+  return std::chrono::duration_cast<std::chrono::microseconds>(Deadline::Clock::now() - started_);
+}
+
 void PollBackoff::wait() {
-  if (++polls_ > 1000) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  if (++polls_ <= kSpinPolls) return;
+  std::this_thread::sleep_for(nap(polls_, waited(), quiet_));
 }
 
 }  // namespace trackcosim::comm

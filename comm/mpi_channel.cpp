@@ -1,5 +1,6 @@
 #include "comm/mpi_channel.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "comm/deadline.h"
@@ -62,9 +63,13 @@ Frame MpiChannel::receive(double timeout_seconds) {
   Deadline deadline = Deadline::after(timeout_seconds);
   MPI_Status status;
   int arrived = 0;
-  for (PollBackoff backoff;; backoff.wait()) {
+  for (PollBackoff backoff(std::min(last_receive_waits_[0], last_receive_waits_[1]) * 3 / 4);; backoff.wait()) {
     MPI_Iprobe(0, kFrameTag, inter_, &arrived, &status);
-    if (arrived) break;
+    if (arrived) {
+      last_receive_waits_[1] = last_receive_waits_[0];
+      last_receive_waits_[0] = backoff.waited();
+      break;
+    }
     if (deadline.passed())
       give_up(deadline, "while waiting for a message from " + peer_, "no message from " + peer_ + " for " + deadline.allowance());
   }

@@ -6,6 +6,9 @@
 // (a frame above the eager limit waits for the receiver), so a peer that stopped talking or
 // listening ends in a ChannelError instead of a hang.
 
+#include <chrono>
+#include <vector>
+
 #include <mpi.h>
 
 #include "comm/channel.h"
@@ -31,6 +34,11 @@ class MpiChannel final : public Channel {
   std::string peer_;
   /// The frame of a send whose deadline passed: MPI may still read it, so it outlives the call.
   std::vector<unsigned char> abandoned_;
+  /// How long the last two frames took to arrive. The next receive naps through three quarters of
+  /// the shorter first (PollBackoff): the peer's work between two frames takes about as long each
+  /// time, and a terrain step long enough to send keep-alive frames (every timeout / 4) answers
+  /// after a shorter remainder, which the shorter of two waits does not oversleep.
+  std::chrono::microseconds last_receive_waits_[2]{};
 };
 
 }  // namespace trackcosim::comm
