@@ -133,8 +133,10 @@ void run_cosim_command(const CosimOptions& options) {
   runtime::ProgressMeter progress(std::cout, leader ? config.scene.output.progress_interval : 0,
                                 runtime::stdout_is_terminal());
   std::optional<SolvePulse> pulse;
-  if (settle_steps > 0) pulse.emplace(terrain, &watchdog, coupler.get(), "a solver iteration of settling step");
-  if (settle_steps > 0) terrain.set_step_size(settle_step);
+  if (settle_steps > 0) {
+    pulse.emplace(terrain, &watchdog, coupler.get(), "a solver iteration of settling step");
+    terrain.set_step_size(settle_step);
+  }
   for (std::uint64_t k = 0; k < settle_steps; ++k) {
     terrain.step();
     watchdog.beat("settling step", k + 1);

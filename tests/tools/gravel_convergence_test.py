@@ -46,6 +46,11 @@ class Variants(unittest.TestCase):
     def tearDown(self):
         self.work.cleanup()
 
+    def settle_at(self, step):
+        """The test terrain rewritten to settle its bed at its own step."""
+        self.terrain["cosim"]["settle_step"] = step
+        write(os.path.join(self.dir, "terrain.json"), self.terrain)
+
     def variant(self, name):
         run_copy, folder = gravel_convergence.variant_files(self.run_file, name, self.out)
         run = read_json(run_copy)
@@ -97,15 +102,13 @@ class Variants(unittest.TestCase):
         self.assertEqual(terrain, self.terrain)
         self.assertEqual(run["vehicle"]["config"], ROBOT)
         # a bed that already settles at its own step settles at half of that
-        self.terrain["cosim"]["settle_step"] = 5e-4
-        write(os.path.join(self.dir, "terrain.json"), self.terrain)
+        self.settle_at(5e-4)
         _, terrain, _ = self.variant("settle")
         self.assertAlmostEqual(terrain["cosim"]["settle_step"], 2.5e-4)
         self.assertAlmostEqual(terrain["step_size"], 1e-3)
 
     def test_step_halves_a_settling_step_of_its_own_too(self):
-        self.terrain["cosim"]["settle_step"] = 5e-4
-        write(os.path.join(self.dir, "terrain.json"), self.terrain)
+        self.settle_at(5e-4)
         _, terrain, _ = self.variant("step")
         self.assertAlmostEqual(terrain["cosim"]["settle_step"], 2.5e-4)
         self.assertAlmostEqual(terrain["step_size"], 5e-4)
