@@ -90,6 +90,13 @@ void RigidBodySystem::set_step_size(real step_size) {
   settings_ = changed;
 }
 
+void RigidBodySystem::set_gravity(Vec3 gravity) {
+  StepSettings changed = settings_;
+  changed.gravity = gravity;
+  detail::validate_step_settings(changed);
+  settings_ = changed;
+}
+
 RigidBodySystem::RigidBodySystem(const BodySet& bodies, StepSettings settings) : settings_(settings) {
   detail::validate_bodies(bodies);
   detail::validate_step_settings(settings_);

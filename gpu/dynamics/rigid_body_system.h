@@ -138,6 +138,10 @@ class RigidBodySystem {
   /// driven at). The warm start's impulses, an impulse per step, then start a step of another
   /// length: only a start. Throws std::invalid_argument unless it is positive and finite.
   void set_step_size(real step_size);
+  /// The gravity of the steps that follow: a container shaken along it is, in its own frame, a
+  /// gravity that varies in time (the bed's compaction, terrain_node/coupling/bed_compaction.h).
+  /// Throws std::invalid_argument unless it is finite.
+  void set_gravity(Vec3 gravity);
   const StepStats& last_stats() const { return stats_; }
 
   std::size_t body_count() const;

@@ -29,12 +29,16 @@ void refuse_settings_unused_by_cosim(const TerrainConfig& config) {
            "co-simulation writes checkpoint.bin only when a stop signal ends it or the vehicle asks for one, every "
            "vehicle_node --checkpoint-interval (the run file's vehicle.checkpoint_interval; docs/protocol.md), not "
            "every N terrain steps");
-  if (out.heightmap_spacing != defaults.heightmap_spacing)
+  // A compaction measures the bed's packing as the settle statistics do, with these two.
+  const bool compacts = config.scene.cosim.compaction.has_value();
+  if (!compacts && out.heightmap_spacing != defaults.heightmap_spacing)
     refuse(config, "output.heightmap_spacing",
-           "co-simulation writes no heightmap.csv/.png (the settle statistics of a standalone --config run)");
-  if (out.packing_margin != defaults.packing_margin)
+           "co-simulation writes no heightmap.csv/.png (the settle statistics of a standalone --config run; "
+           "cosim.compaction uses it)");
+  if (!compacts && out.packing_margin != defaults.packing_margin)
     refuse(config, "output.packing_margin",
-           "co-simulation writes no settle.json (the settle statistics of a standalone --config run)");
+           "co-simulation writes no settle.json (the settle statistics of a standalone --config run; "
+           "cosim.compaction uses it)");
   if (out.contact_gap != defaults.contact_gap)
     refuse(config, "output.contact_gap",
            "co-simulation writes no settle.json (the settle statistics of a standalone --config run)");

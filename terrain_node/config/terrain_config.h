@@ -274,6 +274,18 @@ struct MovingPatchSettings {
   real footprint_height = 0;
 };
 
+/// The settled bed compacted to a packing fraction (docs/ccp.md, "A bed of a given density"): the
+/// container is tapped along gravity, one sine period of its acceleration at a time, and the bed
+/// relaxes between taps, until the packing of the settle statistics' sample box reaches `packing`.
+/// In the container's frame a tap is a gravity g (1 + A sin(2 pi f t)).
+struct CompactionSettings {
+  real packing = 0;            ///< target packing fraction of the sample box, in (0, 0.74)
+  real tap_acceleration = 2;   ///< A: the container's peak acceleration, in multiples of |g|
+  real tap_frequency = 20;     ///< f [Hz]: one tap is one period
+  real relax_time = 0.1;       ///< s at plain gravity after each tap, before the packing is measured
+  std::uint64_t max_taps = 50; ///< more taps than this without reaching `packing` is an error
+};
+
 /// How the terrain meets a vehicle in a co-simulation (`terrain_node --config X --cosim`).
 struct CosimSettings {
   std::string transport = "mpi";  ///< "mpi" (one MPI job with vehicle_node) or "tcp" (an external model connects)
@@ -288,6 +300,8 @@ struct CosimSettings {
   /// settles at (docs/ccp.md, "The bed's preparation"), and the bed is settled once (the bed
   /// store), so it may settle at a finer step than the vehicle then drives at.
   real settle_step = 0;
+  /// Compact the settled bed to a packing fraction before the vehicle comes (none: as settled).
+  std::optional<CompactionSettings> compaction;
   /// The shoe proxies' contact law (docs/protocol.md, "Shoe contact law"): a spring-damper per
   /// contact, N/m and N s/m; 0 = derived from the shoe's mass and the coupling step.
   real shoe_stiffness = 0;

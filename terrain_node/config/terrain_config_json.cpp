@@ -259,6 +259,12 @@ nlohmann::ordered_json resolved_config_json(const TerrainScene& scene) {
                   {"coupling_step", scene.cosim.coupling_step}, {"settle_time", scene.cosim.settle_time},
                   {"shoe_stiffness", scene.cosim.shoe_stiffness}, {"shoe_damping", scene.cosim.shoe_damping}};
   if (scene.cosim.settle_step > 0) out["cosim"]["settle_step"] = scene.cosim.settle_step;
+  if (const auto& k = scene.cosim.compaction)
+    out["cosim"]["compaction"] = {{"packing", k->packing},
+                                  {"tap_acceleration", k->tap_acceleration},
+                                  {"tap_frequency", k->tap_frequency},
+                                  {"relax_time", k->relax_time},
+                                  {"max_taps", k->max_taps}};
   if (const auto& p = scene.cosim.moving_patch)
     out["cosim"]["moving_patch"] = {{"ahead", p->ahead},       {"behind", p->behind},
                                     {"width", p->width},       {"track_width", p->track_width},

@@ -131,11 +131,32 @@ MovingPatchSettings read_moving_patch(const io::JsonField& f) {
   return s;
 }
 
+CompactionSettings read_compaction(const io::JsonField& f) {
+  f.expect_object({"packing", "tap_acceleration", "tap_frequency", "relax_time", "max_taps"});
+  CompactionSettings s;
+  const io::JsonField packing = f.member("packing");
+  s.packing = packing.positive_number();
+  // 0.7405: spheres of one size packed as densely as they can be (face-centred cubic).
+  if (s.packing >= 0.7405) packing.fail("a packing fraction must be below 0.7405, got " + std::to_string(s.packing));
+  if (const auto v = f.optional_member("tap_acceleration")) {
+    s.tap_acceleration = v->positive_number();
+    // At most 1 g the bed never leaves the floor in the container's frame: nothing rearranges.
+    if (s.tap_acceleration <= 1) v->fail("must be > 1 (in g: the bed must lift off), got " + std::to_string(s.tap_acceleration));
+  }
+  if (const auto v = f.optional_member("tap_frequency")) s.tap_frequency = v->positive_number();
+  if (const auto v = f.optional_member("relax_time")) s.relax_time = v->positive_number();
+  if (const auto v = f.optional_member("max_taps")) {
+    s.max_taps = v->unsigned_integer();
+    if (s.max_taps == 0) v->fail("must be >= 1, got 0");
+  }
+  return s;
+}
+
 }  // namespace
 
 CosimSettings read_cosim_settings(const io::JsonField& f) {
   f.expect_object({"transport", "host", "port", "timeout", "coupling_step", "settle_time", "settle_step",
-                   "shoe_stiffness", "shoe_damping", "moving_patch"});
+                   "compaction", "shoe_stiffness", "shoe_damping", "moving_patch"});
   CosimSettings s;
   if (const auto v = f.optional_member("transport")) s.transport = v->one_of({"mpi", "tcp"});
   if (const auto v = f.optional_member("host")) s.host = v->string();
@@ -147,6 +168,7 @@ CosimSettings read_cosim_settings(const io::JsonField& f) {
   if (const auto v = f.optional_member("coupling_step")) s.coupling_step = v->non_negative_number();
   if (const auto v = f.optional_member("settle_time")) s.settle_time = v->non_negative_number();
   if (const auto v = f.optional_member("settle_step")) s.settle_step = v->positive_number();
+  if (const auto v = f.optional_member("compaction")) s.compaction = read_compaction(*v);
   if (const auto v = f.optional_member("shoe_stiffness")) s.shoe_stiffness = v->non_negative_number();
   if (const auto v = f.optional_member("shoe_damping")) s.shoe_damping = v->non_negative_number();
   if (const auto v = f.optional_member("moving_patch")) s.moving_patch = read_moving_patch(*v);

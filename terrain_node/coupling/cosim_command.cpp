@@ -20,6 +20,7 @@
 #include "terrain_node/checkpoint/start_state.h"
 #include "terrain_node/config/cosim_unused_settings.h"
 #include "terrain_node/config/terrain_config.h"
+#include "terrain_node/coupling/bed_compaction.h"
 #include "terrain_node/coupling/cosim_snapshots.h"
 #include "terrain_node/coupling/coupling_session.h"
 #include "terrain_node/coupling/solve_pulse.h"
@@ -132,8 +133,10 @@ void run_cosim_command(const CosimOptions& options) {
   // Settling a large bed takes minutes: the same progress line as a standalone run.
   runtime::ProgressMeter progress(std::cout, leader ? config.scene.output.progress_interval : 0,
                                 runtime::stdout_is_terminal());
+  // The bed's preparation: settling, then the compaction if asked for.
+  const bool prepares = !settled && (settle_steps > 0 || c.compaction);
   std::optional<SolvePulse> pulse;
-  if (settle_steps > 0) {
+  if (prepares) {
     pulse.emplace(terrain, &watchdog, coupler.get(), "a solver iteration of settling step");
     terrain.set_step_size(settle_step);
   }
@@ -144,9 +147,16 @@ void run_cosim_command(const CosimOptions& options) {
     progress.update({terrain.time(), c.settle_time, k + 1, terrain.local_stats().contacts, ""});
   }
   progress.finish();
+  // Compacted at the settling step, as part of the bed's preparation (and of the stored bed).
+  std::optional<CompactionOutcome> compaction;
+  if (prepares && c.compaction)
+    compaction = compact_bed(terrain, config, *c.compaction, config.scene.step.gravity, [&] {
+      watchdog.beat("compaction step", terrain.step_count());
+      if (leader) coupler->keep_alive();
+    });
   pulse.reset();
   terrain.set_step_size(config.scene.step.step_size);  // the vehicle drives at the config's step
-  if (settle_steps > 0 && !options.save_bed.empty()) save_settled_bed(terrain, options.save_bed, checkpoint_record(start), watchdog);
+  if (prepares && !options.save_bed.empty()) save_settled_bed(terrain, options.save_bed, checkpoint_record(start), watchdog);
   // The undisturbed surface, against which the launcher measures the tracks' sinkage
   // (tools/mobility/sinkage.py): once, before the vehicle's first step. A resumed run keeps the file of
   // the run it continues.
@@ -171,6 +181,11 @@ void run_cosim_command(const CosimOptions& options) {
   run["ranks"] = terrain.ranks();
   run["layout"] = terrain.layout_name();
   run["settle_steps"] = settle_steps;
+  if (compaction)
+    run["compaction"] = {{"taps", compaction->taps},
+                         {"steps", compaction->steps},
+                         {"packing_settled", compaction->packing_settled},
+                         {"packing", compaction->packing}};
   if (!options.from_checkpoint.empty()) run["from_checkpoint"] = options.from_checkpoint.string();
   run["coupling_steps"] = s.coupling_steps;
   if (resume) run["resumed_from"] = {{"checkpoint", options.restart.string()}, {"coupling_step", resume->step}};

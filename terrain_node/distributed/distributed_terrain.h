@@ -104,6 +104,9 @@ class DistributedTerrain {
   void set_solver_progress(gpu::SolverProgress* progress) { system_->set_progress(progress); }
   /// The terrain step from now on (gpu::RigidBodySystem::set_step_size); every rank calls it.
   void set_step_size(real step_size) { system_->set_step_size(step_size); }
+  real step_size() const { return system_->settings().step_size; }
+  /// The gravity from now on (gpu::RigidBodySystem::set_gravity); every rank calls it.
+  void set_gravity(Vec3 gravity) { system_->set_gravity(gravity); }
 
   real time() const { return system_->time(); }
   std::uint64_t step_count() const { return system_->step_count(); }

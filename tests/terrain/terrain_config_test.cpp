@@ -593,6 +593,10 @@ TEST(TerrainConfigCosim, SettingsACosimRunWouldIgnoreAreRefusedByName) {
   // What it does use, and values that ask for nothing, pass.
   // Snapshots of the coupling are written (cosim_snapshots.h).
   EXPECT_EQ(cosim_refusal(R"(, "output": {"snapshot_interval": 50})"), "accepted");
+  // A compaction measures the packing as the settle statistics do: their box and map settings.
+  EXPECT_NO_THROW(refuse_settings_unused_by_cosim(
+      parse(R"({"end_time": 0, "cosim": {"settle_time": 0.1, "compaction": {"packing": 0.6}},
+                "output": {"packing_margin": 1, "heightmap_spacing": 0.01}})")));
   EXPECT_EQ(cosim_refusal(R"(, "output": {"progress_interval": 0, "stats": true, "snapshot_interval": 0,
                                           "checkpoint_interval": 0, "probe_interval": 1, "probes": []})"),
             "accepted");
@@ -676,6 +680,41 @@ TEST(TerrainConfig, SettleStepRoundTripsAndMustBePositive) {
   } catch (const io::ConfigError& e) {
     EXPECT_EQ(std::string(e.what()), "terrain.json: cosim.settle_step: must be > 0, got 0");
   }
+}
+
+// cosim.compaction (docs/terrain-config.md): absent, none; given with its packing alone, the
+// defaults (2 g taps at 20 Hz, 0.1 s to relax, at most 50) and a round trip through run.json;
+// a packing no spheres reach, a tap that cannot lift the bed, zero taps and a missing packing
+// are refused by their keys.
+TEST(TerrainConfig, CompactionRoundTripsWithItsDefaultsAndRefusesWhatCannotCompact) {
+  const auto scene = [](const std::string& cosim) {
+    return read_terrain_scene(nlohmann::json::parse(R"({"end_time": 1, "cosim": )" + cosim + "}"), "terrain.json");
+  };
+  EXPECT_FALSE(scene(R"({"settle_time": 0.6})").cosim.compaction.has_value());
+  EXPECT_FALSE(resolved_config_json(scene(R"({"settle_time": 0.6})"))["cosim"].contains("compaction"));
+  const TerrainScene dense = scene(R"({"settle_time": 0.6, "compaction": {"packing": 0.58}})");
+  ASSERT_TRUE(dense.cosim.compaction.has_value());
+  EXPECT_EQ(dense.cosim.compaction->packing, 0.58);
+  EXPECT_EQ(dense.cosim.compaction->tap_acceleration, 2.0);
+  EXPECT_EQ(dense.cosim.compaction->tap_frequency, 20.0);
+  EXPECT_EQ(dense.cosim.compaction->relax_time, 0.1);
+  EXPECT_EQ(dense.cosim.compaction->max_taps, 50u);
+  const TerrainScene again = read_terrain_scene(nlohmann::json::parse(resolved_config_json(dense).dump()), "resolved");
+  ASSERT_TRUE(again.cosim.compaction.has_value());
+  EXPECT_EQ(again.cosim.compaction->packing, 0.58);
+  EXPECT_EQ(again.cosim.compaction->max_taps, 50u);
+  const auto refused = [&](const std::string& compaction, const std::string& message) {
+    try {
+      scene(R"({"compaction": )" + compaction + "}");
+      ADD_FAILURE() << compaction << " was taken";
+    } catch (const io::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  };
+  refused(R"({"packing": 0.75})", "cosim.compaction.packing: a packing fraction must be below 0.7405");
+  refused(R"({"packing": 0.6, "tap_acceleration": 1})", "cosim.compaction.tap_acceleration: must be > 1");
+  refused(R"({"packing": 0.6, "max_taps": 0})", "cosim.compaction.max_taps: must be >= 1, got 0");
+  refused(R"({"tap_acceleration": 3})", "packing");
 }
 
 }  // namespace

@@ -48,9 +48,18 @@ class BedKeyTest(unittest.TestCase):
         keys = {base}
         for edit in (lambda c: c["material"].update(friction=0.6), lambda c: c.update(step_size=1e-3),
                      lambda c: c["solver"].update(max_iterations=50), lambda c: c["cosim"].update(settle_time=0.5),
-                     lambda c: c["cosim"].update(settle_step=5e-4), lambda c: c["particles"][0].update(layers=4)):
+                     lambda c: c["cosim"].update(settle_step=5e-4), lambda c: c["particles"][0].update(layers=4),
+                     lambda c: c["cosim"].update(compaction={"packing": 0.58}),
+                     lambda c: c["cosim"].update(compaction={"packing": 0.59})):
             keys.add(self.changed(edit))
-        self.assertEqual(len(keys), 7)
+        self.assertEqual(len(keys), 9)
+        # With a compaction, the output keys its packing is measured with make the bed too.
+        def compacted(margin):
+            def edit(c):
+                c["cosim"].update(compaction={"packing": 0.58})
+                c["output"].update(packing_margin=margin)
+            return edit
+        self.assertNotEqual(self.changed(compacted(1)), self.changed(compacted(2)))
 
     def test_a_changed_image_under_the_same_name_changes_the_key(self):
         base = self.key(BASE)
@@ -72,6 +81,11 @@ class BedKeyTest(unittest.TestCase):
         with open(path, "w") as f:
             json.dump(config, f)
         self.assertFalse(settles(path))
+        # A compaction alone is a preparation of the bed too.
+        config["cosim"]["compaction"] = {"packing": 0.58}
+        with open(path, "w") as f:
+            json.dump(config, f)
+        self.assertTrue(settles(path))
 
     def test_a_copied_config_finds_the_bed_its_original_stored(self):
         store = os.path.join(self.folder.name, "beds")

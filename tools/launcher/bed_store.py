@@ -8,7 +8,8 @@ it (--from-checkpoint), on any rank count.
 
 A bed is found by a key: the SHA-256 of the terrain config's content with the keys that cannot
 change the settled bed left out (output, end_time, the standalone settle criterion, domain (how
-the bed is split over ranks), and every cosim key but settle_time and settle_step), plus the content of every file the config names (a heightmap image,
+the bed is split over ranks), and every cosim key but settle_time, settle_step and compaction; with a compaction, output's
+packing_margin and heightmap_spacing stay in), plus the content of every file the config names (a heightmap image,
 a mesh). A changed config, or a changed image under the same name, gets another key and is
 settled again; a comment or a changed coupling setting is not.
 
@@ -31,8 +32,11 @@ BED_FORMAT = 2
 # The top-level keys that cannot change the settled bed. `domain` only splits it over ranks, as
 # the rank count does, which the store also leaves to each run.
 NOT_THE_BED = ("output", "end_time", "settle", "domain")
-# Of `cosim`, only the settling's time and step make the bed.
-COSIM_BED_KEYS = ("settle_time", "settle_step")
+# Of `cosim`, only the bed's preparation makes the bed: the settling's time and step, and the
+# compaction to a packing that follows it.
+COSIM_BED_KEYS = ("settle_time", "settle_step", "compaction")
+# Of `output`, what the compaction's packing is measured with.
+COMPACTION_OUTPUT_KEYS = ("packing_margin", "heightmap_spacing")
 
 
 def store_folder():
@@ -70,6 +74,12 @@ def bed_content(terrain_config):
     cosim = config.get("cosim")
     if isinstance(cosim, dict):
         content["cosim"] = {key: cosim[key] for key in COSIM_BED_KEYS if key in cosim}
+        output = config.get("output")
+        if "compaction" in cosim and isinstance(output, dict):
+            # The compaction measures the packing in the sample box these two make.
+            measured = {key: output[key] for key in COMPACTION_OUTPUT_KEYS if key in output}
+            if measured:
+                content["output"] = measured
     return content
 
 
@@ -87,9 +97,12 @@ def bed_key(terrain_config):
 
 
 def settles(terrain_config):
-    """Whether a co-simulation on this terrain settles a bed at all (cosim.settle_time > 0)."""
+    """Whether a co-simulation on this terrain prepares a bed at all (cosim.settle_time > 0, or a
+    cosim.compaction)."""
     cosim = bed_content(terrain_config).get("cosim", {})
     settle_time = cosim.get("settle_time", 0)
+    if "compaction" in cosim:
+        return True
     return isinstance(settle_time, (int, float)) and not isinstance(settle_time, bool) and settle_time > 0
 
 
