@@ -43,7 +43,8 @@ Vec3 tap_gravity(Vec3 gravity, const CompactionSettings& c, std::uint64_t k, std
 }
 
 CompactionOutcome compact_bed(DistributedTerrain& terrain, const TerrainConfig& config, const CompactionSettings& c,
-                              Vec3 gravity, const std::function<void()>& after_step) {
+                              const std::function<void()>& after_step) {
+  const Vec3 gravity = config.scene.step.gravity;
   const real h = terrain.step_size();
   const std::uint64_t per_tap = tap_steps(c, h), per_relax = relax_steps(c, h);
   CompactionOutcome out;

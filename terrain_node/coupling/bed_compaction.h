@@ -34,12 +34,12 @@ std::uint64_t relax_steps(const CompactionSettings& c, real step_size);
 Vec3 tap_gravity(Vec3 gravity, const CompactionSettings& c, std::uint64_t k, std::uint64_t steps);
 
 /// Taps and relaxes the terrain at its current step size until the sample box's packing reaches
-/// c.packing; restores `gravity` after. Collective over the terrain's ranks (every rank measures
+/// c.packing; restores the config's gravity after. Collective over the terrain's ranks (every rank measures
 /// the same packing, so every rank takes the same decision). `after_step` runs after every step
 /// (the caller's watchdog and keep-alive). The leader prints one line per tap. Throws
 /// std::runtime_error, on every rank, when the bed has no sample box or is still short of the
 /// target after c.max_taps taps, naming what it reached.
 CompactionOutcome compact_bed(DistributedTerrain& terrain, const TerrainConfig& config, const CompactionSettings& c,
-                              Vec3 gravity, const std::function<void()>& after_step);
+                              const std::function<void()>& after_step);
 
 }  // namespace trackcosim::terrain

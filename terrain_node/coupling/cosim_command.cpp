@@ -150,7 +150,7 @@ void run_cosim_command(const CosimOptions& options) {
   // Compacted at the settling step, as part of the bed's preparation (and of the stored bed).
   std::optional<CompactionOutcome> compaction;
   if (prepares && c.compaction)
-    compaction = compact_bed(terrain, config, *c.compaction, config.scene.step.gravity, [&] {
+    compaction = compact_bed(terrain, config, *c.compaction, [&] {
       watchdog.beat("compaction step", terrain.step_count());
       if (leader) coupler->keep_alive();
     });

@@ -70,7 +70,7 @@ CompactionOutcome compacted(MPI_Comm comm, const CompactionSettings& c) {
   const TerrainConfig config = bed_config();
   DistributedTerrain terrain(config, comm);
   settle(terrain, config);
-  return compact_bed(terrain, config, c, config.scene.step.gravity, [] {});
+  return compact_bed(terrain, config, c, [] {});
 }
 
 TEST(BedCompaction, TapsTheBedToTheTargetPackingTheSameOnAnyRankCount) {
