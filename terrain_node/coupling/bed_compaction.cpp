@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "terrain_node/standalone/settle_statistics.h"
+#include "terrain_node/output/settle_statistics.h"
 
 namespace trackcosim::terrain {
 namespace {

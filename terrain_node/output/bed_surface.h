@@ -2,7 +2,7 @@
 // The top surface of a distributed bed as it is now, measured by every terrain rank together:
 // each rank raises a height map (height_map.h) with the spheres it owns, and the maps are merged
 // by maximum, so the result is the same bits on any rank count and no rank ever holds the
-// whole bed. The settle statistics measure a settled bed with it (standalone/settle_statistics.h),
+// whole bed. The settle statistics measure a settled bed with it (output/settle_statistics.h),
 // and a co-simulation writes the undisturbed surface with it when the coupling starts
 // (surface_start.csv), against which the launcher measures the tracks' sinkage
 // (docs/mobility-metrics.md).

@@ -4,7 +4,7 @@
 #include "io/run_json.h"
 #include "terrain_node/output/height_map.h"
 #include "terrain_node/output/snapshot_files.h"
-#include "terrain_node/standalone/settle_statistics.h"
+#include "terrain_node/output/settle_statistics.h"
 
 namespace trackcosim::terrain {
 namespace {

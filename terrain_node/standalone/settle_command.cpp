@@ -24,7 +24,7 @@
 #include "terrain_node/distributed/body_loads.h"
 #include "terrain_node/standalone/run_folder.h"
 #include "terrain_node/standalone/settle_criterion.h"
-#include "terrain_node/standalone/settle_statistics.h"
+#include "terrain_node/output/settle_statistics.h"
 #include "terrain_node/standalone/step_watch.h"
 
 namespace trackcosim::terrain {

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "terrain_node/config/terrain_config.h"
-#include "terrain_node/standalone/settle_statistics.h"
+#include "terrain_node/output/settle_statistics.h"
 
 namespace trackcosim::terrain {
 

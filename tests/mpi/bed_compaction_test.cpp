@@ -18,7 +18,7 @@
 #include "terrain_node/config/terrain_config.h"
 #include "terrain_node/coupling/bed_compaction.h"
 #include "terrain_node/distributed/distributed_terrain.h"
-#include "terrain_node/standalone/settle_statistics.h"
+#include "terrain_node/output/settle_statistics.h"
 #include "tests/support/mpi_world.h"
 
 namespace trackcosim::terrain {

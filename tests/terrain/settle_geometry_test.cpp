@@ -13,7 +13,7 @@
 
 #include "io/gray_image.h"
 #include "terrain_node/output/height_map.h"
-#include "terrain_node/standalone/sphere_box_volume.h"
+#include "terrain_node/output/sphere_box_volume.h"
 
 namespace trackcosim::terrain {
 namespace {

@@ -1,4 +1,4 @@
-#include "terrain_node/standalone/settle_statistics.h"
+#include "terrain_node/output/settle_statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "comm/gather.h"
 #include "terrain_node/output/bed_surface.h"
-#include "terrain_node/standalone/sphere_box_volume.h"
+#include "terrain_node/output/sphere_box_volume.h"
 
 namespace trackcosim::terrain {
 namespace {

@@ -1,4 +1,4 @@
-#include "terrain_node/standalone/sphere_box_volume.h"
+#include "terrain_node/output/sphere_box_volume.h"
 
 #include <algorithm>
 #include <array>
