@@ -4,7 +4,8 @@
 // then one parseable line:
 //   loaded_bed N=<n> load_N=<f> method=<m> iterations=<k> sinkage_m=<s> max_grain_speed=<v>
 //              step_seconds=<t> residual=<r>
-// `method` names the solver and what differs from the rigid CCP at 1 ms: apgd, jacobi,
+// `method` names the solver and what differs from the rigid CCP at 1 ms: apgd, apgd_pre (APGD
+// preconditioned by the constraints' diagonal, SolverSettings::preconditioned), jacobi,
 // apgd_tol0.0001 (stops at that residual, --iterations is the cap and the line gives the mean
 // count), apgd_mur0.1 (rolling resistance mu_r), apgd_k1e+07 (compliant grain contacts of that
 // stiffness, N/m), apgd_h0.00025 (terrain step).
@@ -52,8 +53,8 @@ std::vector<double> numbers(const char* text) {
 
 gpu::SolverMethod method_of(const std::string& s) {
   if (s == "jacobi") return gpu::SolverMethod::Jacobi;
-  if (s == "apgd") return gpu::SolverMethod::Apgd;
-  std::fprintf(stderr, "loaded_bed: --methods: unknown method '%s' (expected jacobi or apgd)\n", s.c_str());
+  if (s == "apgd" || s == "apgd_pre") return gpu::SolverMethod::Apgd;
+  std::fprintf(stderr, "loaded_bed: --methods: unknown method '%s' (expected jacobi, apgd or apgd_pre)\n", s.c_str());
   std::exit(2);
 }
 
@@ -71,7 +72,7 @@ std::string label(const std::string& method, double rolling, double stiffness, d
 }  // namespace
 
 constexpr char kUsage[] =
-    "usage: loaded_bed [--grains 10000] [--loads 5000,10000,20000] [--methods apgd,jacobi]\n"
+    "usage: loaded_bed [--grains 10000] [--loads 5000,10000,20000] [--methods apgd,apgd_pre,jacobi]\n"
     "           [--iterations 50,100,200] [--steps 1e-3] [--rolling-friction 0] [--stiffness 0]\n"
     "           [--damping-ratio 0.3] [--tolerance 0] [--ramp 0.05] [--hold 0.25] [--window 0.1]\n"
     "           [--threads 2] [--radius 0.0125] [--box side_m] [--spheres-per-grain 1|2|3|4]\n"
@@ -143,6 +144,7 @@ int main(int argc, char** argv) {
             c.settings.step_size = step;
             c.settings.collision.envelope = 0.05 * spec.radius;
             c.settings.solver.method = method_of(method);
+            c.settings.solver.preconditioned = method == "apgd_pre";
             c.settings.solver.max_iterations = static_cast<std::uint32_t>(iterations);
             c.settings.solver.tolerance = tolerance;
             c.settings.solver.max_recovery_speed = 0.5;

@@ -93,7 +93,8 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
   extrapolate_bodies(b, ws.v_prev.view(), ws.w_prev.view(), ws.v_y.view(), ws.w_y.view(), 0, nb);
   const VelocityReference at_y_velocities{ws.v_y.view(), ws.w_y.view(), true};
 
-  real lipschitz = initial_lipschitz(ws);
+  // Preconditioned, every diagonal entry of the scaled N is 1 (the tangent pairs' on average).
+  real lipschitz = settings.preconditioned ? real(1) : initial_lipschitz(ws);
   real theta = 1;
   // The residual over all ranks is measured when something reads it then: the history (every
   // iteration), a tolerance (every residual_interval-th) and the last iterate (returned). Each

@@ -38,6 +38,14 @@ TRACKCOSIM_HD inline real linear_inverse_mass(const BodyView& b, std::uint32_t j
   return b.axial(j) ? b.inv_mass[j] * l.z * l.z : b.inv_mass[j] * dot(l, l);
 }
 
+/// D_e^T M^-1 D_e restricted to one body for the row along e through the arm r: e . m^-1 e +
+/// (r x e) . I^-1 (r x e) (one diagonal entry of N; side_trace sums three).
+TRACKCOSIM_HD inline real side_diagonal(const BodyView& b, std::uint32_t j, Vec3 r, Vec3 e) {
+  if (!b.dynamic(j)) return 0;
+  const Vec3 c = cross(r, e);
+  return linear_inverse_mass(b, j, e) + dot(c, b.apply_inv_inertia(j, c));
+}
+
 /// Which of last step's contacts each contact continues (the same key), for its warm start.
 struct WarmMatch {
   const ContactKey *keys, *old_keys;  ///< old_keys is null without a warm start
@@ -85,6 +93,9 @@ void prepare_contacts(const DeviceContacts& c, DeviceBodies& bodies, real h, con
   const bool grains_compliant = settings.contact_stiffness > 0;
   const bool any_compliance = grains_compliant || !compliant.empty();
   ws.contacts.compliance.resize(any_compliance ? n : 0);
+  const bool preconditioned = settings.preconditioned && settings.method == SolverMethod::Apgd;
+  ws.contacts.scale_n.resize(preconditioned ? n : 0);
+  ws.contacts.scale_t.resize(preconditioned ? n : 0);
   ws.contact_impulse.resize(n);
   up.keys.resize(n);
   up.match.resize(n);
@@ -119,6 +130,8 @@ void prepare_contacts(const DeviceContacts& c, DeviceBodies& bodies, real h, con
   const ComplianceTable table{raw(compliant.gid), raw(compliant.stiffness), raw(compliant.damping),
                               compliant.gid.size()};
   real* compliance = any_compliance ? raw(ws.contacts.compliance) : nullptr;
+  real* scale_n = preconditioned ? raw(ws.contacts.scale_n) : nullptr;
+  real* scale_t = preconditioned ? raw(ws.contacts.scale_t) : nullptr;
   const ContactSpring grain_spring{grains_compliant ? settings.contact_stiffness : real(0), settings.contact_damping};
   const GlobalId *gid_a = raw(c.gid_a), *gid_b = raw(c.gid_b);
   thrust::for_each(par(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
@@ -144,6 +157,13 @@ void prepare_contacts(const DeviceContacts& c, DeviceBodies& bodies, real h, con
                        compliance[i] = eps;
                      }
                      eta[i] = 3 / (trace + 3 * eps);
+                     if (scale_n != nullptr) {  // the inverse diagonal of N + E, tangents averaged
+                       const real nn = side_diagonal(b, A, ra, nrm) + side_diagonal(b, B, rb, nrm) + eps;
+                       const real tt = side_diagonal(b, A, ra, u) + side_diagonal(b, B, rb, u) +
+                                       side_diagonal(b, A, ra, w) + side_diagonal(b, B, rb, w);
+                       scale_n[i] = nn > 0 ? 1 / nn : real(1);
+                       scale_t[i] = tt > 0 ? 2 / tt : real(1);
+                     }
                      if (max_recovery > 0 && stabilisation < -max_recovery) stabilisation = -max_recovery;
                      bias[i] = stabilisation;
                      mu[i] = friction[A] < friction[B] ? friction[A] : friction[B];
@@ -161,6 +181,7 @@ void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const
   const std::size_t n = settings.rolling_friction > 0 ? ws.contacts.size() : 0;
   ws.rolling.resize(n);
   ws.rolling.mu = settings.rolling_friction;
+  ws.rolling.preconditioned = settings.preconditioned && settings.method == SolverMethod::Apgd;
   ws.rolling_impulse.resize(n);
   if (n == 0) return;
   const bool warm_start = settings.warm_start && !warm.keys.empty() && warm.rolling.x.size() == warm.keys.size();
@@ -194,8 +215,9 @@ void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const
                    });
 }
 
-void prepare_rows(DeviceBodies& bodies, SolverWorkspace& ws) {
+void prepare_rows(DeviceBodies& bodies, const SolverSettings& settings, SolverWorkspace& ws) {
   const std::size_t n = ws.rows.size();
+  ws.rows.preconditioned = settings.preconditioned && settings.method == SolverMethod::Apgd;
   ws.row_impulse.resize(n);
   ws.row_impulse.gamma.fill(0);
   const BodyView b = bodies.view();

@@ -156,7 +156,7 @@ void RigidBodySystem::solve(const SolvePartition* partition, SolverExchange* exc
     detail::compute_free_velocities(m.bodies, h, settings_.gravity);
     detail::prepare_contacts(contacts, m.bodies, h, settings_.solver, m.compliant, m.warm, m.upload, m.ws);
     detail::prepare_rolling(m.bodies, settings_.solver, m.warm, m.upload, m.ws);
-    detail::prepare_rows(m.bodies, m.ws);
+    detail::prepare_rows(m.bodies, settings_.solver, m.ws);
     m.ws.slots.resize(m.ws.slot_count());
     m.ws.slot_lists.build(m.ws.contacts, m.ws.rows, m.bodies.size());
     if (distributed) detail::begin_distributed_solve(*partition, *exchange, m.bodies, m.ws);

@@ -47,6 +47,12 @@ struct SolverSettings {
   /// R* the contact's effective radius. Smooth spheres roll past each other and give a bed a
   /// friction angle far below gravel's; 0 (no rows added) keeps the CCP and its exact bits.
   real rolling_friction = 0;
+  /// APGD only: scale each constraint's gradient step by the inverse of its own diagonal of N
+  /// (docs/ccp.md, "Preconditioned APGD"): a contact's normal row by 1 / (N_nn + eps), its two
+  /// tangent rows by 2 / (N_uu + N_ww), each rolling pair and bilateral row by its eta. The cone
+  /// projection and the line search then use the metric of that scaling, so the iteration is
+  /// APGD on the rescaled problem. false keeps the plain iteration and its exact bits.
+  bool preconditioned = false;
   bool warm_start = true;          ///< start from last step's impulses matched by contact key
   bool record_residuals = false;   ///< keep the residual of every iteration in StepStats
 };

@@ -30,7 +30,8 @@ std::uint32_t iteration_count(const io::JsonField& f) {
 
 gpu::SolverSettings read_solver_settings(const io::JsonField& f) {
   f.expect_object({"method", "max_iterations", "tolerance", "residual_interval", "omega", "lambda",
-                   "max_recovery_speed", "warm_start", "contact_stiffness", "contact_damping", "rolling_friction"});
+                   "max_recovery_speed", "warm_start", "contact_stiffness", "contact_damping", "rolling_friction",
+                   "preconditioned"});
   gpu::SolverSettings s;
   if (const auto v = f.optional_member("method"))
     s.method = v->one_of({"jacobi", "apgd"}) == "jacobi" ? gpu::SolverMethod::Jacobi : gpu::SolverMethod::Apgd;
@@ -41,6 +42,11 @@ gpu::SolverSettings read_solver_settings(const io::JsonField& f) {
   if (const auto v = f.optional_member("lambda")) s.jacobi_lambda = unit_fraction(*v);
   if (const auto v = f.optional_member("max_recovery_speed")) s.max_recovery_speed = v->non_negative_number();
   if (const auto v = f.optional_member("warm_start")) s.warm_start = v->boolean();
+  if (const auto v = f.optional_member("preconditioned")) {
+    s.preconditioned = v->boolean();
+    if (s.preconditioned && s.method != gpu::SolverMethod::Apgd)
+      v->fail("is an APGD setting: the Jacobi sweep already scales each row by its own eta");
+  }
   if (const auto v = f.optional_member("rolling_friction")) s.rolling_friction = v->non_negative_number();
   if (const auto v = f.optional_member("contact_stiffness")) s.contact_stiffness = v->non_negative_number();
   if (const auto v = f.optional_member("contact_damping")) s.contact_damping = v->non_negative_number();

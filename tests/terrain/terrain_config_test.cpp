@@ -79,6 +79,7 @@ TEST(TerrainConfig, DefaultsOfAMinimalConfig) {
   EXPECT_EQ(s.step.solver.max_iterations, solver.max_iterations);
   EXPECT_EQ(s.step.solver.jacobi_omega, solver.jacobi_omega);
   EXPECT_EQ(s.step.solver.warm_start, solver.warm_start);
+  EXPECT_FALSE(s.step.solver.preconditioned);
   EXPECT_EQ(s.step.collision.bin_size_factor, gpu::CollisionSettings{}.bin_size_factor);
   EXPECT_TRUE(s.output.probes.empty());
   EXPECT_EQ(s.output.probe_interval, 1u);
@@ -110,6 +111,8 @@ TEST(TerrainConfig, SolverAndOutputKeysMapOntoTheSettings) {
   EXPECT_EQ(s.solver.rolling_friction, 0.4);
   EXPECT_EQ(s.solver.contact_stiffness, 1e6);
   EXPECT_EQ(s.solver.contact_damping, 50);
+  EXPECT_FALSE(s.solver.preconditioned);
+  EXPECT_TRUE(parse(R"({"end_time": 1, "solver": {"preconditioned": true}})").scene.step.solver.preconditioned);
   EXPECT_EQ(s.collision.envelope, 0.001);
   EXPECT_EQ(s.collision.bin_size, 0.05);
   EXPECT_EQ(s.collision.max_contacts_per_body_pair, 4u);
@@ -352,6 +355,8 @@ TEST(TerrainConfigErrors, ImpossibleValues) {
             "terrain.json: solver.rolling_friction: must be >= 0, got -0.1");
   EXPECT_EQ(config_error(R"({"end_time": 1, "solver": {"contact_damping": 10}})"),
             "terrain.json: solver: contact_damping needs a contact_stiffness > 0 (a rigid contact has no damper)");
+  EXPECT_EQ(config_error(R"({"end_time": 1, "solver": {"method": "jacobi", "preconditioned": true}})"),
+            "terrain.json: solver.preconditioned: is an APGD setting: the Jacobi sweep already scales each row by its own eta");
   EXPECT_EQ(config_error(R"({"end_time": 1, "output": {"probe_interval": 0}})"),
             "terrain.json: output.probe_interval: must be >= 1 (steps), got 0");
   EXPECT_EQ(config_error(R"({"end_time": 1, "collision": {"envelope": -0.001}})"),

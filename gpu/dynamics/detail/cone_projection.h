@@ -17,6 +17,12 @@ struct ConeImpulse {
   real n, u, w;
 };
 
+TRACKCOSIM_HD inline ConeImpulse axpy(real a, ConeImpulse x, ConeImpulse y) {
+  return {a * x.n + y.n, a * x.u + y.u, a * x.w + y.w};
+}
+TRACKCOSIM_HD inline real dot(ConeImpulse a, ConeImpulse b) { return a.n * b.n + a.u * b.u + a.w * b.w; }
+TRACKCOSIM_HD inline ConeImpulse minus(ConeImpulse a, ConeImpulse b) { return {a.n - b.n, a.u - b.u, a.w - b.w}; }
+
 /// Upsilon_i = {(n, u, w) : sqrt(u^2 + w^2) <= mu n}. For mu = 0 the cone is the ray n >= 0.
 TRACKCOSIM_HD inline ConeImpulse project_on_cone(ConeImpulse g, real mu) {
   const real t = std::sqrt(g.u * g.u + g.w * g.w);

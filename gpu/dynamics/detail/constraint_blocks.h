@@ -40,6 +40,12 @@ struct SlotView {
   TRACKCOSIM_HD void add_angular(std::size_t i, Vec3 l) const { slot[i].angular = slot[i].angular + l; }
 };
 
+/// |d|^2, or d.d / p in the metric of a step scaled by p (0 for a row the solver cannot move).
+TRACKCOSIM_HD inline real scaled_norm2(bool scaled, real p, ConeImpulse d) {
+  if (!scaled) return dot(d, d);
+  return p > 0 ? dot(d, d) / p : real(0);
+}
+
 struct ContactBlockView {
   std::size_t count;
   const std::uint32_t *body_a, *body_b;
@@ -53,6 +59,9 @@ struct ContactBlockView {
   /// Distributed solves: contacts with 0 are solved by another rank (their slots arrive by
   /// message); nullptr on a single rank.
   const std::uint8_t* solve_here = nullptr;
+  /// Preconditioned APGD (SolverSettings::preconditioned): the normal row's step scale
+  /// p_n = 1 / (N_nn + eps) and the tangent rows' p_t = 2 / (N_uu + N_ww); nullptr without.
+  const real *scale_n = nullptr, *scale_t = nullptr;
 
   TRACKCOSIM_HD const std::uint8_t* solve_mask() const { return solve_here; }
 
@@ -82,6 +91,22 @@ struct ContactBlockView {
   }
   TRACKCOSIM_HD ConeImpulse project(std::size_t i, ConeImpulse g) const { return project_on_cone(g, mu[i]); }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
+  /// APGD's projected gradient step from y: Pi(y - t g), or preconditioned Pi_P(y - t P g), the
+  /// projection in the metric P^-1. In the coordinates (n, u / s, w / s), s = sqrt(p_t / p_n),
+  /// that metric is Euclidean (over p_n) and the cone |(u, w)| <= mu n is |(u', w')| <= (mu / s) n.
+  TRACKCOSIM_HD ConeImpulse gradient_step(std::size_t i, ConeImpulse y, ConeImpulse g, real t) const {
+    if (scale_n == nullptr) return project(i, axpy(-t, g, y));
+    const real pn = scale_n[i], pt = scale_t[i];
+    const real s = std::sqrt(pt / pn);
+    const ConeImpulse z{y.n - t * pn * g.n, (y.u - t * pt * g.u) / s, (y.w - t * pt * g.w) / s};
+    const ConeImpulse q = project_on_cone(z, mu[i] / s);
+    return {q.n, q.u * s, q.w * s};
+  }
+  /// |d|^2 in the metric of gradient_step: d.d, or d^T P^-1 d.
+  TRACKCOSIM_HD real step_norm2(std::size_t i, ConeImpulse d) const {
+    if (scale_n == nullptr) return dot(d, d);
+    return d.n * d.n / scale_n[i] + (d.u * d.u + d.w * d.w) / scale_t[i];
+  }
 
   /// World impulse on B of the triplet g; A receives its opposite.
   TRACKCOSIM_HD static Vec3 world_impulse(const Frame& f, ConeImpulse g) { return g.n * f.n + g.u * f.u + g.w * f.w; }
@@ -101,6 +126,7 @@ struct RowBlockView {
   const real* jacobi_step;
   SlotView slots;
   std::size_t first_slot;
+  bool preconditioned = false;  ///< APGD steps scaled by eta (SolverSettings::preconditioned)
 
   struct Frame {
     std::uint32_t a, b;
@@ -116,6 +142,10 @@ struct RowBlockView {
   TRACKCOSIM_HD ConeImpulse project(std::size_t, ConeImpulse g) const { return {g.n, 0, 0}; }
   TRACKCOSIM_HD real compliance_curvature(std::size_t, ConeImpulse) const { return 0; }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
+  TRACKCOSIM_HD ConeImpulse gradient_step(std::size_t i, ConeImpulse y, ConeImpulse g, real t) const {
+    return project(i, axpy(-(preconditioned ? t * eta[i] : t), g, y));
+  }
+  TRACKCOSIM_HD real step_norm2(std::size_t i, ConeImpulse d) const { return scaled_norm2(preconditioned, eta[i], d); }
   TRACKCOSIM_HD void scatter(std::size_t i, const Frame&, ConeImpulse g) const {
     slots.write(first_slot + 2 * i, g.n * linear_a.get(i), g.n * angular_a.get(i));
     slots.write(first_slot + 2 * i + 1, g.n * linear_b.get(i), g.n * angular_b.get(i));
@@ -141,6 +171,7 @@ struct RollingBlockView {
   SlotView slots;
   std::size_t first_slot;                    ///< the contacts' (0)
   const std::uint8_t* solve_here = nullptr;  ///< the contacts' mask
+  bool preconditioned = false;               ///< APGD steps scaled by eta (the disc is isotropic)
 
   TRACKCOSIM_HD const std::uint8_t* solve_mask() const { return solve_here; }
 
@@ -169,6 +200,10 @@ struct RollingBlockView {
   }
   TRACKCOSIM_HD real compliance_curvature(std::size_t, ConeImpulse) const { return 0; }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
+  TRACKCOSIM_HD ConeImpulse gradient_step(std::size_t i, ConeImpulse y, ConeImpulse g, real t) const {
+    return project(i, axpy(-(preconditioned ? t * eta[i] : t), g, y));
+  }
+  TRACKCOSIM_HD real step_norm2(std::size_t i, ConeImpulse d) const { return scaled_norm2(preconditioned, eta[i], d); }
   /// World angular impulse on B of the pair rho.
   TRACKCOSIM_HD static Vec3 world_torque(const Frame& f, ConeImpulse g) { return f.radius * (g.u * f.u + g.w * f.w); }
   TRACKCOSIM_HD void scatter(std::size_t i, const Frame& f, ConeImpulse g) const {
@@ -185,6 +220,7 @@ struct DeviceContactBlock {
   thrust::device_vector<real> eta, bias, mu, jacobi_step;
   thrust::device_vector<real> compliance;          ///< empty unless the scene has compliant bodies
   thrust::device_vector<std::uint8_t> solve_here;  ///< empty unless the solve is distributed
+  thrust::device_vector<real> scale_n, scale_t;    ///< empty unless APGD is preconditioned
 
   std::size_t size() const { return eta.size(); }
   void resize(std::size_t n) {
@@ -202,7 +238,9 @@ struct DeviceContactBlock {
     return {size(),        raw(body_a), raw(body_b), normal.view(), arm_a.view(), arm_b.view(),
             raw(eta),      raw(bias),   raw(mu),     raw(jacobi_step), slots, first_slot,
             compliance.empty() ? nullptr : raw(compliance),
-            solve_here.empty() ? nullptr : raw(solve_here)};
+            solve_here.empty() ? nullptr : raw(solve_here),
+            scale_n.empty() ? nullptr : raw(scale_n),
+            scale_n.empty() ? nullptr : raw(scale_t)};
   }
 };
 
@@ -210,12 +248,13 @@ struct DeviceRowBlock {
   thrust::device_vector<std::uint32_t> body_a, body_b;
   DeviceVec3 linear_a, angular_a, linear_b, angular_b;
   thrust::device_vector<real> eta, bias, jacobi_step;
+  bool preconditioned = false;
 
   std::size_t size() const { return eta.size(); }
   RowBlockView view(SlotView slots, std::size_t first_slot) {
     return {size(),           raw(body_a),       raw(body_b), linear_a.view(), angular_a.view(),
             linear_b.view(),  angular_b.view(),  raw(eta),    raw(bias),       raw(jacobi_step),
-            slots,            first_slot};
+            slots,            first_slot,        preconditioned};
   }
 };
 
@@ -224,6 +263,7 @@ struct DeviceRowBlock {
 struct DeviceRollingBlock {
   thrust::device_vector<real> radius, eta, jacobi_step;
   real mu = 0;
+  bool preconditioned = false;
 
   std::size_t size() const { return eta.size(); }
   void resize(std::size_t n) {
@@ -243,7 +283,8 @@ struct DeviceRollingBlock {
             normal_impulse,
             slots,
             first_slot,
-            contacts.solve_here.empty() ? nullptr : raw(contacts.solve_here)};
+            contacts.solve_here.empty() ? nullptr : raw(contacts.solve_here),
+            preconditioned};
   }
 };
 

@@ -45,7 +45,7 @@ void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const
                      const ContactUpload& upload, SolverWorkspace& ws);
 
 /// eta of the bilateral rows, 1 / (J M^-1 J^T), and zero starting impulses.
-void prepare_rows(DeviceBodies& bodies, SolverWorkspace& ws);
+void prepare_rows(DeviceBodies& bodies, const SolverSettings& settings, SolverWorkspace& ws);
 
 /// Keeps this step's keys and impulses (as world vectors, so a rotated normal reuses them).
 void store_warm_start(const ContactUpload& upload, SolverWorkspace& ws, WarmStartStore& warm);

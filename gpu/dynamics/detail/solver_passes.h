@@ -17,11 +17,6 @@ namespace trackcosim::gpu::detail {
 
 TRACKCOSIM_HD inline ConeImpulse as_impulse(Vec3 v) { return {v.x, v.y, v.z}; }
 TRACKCOSIM_HD inline Vec3 as_vec(ConeImpulse g) { return {g.n, g.u, g.w}; }
-TRACKCOSIM_HD inline ConeImpulse axpy(real a, ConeImpulse x, ConeImpulse y) {
-  return {a * x.n + y.n, a * x.u + y.u, a * x.w + y.w};
-}
-TRACKCOSIM_HD inline real dot(ConeImpulse a, ConeImpulse b) { return a.n * b.n + a.u * b.u + a.w * b.w; }
-TRACKCOSIM_HD inline ConeImpulse minus(ConeImpulse a, ConeImpulse b) { return {a.n - b.n, a.u - b.u, a.w - b.w}; }
 
 /// Distributed solves skip the constraints another rank solves (mask 0). The mask is read into a
 /// local before each loop so that the single-rank case (no mask) costs one test per chunk.
@@ -153,8 +148,9 @@ TRACKCOSIM_HD inline ConeImpulse extrapolated(const ApgdImpulseViews& impulses, 
   return axpy(e.beta, minus(gamma, as_impulse(impulses.previous.get(i))), gamma);
 }
 
-/// APGD gradient step of constraint i from y (bodies hold v(y)): next = Pi(y - t g(y)),
-/// scattered. Adds to sums[0] |next - y|^2, to sums[1] g.(next - gamma) (the restart test) and to
+/// APGD gradient step of constraint i from y (bodies hold v(y)): next = Pi(y - t g(y)) (or its
+/// preconditioned form, the block's gradient_step), scattered. Adds to sums[0] |next - y|^2 (in
+/// the step's metric), to sums[1] g.(next - gamma) (the restart test) and to
 /// sums[2] (next - y)^T E (next - y) (compliant contacts' part of the curvature).
 template <class Block>
 TRACKCOSIM_HD void apgd_gradient_update(const Block& blk, std::size_t i, const typename Block::Frame& f,
@@ -162,11 +158,11 @@ TRACKCOSIM_HD void apgd_gradient_update(const Block& blk, std::size_t i, const t
                                         Extrapolation e, real t, real* sums) {
   const ConeImpulse yi = extrapolated(impulses, i, e);
   const ConeImpulse g = blk.velocity(i, f, bodies_at_y, yi);
-  const ConeImpulse n = blk.project(i, axpy(-t, g, yi));
+  const ConeImpulse n = blk.gradient_step(i, yi, g, t);
   impulses.next.set(i, as_vec(n));
   blk.scatter(i, f, n);
   const ConeImpulse d = minus(n, yi);
-  sums[0] += dot(d, d);
+  sums[0] += blk.step_norm2(i, d);
   sums[1] += dot(g, minus(n, as_impulse(impulses.gamma.get(i))));
   sums[2] += blk.compliance_curvature(i, d);
 }
