@@ -5,7 +5,7 @@
 //
 //   ccp [--sizes 10000,100000,1000000] [--threads 1,2] [--methods jacobi,apgd]
 //       [--warmup-steps K] [--steps S] [--iterations I] [--rolling MU_R] [--residual-interval M]
-//       [--residual-curve]
+//       [--preconditioned] [--residual-curve]
 //
 // The bed starts as a simple cubic lattice at rest on the floor of a box with four walls:
 // vertical spacing 2r (+1e-4 r), horizontal 2.02 r with +-0.01 r jitter, envelope 0.05 r, so
@@ -23,6 +23,8 @@
 // --residual-interval M measures the residual every M-th iteration against a tolerance it never
 // reaches (solver.residual_interval), so that the step time shows what those measurements cost;
 // without it the residual is measured once, after the last iteration.
+// --preconditioned runs APGD preconditioned (solver.preconditioned, docs/ccp.md): the cost of an
+// iteration with the scaled step and metric projection; its lines name the method apgd_pre.
 // --residual-curve instead prints, for the first size, `iteration,jacobi_residual,apgd_residual`
 // for one step of both methods from the same warmed-up state (fresh systems: both start from
 // zero impulses).
@@ -94,9 +96,12 @@ BodySet settling_bed(std::size_t n) {
 /// rolling: the heavy beds' rolling resistance (--rolling; a rolling row per contact, docs/ccp.md).
 /// residual_interval > 0: the residual is measured every that many iterations (--residual-interval)
 /// against a tolerance no solve reaches.
+bool g_preconditioned = false;  ///< --preconditioned: every APGD case preconditioned
+
 StepSettings bench_settings(SolverMethod method, std::uint32_t iterations, real rolling,
                             std::uint32_t residual_interval = 0) {
   StepSettings s;
+  s.solver.preconditioned = g_preconditioned && method == SolverMethod::Apgd;
   s.solver.rolling_friction = rolling;
   s.step_size = 1e-3;
   s.collision.envelope = 0.05 * kRadius;
@@ -107,7 +112,10 @@ StepSettings bench_settings(SolverMethod method, std::uint32_t iterations, real 
   return s;
 }
 
-const char* name_of(SolverMethod m) { return m == SolverMethod::Jacobi ? "jacobi" : "apgd"; }
+const char* name_of(SolverMethod m) {
+  if (m == SolverMethod::Jacobi) return "jacobi";
+  return g_preconditioned ? "apgd_pre" : "apgd";
+}
 
 // ---- command line ----------------------------------------------------------------------------
 
@@ -198,7 +206,8 @@ void residual_curve(const BodySet& bed, std::uint32_t iterations, real rolling, 
 
 constexpr char kUsage[] =
     "usage: ccp [--sizes 10000,100000,1000000] [--threads 1,2] [--methods jacobi,apgd]\n"
-    "    [--warmup-steps K] [--steps S] [--iterations I] [--rolling MU_R] [--residual-interval M] [--residual-curve]\n"
+    "    [--warmup-steps K] [--steps S] [--iterations I] [--rolling MU_R] [--residual-interval M] [--preconditioned]\n"
+    "    [--residual-curve]\n"
     "One time step of a settling granular bed per case, split into its phases (bench/ccp_bench.cpp).\n";
 
 int main(int argc, char** argv) {
@@ -217,6 +226,7 @@ int main(int argc, char** argv) {
   const real rolling = rolling_text ? std::strtod(rolling_text, nullptr) : 0;
   const auto residual_interval =
       static_cast<std::uint32_t>(numbers(flag(argc, argv, "--residual-interval"), "0").at(0));
+  g_preconditioned = has(argc, argv, "--preconditioned");
 
   if (has(argc, argv, "--residual-curve")) {
     if (thread_counts.at(0) > 0) omp_set_num_threads(static_cast<int>(thread_counts.at(0)));
