@@ -32,17 +32,6 @@ BodySet settled_stack(SolverMethod method) {
   return with_states(scene, system.body_states());
 }
 
-/// A bed of 5 x 5 x 6 = 150 spheres in a box, settled for 300 APGD steps.
-BodySet settled_small_bed() {
-  BedSpec spec;
-  spec.side = 5;
-  spec.layers = 6;
-  const BodySet bed = boxed_bed(spec);
-  RigidBodySystem settle(bed, settings_for(SolverMethod::Apgd, 0.002));
-  step_n(settle, 300);
-  return with_states(bed, settle.body_states());
-}
-
 class WarmStart : public ::testing::TestWithParam<SolverMethod> {};
 
 // Tolerance: 1e-4 of the residual after the first cold iteration on this state (probed once).

@@ -191,6 +191,17 @@ inline void step_n(RigidBodySystem& system, int n) {
   for (int i = 0; i < n; ++i) system.step();
 }
 
+/// A bed of 5 x 5 x 6 = 150 spheres in a box, settled for 300 APGD steps.
+inline BodySet settled_small_bed() {
+  BedSpec spec;
+  spec.side = 5;
+  spec.layers = 6;
+  const BodySet bed = boxed_bed(spec);
+  RigidBodySystem settle(bed, settings_for(SolverMethod::Apgd, 0.002));
+  step_n(settle, 300);
+  return with_states(bed, settle.body_states());
+}
+
 inline real max_speed(const std::vector<BodyState>& states) {
   real m = 0;
   for (const BodyState& s : states) m = std::max(m, length(s.velocity));
