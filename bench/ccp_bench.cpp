@@ -251,7 +251,7 @@ int main(int argc, char** argv) {
         const double ns = 1e9 * solve / (r.contacts * r.iterations);
         // The solver's own count of bytes per contact-iteration (gpu/dynamics/solver_traffic.h),
         // and the bandwidth that count implies at the measured speed.
-        const double bytes = bytes_per_contact_iteration(method, r.contacts, r.bodies);
+        const double bytes = bytes_per_contact_iteration(method, r.contacts, r.bodies, g_preconditioned);
         std::printf("%9zu %3zu %6s %9.0f %5.0f %9.4f", n, threads, name_of(method), r.contacts, r.iterations,
                     r.step_seconds);
         for (const double p : r.phase) std::printf(" %9.4f", p);

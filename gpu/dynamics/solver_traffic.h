@@ -17,6 +17,8 @@
 // walk with the bodies, is evaluated only in the last iteration unless a tolerance asks for it
 // every iteration); per body the extrapolation of v(y) (v, v_prev read and written, v_y written,
 // v_free, mass and inertia: 34 reals).
+// Preconditioned APGD (SolverSettings::preconditioned) reads two reals more per contact, its
+// step scales p_n and p_t.
 // Rolling rows (not counted here) are stepped right after their contact, whose bodies, normal
 // and slots are then in cache: their own arrays are 3 reals of geometry and 6 (Jacobi) or 9
 // (APGD) of impulses.
@@ -40,12 +42,13 @@ constexpr double apgd_contact_bytes() {
 constexpr double apgd_body_bytes() { return gather_body_bytes() + 34 * kRealBytes; }
 
 /// Bytes per contact and iteration for a scene with the given contact and body counts.
-constexpr double bytes_per_contact_iteration(SolverMethod method, double contacts, double bodies) {
+constexpr double bytes_per_contact_iteration(SolverMethod method, double contacts, double bodies,
+                                             bool preconditioned = false) {
   if (contacts <= 0) return 0;
   const double per_body = bodies / contacts;
-  return method == SolverMethod::Jacobi
-             ? jacobi_contact_bytes() + gather_contact_bytes() + per_body * gather_body_bytes()
-             : apgd_contact_bytes() + per_body * apgd_body_bytes();
+  if (method == SolverMethod::Jacobi)
+    return jacobi_contact_bytes() + gather_contact_bytes() + per_body * gather_body_bytes();
+  return apgd_contact_bytes() + (preconditioned ? 2 * kRealBytes : 0) + per_body * apgd_body_bytes();
 }
 
 }  // namespace trackcosim::gpu
