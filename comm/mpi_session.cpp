@@ -64,6 +64,14 @@ RoleScope::RoleScope(Role role) {
 
 RoleScope::~RoleScope() { release_role_layout(layout_); }
 
+bool mpi_is_stub() {
+#ifdef TRACKCOSIM_MPI_STUB
+  return true;
+#else
+  return false;
+#endif
+}
+
 int world_rank_if_initialised() {
   if (!mpi_running()) return 0;
   return RankGroup::world().rank();

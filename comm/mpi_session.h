@@ -29,6 +29,10 @@ class RoleScope {
 /// records this process's rank within its program for program_rank().
 RoleLayout split_world_by_role(Role role);
 
+/// Whether this build runs on comm/mpi_stub (TRACKCOSIM_MPI=OFF): one process, no other rank
+/// to wait for, so nothing to say about how waiting ranks wait.
+bool mpi_is_stub();
+
 /// This rank's number among all ranks of the job, or 0 when MPI is not (or no longer) running:
 /// for messages that may come before MPI starts or after it failed.
 int world_rank_if_initialised();
