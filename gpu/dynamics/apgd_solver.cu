@@ -94,7 +94,7 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
   const VelocityReference at_y_velocities{ws.v_y.view(), ws.w_y.view(), true};
 
   // Preconditioned, every diagonal entry of the scaled N is 1 (the tangent pairs' on average).
-  real lipschitz = settings.preconditioned ? real(1) : initial_lipschitz(ws);
+  real lipschitz = apgd_preconditioned(settings) ? real(1) : initial_lipschitz(ws);
   real theta = 1;
   // The residual over all ranks is measured when something reads it then: the history (every
   // iteration), a tolerance (every residual_interval-th) and the last iterate (returned). Each

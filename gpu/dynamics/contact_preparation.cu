@@ -93,7 +93,7 @@ void prepare_contacts(const DeviceContacts& c, DeviceBodies& bodies, real h, con
   const bool grains_compliant = settings.contact_stiffness > 0;
   const bool any_compliance = grains_compliant || !compliant.empty();
   ws.contacts.compliance.resize(any_compliance ? n : 0);
-  const bool preconditioned = settings.preconditioned && settings.method == SolverMethod::Apgd;
+  const bool preconditioned = apgd_preconditioned(settings);
   ws.contacts.scale_n.resize(preconditioned ? n : 0);
   ws.contacts.scale_t.resize(preconditioned ? n : 0);
   ws.contact_impulse.resize(n);
@@ -181,7 +181,7 @@ void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const
   const std::size_t n = settings.rolling_friction > 0 ? ws.contacts.size() : 0;
   ws.rolling.resize(n);
   ws.rolling.mu = settings.rolling_friction;
-  ws.rolling.preconditioned = settings.preconditioned && settings.method == SolverMethod::Apgd;
+  ws.rolling.preconditioned = apgd_preconditioned(settings);
   ws.rolling_impulse.resize(n);
   if (n == 0) return;
   const bool warm_start = settings.warm_start && !warm.keys.empty() && warm.rolling.x.size() == warm.keys.size();
@@ -217,7 +217,7 @@ void prepare_rolling(DeviceBodies& bodies, const SolverSettings& settings, const
 
 void prepare_rows(DeviceBodies& bodies, const SolverSettings& settings, SolverWorkspace& ws) {
   const std::size_t n = ws.rows.size();
-  ws.rows.preconditioned = settings.preconditioned && settings.method == SolverMethod::Apgd;
+  ws.rows.preconditioned = apgd_preconditioned(settings);
   ws.row_impulse.resize(n);
   ws.row_impulse.gamma.fill(0);
   const BodyView b = bodies.view();

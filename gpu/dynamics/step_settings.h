@@ -57,6 +57,9 @@ struct SolverSettings {
   bool record_residuals = false;   ///< keep the residual of every iteration in StepStats
 };
 
+/// Whether the solve runs preconditioned APGD (the setting means nothing to Jacobi).
+inline bool apgd_preconditioned(const SolverSettings& s) { return s.preconditioned && s.method == SolverMethod::Apgd; }
+
 struct StepSettings {
   real step_size = 1e-3;
   Vec3 gravity{0, 0, -9.81};

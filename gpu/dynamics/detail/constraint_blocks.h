@@ -40,6 +40,8 @@ struct SlotView {
   TRACKCOSIM_HD void add_angular(std::size_t i, Vec3 l) const { slot[i].angular = slot[i].angular + l; }
 };
 
+/// The step of a row whose preconditioner is its own eta (rolling pairs, bilateral rows): t, or t p.
+TRACKCOSIM_HD inline real scaled_step(bool scaled, real p, real t) { return scaled ? t * p : t; }
 /// |d|^2, or d.d / p in the metric of a step scaled by p (0 for a row the solver cannot move).
 TRACKCOSIM_HD inline real scaled_norm2(bool scaled, real p, ConeImpulse d) {
   if (!scaled) return dot(d, d);
@@ -143,7 +145,7 @@ struct RowBlockView {
   TRACKCOSIM_HD real compliance_curvature(std::size_t, ConeImpulse) const { return 0; }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
   TRACKCOSIM_HD ConeImpulse gradient_step(std::size_t i, ConeImpulse y, ConeImpulse g, real t) const {
-    return project(i, axpy(-(preconditioned ? t * eta[i] : t), g, y));
+    return project(i, axpy(-scaled_step(preconditioned, eta[i], t), g, y));
   }
   TRACKCOSIM_HD real step_norm2(std::size_t i, ConeImpulse d) const { return scaled_norm2(preconditioned, eta[i], d); }
   TRACKCOSIM_HD void scatter(std::size_t i, const Frame&, ConeImpulse g) const {
@@ -201,7 +203,7 @@ struct RollingBlockView {
   TRACKCOSIM_HD real compliance_curvature(std::size_t, ConeImpulse) const { return 0; }
   TRACKCOSIM_HD real step_scale(std::size_t i) const { return eta[i]; }
   TRACKCOSIM_HD ConeImpulse gradient_step(std::size_t i, ConeImpulse y, ConeImpulse g, real t) const {
-    return project(i, axpy(-(preconditioned ? t * eta[i] : t), g, y));
+    return project(i, axpy(-scaled_step(preconditioned, eta[i], t), g, y));
   }
   TRACKCOSIM_HD real step_norm2(std::size_t i, ConeImpulse d) const { return scaled_norm2(preconditioned, eta[i], d); }
   /// World angular impulse on B of the pair rho.
