@@ -114,7 +114,11 @@ def main(argv):
         t0, t1 = rest_window(vehicle_rows)
     forces = vertical_force_by_time(read_csv(os.path.join(folder, "vehicle", "shoes.csv")))
     ratios = [force / (mass * GRAVITY) for t, force in sorted(forces.items()) if t0 - TIME_MATCH_S <= t < t1 - TIME_MATCH_S]
-    d0, d1 = summary["driving_window_s"]  # the launcher's driving window (docs/mobility-metrics.md)
+    if not summary.get("driving_window_s"):  # the launcher's driving window (docs/mobility-metrics.md)
+        print("heavy_run_summary.py: %s: the run has no driving window (its sprockets never turned steadily): "
+              "no torque or sinkage while driving to report" % folder, file=sys.stderr)
+        return 2
+    d0, d1 = summary["driving_window_s"]
     driving = [r for r in vehicle_rows if d0 - TIME_MATCH_S <= float(r["t"]) <= d1 + TIME_MATCH_S]
     torque = mean([(float(r["sprocket_torque_left"]) + float(r["sprocket_torque_right"])) / 2 for r in driving])
     solver = read_csv(os.path.join(folder, "terrain", "solver.csv"))

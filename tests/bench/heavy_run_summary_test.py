@@ -9,7 +9,7 @@ import os
 import sys
 import tempfile
 import unittest
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
@@ -105,6 +105,18 @@ class HeavyRunSummaryTest(unittest.TestCase):
         # [0.5, 1.0): 1.05, 0.95, 1.05, 0.95, 1.05: mean 1.01 W, swing 0.95..1.05.
         self.assertIn("rest_force_ratio=1.0100", heavy)
         self.assertIn("ratio_min=0.9500 ratio_max=1.0500", rest)
+
+    def test_a_run_that_never_drove_is_refused_with_why(self):
+        folder = tempfile.mkdtemp()
+        make_run(folder)
+        with open(os.path.join(folder, "run.json"), "w") as f:
+            json.dump({"summary": {"steps": 10, "particles": 5000, "step_ms": 12.5, "distance_m": 0.0,
+                                   "sinkage_m": None, "driving_window_s": None}}, f)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            self.assertEqual(heavy_run_summary.main(["x", folder, "box", "600"]), 2)
+        self.assertEqual(out.getvalue(), "")
+        self.assertIn("no driving window", err.getvalue())
 
     def test_the_sinkage_is_measured_again(self):
         """A run folder with what tools/mobility/sinkage.py reads (tests/tools/sinkage_test.py's: two loaded

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Is a heavy vehicle's drive converged? The 5% criterion of issue "Real vehicles driven to the end
+# on real gravel" (docs/ccp.md, "Heavy vehicles: is the answer converged?"): doubling the
+# iterations, or halving the terrain step, must change the mean sinkage and the mean sprocket
+# torque over the driving window by less than 5%. Three runs of the shipped run file from the
+# same stored bed (bench/heavy_variants.py): the reference, which is the shipped run to its end
+# (the proof that it completes: its `heavy ...` line, bench/heavy_run_summary.py, with wall_s the
+# sum of its legs, bed preparation included), and to UNTIL twice the iterations and half the
+# step. Then one `heavy_convergence ...` line per window (bench/heavy_convergence.py).
+#
+# Long: each run is hours on 2 cores (the M113's 3 s: about 50 min at 2 ms/200 on the host of
+# docs/ccp.md, twice that at 400 or at 1 ms). The script can be stopped at any time and run
+# again with the same arguments: a finished run (its run.json) is kept, a stopped one is resumed
+# from its last checkpoint (the run file's checkpoint_interval, every 0.5 s of simulated time in the
+# shipped heavy runs). Start it in the background (nice) and leave the machine otherwise idle:
+# its times mean nothing beside other work, though its answers do not change.
+#
+#   bench/run_heavy_convergence.sh RUN_FILE UNTIL WINDOW [WINDOW...]
+#   e.g. bench/run_heavy_convergence.sh configs/cosim_excavator_gravel.json 5.0 3,4 4,5
+# Environment: OUT (default output/heavy_convergence/<run file's stem>), VARIANTS (default
+# "reference iterations step"), TRACKCOSIM_BUILD, TRACKCOSIM_BED_STORE (the launcher's).
+# Exit status: heavy_convergence.py's (0: every variant within 5% of the reference), 2 for bad
+# input, else the failed run's.
+set -euo pipefail
+source "$(dirname "$0")/../tools/script_help.sh"
+src=$(cd "$(dirname "$0")/.." && pwd)
+cd "$src"
+[[ $# -ge 3 ]] || { echo "usage: run_heavy_convergence.sh RUN_FILE UNTIL WINDOW [WINDOW...]" >&2; exit 2; }
+run=$1 until=$2
+shift 2
+windows=("$@")
+out=${OUT:-output/heavy_convergence/$(basename "$run" .json)}
+variants=(${VARIANTS:-reference iterations step})
+export OMP_WAIT_POLICY=passive
+mkdir -p "$out"
+for variant in "${variants[@]}"; do
+  to=$until
+  [[ $variant == reference ]] && to=end
+  file=$(python3 bench/heavy_variants.py "$run" "$out" "$to" "$variant")
+  folder="$out/$variant"
+  if [[ -f "$folder/run.json" ]]; then
+    echo "run_heavy_convergence.sh: $variant: finished ($folder)"
+    continue
+  fi
+  resume=()
+  [[ -f "$folder/vehicle/checkpoint.bin" ]] && resume=(--resume "$folder")
+  echo "run_heavy_convergence.sh: $variant: ${resume:+resuming }$file (log $out/$variant.log) at $(date +%T)"
+  start=$(date +%s)
+  tools/trackcosim run "$file" --no-plot "${resume[@]}" >>"$out/$variant.log" 2>&1 ||
+    { status=$?; tail -20 "$out/$variant.log"; echo "run_heavy_convergence.sh: $variant failed (log $out/$variant.log)" >&2
+      exit $status; }
+  echo $(($(date +%s) - start)) >>"$out/$variant.wall_s"  # one line per leg
+  [[ -f "$folder/run.json" ]] ||
+    { echo "run_heavy_convergence.sh: $variant stopped before its end (log $out/$variant.log); run this again to resume it"
+      exit 0; }
+done
+if [[ -f "$out/reference/run.json" ]]; then
+  wall=$(awk '{s += $1} END {print s + 0}' "$out/reference.wall_s" 2>/dev/null || echo 0)
+  vehicle=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['vehicle']['name'])" "$out/reference/vehicle/run.json")
+  python3 bench/heavy_run_summary.py "$out/reference" "$vehicle" "$wall" || true  # it says why not
+fi
+others=()
+for variant in "${variants[@]}"; do [[ $variant == reference ]] || others+=("$out/$variant"); done
+[[ ${#others[@]} -gt 0 ]] || exit 0
+status=0
+for window in "${windows[@]}"; do
+  python3 bench/heavy_convergence.py --window "$window" "$out/reference" "${others[@]}" || status=$?
+done
+exit $status
