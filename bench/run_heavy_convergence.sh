@@ -5,7 +5,8 @@
 # torque over the driving window by less than 5%. Three runs of the shipped run file from the
 # same stored bed (bench/heavy_variants.py): the reference, which is the shipped run to its end
 # (the proof that it completes: its `heavy ...` line, bench/heavy_run_summary.py, with wall_s the
-# sum of its legs, bed preparation included), and to UNTIL twice the iterations and half the
+# sum of its legs, bed preparation included; a leg killed with its machine counts until its log's
+# last line), and to UNTIL twice the iterations and half the
 # step. Then one `heavy_convergence ...` line per window (bench/heavy_convergence.py).
 #
 # Long: each run is hours on 2 cores (the M113's 3 s: about 50 min at 2 ms/200 on the host of
@@ -34,6 +35,11 @@ variants=(${VARIANTS:-reference iterations step})
 export OMP_WAIT_POLICY=passive
 mkdir -p "$out"
 for variant in "${variants[@]}"; do
+  # A leg that never recorded its end died with its machine: it counts until its log's last line.
+  if [[ -f "$out/$variant.leg_start" ]]; then
+    echo $(($(stat -c %Y "$out/$variant.log") - $(cat "$out/$variant.leg_start"))) >>"$out/$variant.wall_s"
+    rm "$out/$variant.leg_start"
+  fi
   to=$until
   [[ $variant == reference ]] && to=end
   file=$(python3 bench/heavy_variants.py "$run" "$out" "$to" "$variant")
@@ -46,10 +52,12 @@ for variant in "${variants[@]}"; do
   [[ -f "$folder/vehicle/checkpoint.bin" ]] && resume=(--resume "$folder")
   echo "run_heavy_convergence.sh: $variant: ${resume:+resuming }$file (log $out/$variant.log) at $(date +%T)"
   start=$(date +%s)
+  echo "$start" >"$out/$variant.leg_start"
   tools/trackcosim run "$file" --no-plot "${resume[@]}" >>"$out/$variant.log" 2>&1 ||
     { status=$?; tail -20 "$out/$variant.log"; echo "run_heavy_convergence.sh: $variant failed (log $out/$variant.log)" >&2
       exit $status; }
   echo $(($(date +%s) - start)) >>"$out/$variant.wall_s"  # one line per leg
+  rm "$out/$variant.leg_start"
   [[ -f "$folder/run.json" ]] ||
     { echo "run_heavy_convergence.sh: $variant stopped before its end (log $out/$variant.log); run this again to resume it"
       exit 0; }
