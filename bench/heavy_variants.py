@@ -21,6 +21,7 @@ in it absolute, and prints the run file's path. Run from the repository root (th
 paths are relative to it, as for `trackcosim run`). Exit status 2 for bad input, or for a variant
 whose bed is not stored yet: run the reference first.
 """
+import copy
 import json
 import os
 import sys
@@ -32,15 +33,15 @@ from common.terrain_files import anchored  # noqa: E402
 from launcher.bed_store import StoredBed  # noqa: E402
 
 VARIANTS = ("reference", "iterations", "step")
-VARIANT_OF = {"max_iterations": "iterations", "step_size": "step", "coupling_step": "step"}
 
 
-def number_at(document, keys, source):
-    """document[keys[0]][keys[1]]...: a positive number, or InputError naming the key."""
+def number_at(document, keys, source, variant):
+    """document[keys[0]][keys[1]]...: a positive number, or InputError naming the key the variant
+    changes."""
     value = document
     for key in keys:
         if not isinstance(value, dict) or key not in value:
-            raise InputError("%s: no %s (the %s variant changes it)" % (source, ".".join(keys), VARIANT_OF[keys[-1]]))
+            raise InputError("%s: no %s (the %s variant changes it)" % (source, ".".join(keys), variant))
         value = value[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         raise InputError("%s: %s is %r, not a positive number" % (source, ".".join(keys), value))
@@ -49,13 +50,13 @@ def number_at(document, keys, source):
 
 def terrain_variant(terrain, source, variant):
     """The terrain config of a variant: twice the iterations, or half the step."""
-    changed = json.loads(json.dumps(terrain))
+    changed = copy.deepcopy(terrain)
     if variant == "iterations":
-        changed["solver"]["max_iterations"] = 2 * number_at(terrain, ("solver", "max_iterations"), source)
+        changed["solver"]["max_iterations"] = 2 * number_at(terrain, ("solver", "max_iterations"), source, variant)
     else:
-        changed["step_size"] = number_at(terrain, ("step_size",), source) / 2
+        changed["step_size"] = number_at(terrain, ("step_size",), source, variant) / 2
         if "coupling_step" in terrain.get("cosim", {}):
-            changed["cosim"]["coupling_step"] = number_at(terrain, ("cosim", "coupling_step"), source) / 2
+            changed["cosim"]["coupling_step"] = number_at(terrain, ("cosim", "coupling_step"), source, variant) / 2
     return changed
 
 

@@ -63,6 +63,15 @@ class HeavyVariantsTest(unittest.TestCase):
         with open(path) as f:
             return json.load(f)
 
+    def variant_on_stored_bed(self, name):
+        """The variant's run file and terrain config, after checking it starts from the stored bed."""
+        bed = self.store_bed()
+        status, path, _ = self.variant(name)
+        self.assertEqual(status, 0)
+        run = self.read(path)
+        self.assertEqual(run["terrain"]["checkpoint"], bed)
+        return run, self.read(run["terrain"]["config"])
+
     def test_reference_is_the_shipped_run_cut(self):
         status, path, _ = self.variant("reference")
         self.assertEqual(status, 0)
@@ -76,12 +85,7 @@ class HeavyVariantsTest(unittest.TestCase):
         self.assertEqual((status, self.read(path)["vehicle"]["end_time"]), (0, 8.7))
 
     def test_iterations_doubled_on_the_stored_bed(self):
-        bed = self.store_bed()
-        status, path, _ = self.variant("iterations")
-        self.assertEqual(status, 0)
-        run = self.read(path)
-        self.assertEqual(run["terrain"]["checkpoint"], bed)
-        terrain = self.read(run["terrain"]["config"])
+        run, terrain = self.variant_on_stored_bed("iterations")
         self.assertEqual(terrain["solver"]["max_iterations"], 400)
         self.assertEqual(terrain["step_size"], 2e-3)
         self.assertEqual(run["vehicle"]["coupling_step"], 2e-3)
@@ -89,12 +93,7 @@ class HeavyVariantsTest(unittest.TestCase):
         self.assertEqual(heightmap, os.path.join(os.path.dirname(self.terrain), "bump.png"))
 
     def test_step_halved_everywhere_on_the_stored_bed(self):
-        bed = self.store_bed()
-        status, path, _ = self.variant("step")
-        self.assertEqual(status, 0)
-        run = self.read(path)
-        self.assertEqual(run["terrain"]["checkpoint"], bed)
-        terrain = self.read(run["terrain"]["config"])
+        run, terrain = self.variant_on_stored_bed("step")
         self.assertEqual(terrain["step_size"], 1e-3)
         self.assertEqual(terrain["cosim"]["coupling_step"], 1e-3)
         self.assertEqual(terrain["solver"]["max_iterations"], 200)
