@@ -42,6 +42,7 @@ from common.help_option import exit_on_help  # noqa: E402
 sys.path.insert(0, here)
 from heavy_convergence import change_fields, changes, figures, window_argument  # noqa: E402
 from common.input_checks import InputError, read_json  # noqa: E402
+from run_finished import finished  # noqa: E402
 
 VARIANTS = ("base", "iterations", "step", "settle")
 SCATTER = "seed"  # not a convergence variant: another realisation of the same bed
@@ -125,14 +126,6 @@ def variant_files(run_file, variant, out):
     with open(run_copy, "w") as f:
         json.dump(run, f, indent=1)
     return run_copy, folder
-
-
-def finished(folder):
-    try:
-        with open(os.path.join(folder, "run.json")) as f:
-            return "summary" in json.load(f)
-    except (OSError, ValueError):
-        return False
 
 
 def run_variant(run_file, variant, out):
