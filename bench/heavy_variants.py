@@ -9,14 +9,17 @@ ending at UNTIL (a number of seconds, or "end": the run file's own end_time)
   iterations  twice the terrain's solver.max_iterations
   step        half the terrain step (step_size, cosim.coupling_step) and half the vehicle's
               coupling step
+  ranks1      the shipped configs on one terrain rank instead of the run file's (not a
+              convergence variant: APGD's sums over the ranks round differently, so the two may
+              part; docs/ccp.md, "Distributed solves")
 
-Both variants start from the reference's stored bed (terrain.checkpoint). Their terrain configs
-differ from the reference's, so the bed store would settle a bed for each, and the check would
-then also compare beds: a bed's warm start alone moves the M113's sinkage at rest by 2%.
+Every variant starts from the reference's stored bed (terrain.checkpoint). The first two change
+the terrain config, so the bed store would settle a bed for each, and the check would then also
+compare beds: a bed's warm start alone moves the M113's sinkage at rest by 2%.
 
   heavy_variants.py RUN_FILE OUT_DIR UNTIL VARIANT
 
-writes OUT_DIR/VARIANT.run.json (and OUT_DIR/VARIANT.terrain.json for a variant), with every path
+writes OUT_DIR/VARIANT.run.json (and OUT_DIR/VARIANT.terrain.json for iterations and step), with every path
 in it absolute, and prints the run file's path. Run from the repository root (the run file's
 paths are relative to it, as for `trackcosim run`). Exit status 2 for bad input, or for a variant
 whose bed is not stored yet: run the reference first.
@@ -32,7 +35,7 @@ from common.input_checks import InputError, read_json, run_guarded  # noqa: E402
 from common.terrain_files import anchored  # noqa: E402
 from launcher.bed_store import StoredBed  # noqa: E402
 
-VARIANTS = ("reference", "iterations", "step")
+VARIANTS = ("reference", "iterations", "step", "ranks1")
 
 
 def number_at(document, keys, source, variant):
@@ -74,12 +77,15 @@ def variant_run(run_file, out_dir, until, variant):
         if not bed.exists():
             raise InputError("%s: no stored bed for %s yet (%s): run the reference first" % (
                 variant, terrain_config, bed.checkpoint))
-        config = read_json(terrain_config, "a terrain config", comments=True)
-        changed = anchored(terrain_variant(config, terrain_config, variant),
-                           os.path.dirname(os.path.abspath(terrain_config)))
-        terrain["config"] = os.path.join(out_dir, variant + ".terrain.json")
-        with open(terrain["config"], "w") as f:
-            json.dump(changed, f, indent=1)
+        if variant == "ranks1":
+            terrain["ranks"] = 1
+        else:
+            config = read_json(terrain_config, "a terrain config", comments=True)
+            changed = anchored(terrain_variant(config, terrain_config, variant),
+                               os.path.dirname(os.path.abspath(terrain_config)))
+            terrain["config"] = os.path.join(out_dir, variant + ".terrain.json")
+            with open(terrain["config"], "w") as f:
+                json.dump(changed, f, indent=1)
         terrain["checkpoint"] = os.path.abspath(bed.checkpoint)
         if variant == "step" and "coupling_step" in vehicle:
             vehicle["coupling_step"] = vehicle["coupling_step"] / 2

@@ -18,11 +18,13 @@
 #
 #   bench/run_heavy_convergence.sh RUN_FILE UNTIL WINDOW [WINDOW...]
 #   e.g. bench/run_heavy_convergence.sh configs/cosim_excavator_gravel.json 5.0 3,4 4,5
-# Environment: OUT (default output/heavy_convergence/<run file's stem>), VARIANTS (default
-# "reference iterations step"), REFERENCE_UNTIL (default "end"; a number of seconds runs the
-# reference only that far, e.g. UNTIL itself when the shipped run's end-to-end `heavy` line is on
-# record already: the excavator's 8.7 s cost 3.7 s of driving that the check never reads),
-# TRACKCOSIM_BUILD, TRACKCOSIM_BED_STORE (the launcher's).
+# Environment: OUT (default output/heavy_convergence/<run file's stem>); VARIANTS (default
+# "reference iterations step"; "reference ranks1" compares the run file's terrain ranks with one
+# and also prints `heavy_ranks vehicle_csv=same rows=<n>` or `... differs from_t=<t>`);
+# REFERENCE_UNTIL (default "end"; a number of seconds runs the reference only that far, e.g.
+# UNTIL itself when the shipped run's end-to-end `heavy` line is on record already: the
+# excavator's 8.7 s cost 3.7 s of driving that the check never reads); TRACKCOSIM_BUILD,
+# TRACKCOSIM_BED_STORE (the launcher's).
 # Exit status: heavy_convergence.py's (0: every variant within 5% of the reference), 2 for bad
 # input, else the failed run's.
 set -euo pipefail
@@ -78,4 +80,15 @@ status=0
 for window in "${windows[@]}"; do
   python3 bench/heavy_convergence.py --window "$window" "$out/reference" "${others[@]}" || status=$?
 done
+# One terrain rank against the run file's: vehicle.csv the same bytes, or the time of the first row
+# where they part (over the rows both runs wrote).
+if [[ -f "$out/ranks1/vehicle/vehicle.csv" ]]; then
+  a=$out/reference/vehicle/vehicle.csv b=$out/ranks1/vehicle/vehicle.csv
+  if where=$(cmp "$a" "$b" 2>&1) || [[ $where == *EOF* ]]; then
+    echo "heavy_ranks vehicle_csv=same rows=$(($(wc -l <"$a") < $(wc -l <"$b") ? $(wc -l <"$a") : $(wc -l <"$b")))"
+  else
+    line=$(sed -n 's/.*line \([0-9]*\).*/\1/p' <<<"$where")
+    echo "heavy_ranks vehicle_csv=differs from_t=$(sed -n "${line}p" "$a" | cut -d, -f1) line=$line"
+  fi
+fi
 exit $status

@@ -1,7 +1,8 @@
 """bench/heavy_variants.py on a hand-made run file and terrain config (with comments and a
 relative heightmap file): the reference keeps the shipped terrain and its bed store; the
 iterations variant doubles solver.max_iterations, the step variant halves the terrain, coupling
-and vehicle steps; both start from the reference's stored bed and read the same heightmap; a
+and vehicle steps, ranks1 keeps the shipped terrain on one rank; all start from the reference's
+stored bed and read the same heightmap; a
 variant without a stored bed, or a config without the key it changes, is refused."""
 import io
 import json
@@ -70,7 +71,7 @@ class HeavyVariantsTest(unittest.TestCase):
         self.assertEqual(status, 0)
         run = self.read(path)
         self.assertEqual(run["terrain"]["checkpoint"], bed)
-        return run, self.read(run["terrain"]["config"])
+        return run, heavy_variants.read_json(run["terrain"]["config"], "a terrain config", comments=True)
 
     def test_reference_is_the_shipped_run_cut(self):
         status, path, _ = self.variant("reference")
@@ -98,6 +99,14 @@ class HeavyVariantsTest(unittest.TestCase):
         self.assertEqual(terrain["cosim"]["coupling_step"], 1e-3)
         self.assertEqual(terrain["solver"]["max_iterations"], 200)
         self.assertEqual(run["vehicle"]["coupling_step"], 1e-3)
+
+    def test_ranks1_is_the_shipped_terrain_on_one_rank_on_the_stored_bed(self):
+        run, terrain = self.variant_on_stored_bed("ranks1")
+        self.assertEqual(run["terrain"]["ranks"], 1)
+        self.assertEqual(run["terrain"]["config"], self.terrain)  # the shipped config, unchanged
+        self.assertEqual((terrain["solver"]["max_iterations"], terrain["step_size"]), (200, 2e-3))
+        self.assertEqual(run["vehicle"]["coupling_step"], 2e-3)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "ranks1.terrain.json")))
 
     def test_a_variant_without_a_stored_bed_is_refused(self):
         status, _, err = self.variant("step")
