@@ -19,7 +19,8 @@ its run file and terrain config beside its output folder, DIR/<variant>.run.json
 DIR/<variant>.terrain.json, with checkpoints every 0.5 s unless the run file sets an interval.
 A variant whose folder already holds a finished run (run.json with a summary) is not run again,
 and one that stopped resumes from its checkpoints, so a study that stopped is continued by
-running the same command. Run from the repository's root (the run files' paths are relative to it).
+running the same command. A variant stopped by a signal (SIGUSR1, SIGTERM: its checkpoints
+written) ends the study for now with one line saying so and exit status 0. Run from the repository's root (the run files' paths are relative to it).
 One line per variant:
   gravel_convergence run=<run file> variant=<v> wall_s=<t> ms_per_step=<m> sinkage_m=<s>
                      sprocket_torque_Nm=<q> sinkage_change=<ds> torque_change=<dq> converged=<yes|no>
@@ -128,8 +129,14 @@ def variant_files(run_file, variant, out):
     return run_copy, folder
 
 
+class StoppedRun(Exception):
+    """A variant that a signal stopped with its checkpoints (its run.json records `stopped`): the
+    study continues from them when the same command runs again."""
+
+
 def run_variant(run_file, variant, out):
-    """Runs one variant unless its folder holds a finished run; its wall time in s (None: not run now)."""
+    """Runs one variant unless its folder holds a finished run; its wall time in s (None: not run now).
+    StoppedRun when a signal stopped it before its end."""
     run_copy, folder = variant_files(run_file, variant, out)
     if finished(folder):
         return folder, None
@@ -140,6 +147,9 @@ def run_variant(run_file, variant, out):
                               "--out", folder, "--no-plot"] + resume, stdout=log, stderr=subprocess.STDOUT, cwd=root)
     if rc != 0:
         raise RuntimeError("%s failed (exit %d): %s" % (variant, rc, os.path.join(out, variant + ".log")))
+    if not finished(folder):  # the launcher exits 0 for a run stopped with its checkpoints
+        raise StoppedRun("%s stopped before its end (log %s): run the same command again to resume it" % (
+            variant, os.path.join(out, variant + ".log")))
     return folder, time.time() - start
 
 
@@ -209,6 +219,9 @@ def main(argv):
                     converged = converged and ok
                 line += text
             print(line, flush=True)
+    except StoppedRun as e:
+        print("gravel_convergence: %s" % e, flush=True)
+        return 0
     except (InputError, OSError, ValueError, KeyError, RuntimeError) as e:
         print("gravel_convergence: error: %s" % e, file=sys.stderr)
         return 2

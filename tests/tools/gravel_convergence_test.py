@@ -3,14 +3,18 @@
 variant doubles only the terrain solver's iterations, the step variant halves the terrain step, the
 coupling step and (where the halved coupling step would be shorter) the vehicle's own step, and
 nothing else changes; the seed variant (the scatter between two realisations of the bed) raises every
-random source's seed by one and nothing else; a finished variant is not run again; bad input is
-refused with status 2."""
+random source's seed by one and nothing else; a finished variant is not run again, and one stopped
+by a signal ends the study for now (status 0) instead of being compared; bad input is refused with
+status 2."""
+import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+from contextlib import redirect_stdout
+from unittest import mock
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -144,6 +148,25 @@ class Variants(unittest.TestCase):
         write(os.path.join(folder, "run.json"), {"summary": {"steps": 1}})
         self.assertTrue(gravel_convergence.finished(folder))
         self.assertEqual(gravel_convergence.run_variant(self.run_file, "base", self.out), (folder, None))
+
+    def test_a_variant_stopped_by_a_signal_ends_the_study_until_it_runs_again(self):
+        folder = os.path.join(self.out, "base")
+
+        def launcher_stopped_by_sigusr1(command, **kwargs):  # it writes run.json and exits 0
+            os.makedirs(folder, exist_ok=True)
+            write(os.path.join(folder, "run.json"), {"stopped": {"signal": "SIGUSR1", "coupling_step": 5}})
+            return 0
+
+        with mock.patch.object(gravel_convergence.subprocess, "call", launcher_stopped_by_sigusr1):
+            with self.assertRaises(gravel_convergence.StoppedRun):
+                gravel_convergence.run_variant(self.run_file, "base", self.out)
+            out = io.StringIO()
+            with redirect_stdout(out):
+                status = gravel_convergence.main(["gravel_convergence.py", self.run_file, "--out", self.out,
+                                                  "--only", "base,iterations"])
+        self.assertEqual(status, 0)
+        self.assertIn("base stopped before its end", out.getvalue())
+        self.assertFalse(os.path.exists(os.path.join(self.out, "iterations")))  # not started
 
     def test_bad_command_lines_exit_with_status_2(self):
         script = os.path.join(ROOT, "bench", "gravel_convergence.py")
