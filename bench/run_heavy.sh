@@ -33,6 +33,10 @@ for run in "${runs[@]}"; do
   start=$(date +%s.%N)
   tools/trackcosim run "$run" --out "$folder" --terrain-ranks "$ranks" --no-plot "${fresh[@]}" >"$out/$name.log" 2>&1 ||
     { tail -20 "$out/$name.log"; echo "run_heavy.sh: $run failed (log $out/$name.log)" >&2; exit 1; }
+  # A run stopped by a signal exits 0 with its checkpoints: no line for half a run.
+  python3 bench/run_finished.py "$folder" ||
+    { echo "run_heavy.sh: $run stopped before its end (log $out/$name.log); continue it with" \
+           "tools/trackcosim run $run --resume $folder"; exit 0; }
   wall=$(python3 -c "import time; print(time.time() - $start)")
   vehicle=$(python3 -c "import json,sys; print(json.load(open('$folder/vehicle/run.json'))['vehicle']['name'])")
   python3 bench/heavy_run_summary.py "$folder" "$vehicle" "$wall"
