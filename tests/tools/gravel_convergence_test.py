@@ -168,10 +168,53 @@ class Variants(unittest.TestCase):
         self.assertIn("base stopped before its end", out.getvalue())
         self.assertFalse(os.path.exists(os.path.join(self.out, "iterations")))  # not started
 
+    def test_a_variant_on_another_bed_raises_its_seeds_and_is_named_for_it(self):
+        run, terrain, folder = self.variant("iterations")
+        self.assertNotIn("seed", terrain["particles"][0])  # bed 0: the shipped seed (default 0)
+        run_copy, folder = gravel_convergence.variant_files(self.run_file, "iterations", self.out, 2)
+        run = read_json(run_copy)
+        terrain = read_json(run["terrain"]["config"])
+        self.assertEqual(terrain["particles"][0]["seed"], 2)
+        self.assertEqual(terrain["solver"]["max_iterations"], 200)
+        self.assertEqual(folder, os.path.join(self.out, "iterations.bed2"))
+        self.assertEqual(run["terrain"]["config"], os.path.join(self.out, "iterations.bed2.terrain.json"))
+
+    def test_means_over_beds_judge_a_variant_with_its_interval(self):
+        # sinkage per bed (m); the torque is 20 N m on every bed
+        sinkage = {"base": [0.0400, 0.0402], "iterations": [0.0402, 0.0404],  # +0.5% +- 1.5%: yes
+                   "step": [0.0500, 0.0502],  # +24.9% +- 1.7%: no
+                   "settle": [0.0360, 0.0460]}  # +2.2% +- 54%: unresolved
+
+        def fake_run(run_file, variant, out, bed=0):
+            return os.path.join(out, gravel_convergence.bed_name(variant, bed)), None
+
+        def fake_figures(folder, window):
+            name, _, bed = os.path.basename(folder).partition(".bed")
+            return sinkage[name][int(bed or 0)], 20.0
+
+        out = io.StringIO()
+        with mock.patch.object(gravel_convergence, "run_variant", fake_run), \
+                mock.patch.object(gravel_convergence, "figures", fake_figures), \
+                mock.patch.object(gravel_convergence, "step_ms", lambda folder: 100.0), redirect_stdout(out):
+            status = gravel_convergence.main(["gravel_convergence.py", self.run_file, "--out", self.out, "--beds", "2",
+                                              "--window", "0.5,1"])
+        lines = {line.split(" variant=")[1].split()[0]: line for line in out.getvalue().splitlines()}
+        self.assertIn("beds=2", lines["base"])
+        self.assertIn("sinkage_m=0.0401 sprocket_torque_Nm=20.0 sinkage_sem=0.0001", lines["base"])
+        self.assertNotIn("converged", lines["base"])
+        self.assertIn("sinkage_change=+0.0050", lines["iterations"])
+        self.assertIn("converged=yes", lines["iterations"])
+        self.assertIn("sinkage_change=+0.2494", lines["step"])
+        self.assertIn("converged=no", lines["step"])
+        self.assertIn("converged=unresolved", lines["settle"])
+        self.assertEqual(status, 1)
+
     def test_bad_command_lines_exit_with_status_2(self):
         script = os.path.join(ROOT, "bench", "gravel_convergence.py")
         for args in ([], [self.run_file, "--only", "iterations"], [self.run_file, "--only", "base,fast"],
-                     [self.run_file, "--window", "2,1"], [os.path.join(self.dir, "missing.json")]):
+                     [self.run_file, "--window", "2,1"], [os.path.join(self.dir, "missing.json")],
+                     [self.run_file, "--beds", "0"], [self.run_file, "--beds", "two"],
+                     [self.run_file, "--beds", "3", "--only", "base,seed"]):
             result = subprocess.run([sys.executable, script] + args + ["--out", self.out],
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 2, args)
