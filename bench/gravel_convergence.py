@@ -18,7 +18,7 @@ bed against another, which the iterations and step changes must stand above to m
 With --beds N (default 1) every variant runs on N beds, drawn with the seeds of its random
 sources raised by 0 .. N-1 (folders <variant>, <variant>.bed1, ...), and is judged by the change
 of its mean over them against the base's mean over the same seeds, with a 95% interval
-(bench/bed_statistics.py): converged=yes when the interval lies within 5%, no when it lies
+(tools/common/bed_statistics.py): converged=yes when the interval lies within 5%, no when it lies
 outside, unresolved when more beds are needed to tell. Its lines then also carry beds=<N>,
 sinkage_sem=<s>, torque_sem=<s> and <name>_change_ci=<half width>.
 
@@ -28,8 +28,8 @@ DIR/<variant>.terrain.json, with checkpoints every 0.5 s unless the run file set
 A variant whose folder already holds a finished run (run.json with a summary) is not run again,
 and one that stopped resumes from its checkpoints, so a study that stopped is continued by
 running the same command. A variant stopped by a signal (SIGUSR1, SIGTERM: its checkpoints
-written) ends the study for now with one line saying so and exit status 0. Run from the repository's root (the run files' paths are relative to it).
-One line per variant:
+written) ends the study for now with one line saying so and exit status 0. Run from the
+repository's root (the run files' paths are relative to it). One line per variant:
   gravel_convergence run=<run file> variant=<v> wall_s=<t> ms_per_step=<m> sinkage_m=<s>
                      sprocket_torque_Nm=<q> sinkage_change=<ds> torque_change=<dq> converged=<yes|no>
 (the base line has no changes; the seed line ends with scatter=<yes|no>, whether the bed's
@@ -50,7 +50,7 @@ sys.path.insert(0, os.path.join(root, "tools"))
 from common.help_option import exit_on_help  # noqa: E402
 sys.path.insert(0, here)
 from heavy_convergence import TOLERANCE, change_fields, changes, figures, window_argument  # noqa: E402
-from bed_statistics import mean_and_sem, relative_change, verdict  # noqa: E402
+from common.bed_statistics import mean_and_sem, relative_change, verdict  # noqa: E402
 from common.input_checks import InputError, read_json  # noqa: E402
 from run_finished import finished  # noqa: E402
 
@@ -229,7 +229,7 @@ def one_bed_fields(variant, answer, reference):
 
 def many_beds_fields(variant, answers, references):
     """(" sinkage_sem=... torque_sem=... [changes with their 95% half widths] converged=...", ok) of
-    a variant over several beds against the base over the same seeds (bench/bed_statistics.py)."""
+    a variant over several beds against the base over the same seeds (tools/common/bed_statistics.py)."""
     text, verdicts = "", []
     for name, k in (("sinkage", 0), ("torque", 1)):
         text += " %s_sem=%.4g" % (name, mean_and_sem([a[k] for a in answers])[1])

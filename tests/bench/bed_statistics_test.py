@@ -1,4 +1,4 @@
-"""bench/bed_statistics.py against hand-computed values: the mean and its standard error, the
+"""tools/common/bed_statistics.py against hand-computed values: the mean and its standard error, the
 relative change of two means with its 95% half width (Student's t at 2N - 2 degrees of freedom),
 and the three verdicts."""
 import math
@@ -6,8 +6,8 @@ import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
-import bed_statistics as stats  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from common import bed_statistics as stats  # noqa: E402
 
 
 class BedStatisticsTest(unittest.TestCase):
