@@ -7,7 +7,7 @@
 #         sprocket_torque_Nm=<q> rest_force_ratio=<r> max_grain_speed=<v>
 # wall_s counts the whole launcher run, the bed's settling included when the bed store has none
 # (FRESH_BED=1 settles again: the cost of a first run). Then the terrain's mean time per coupling
-# step per stage (terrain/timing.csv) and its solver's figures (terrain/solver.csv).
+# step per stage and its solver's figures (bench/heavy_stages.py).
 # Long, measured here on 2 terrain ranks: the M113 46-49 min from a stored bed (about 8 min more to
 # settle one), the excavator about 2 h 15 min with its 13 min of settling (docs/ccp.md, "Heavy
 # vehicles: where a coupling step's time goes"); start it in the background and keep the
@@ -40,17 +40,5 @@ for run in "${runs[@]}"; do
   wall=$(python3 -c "import time; print(time.time() - $start)")
   vehicle=$(python3 -c "import json,sys; print(json.load(open('$folder/vehicle/run.json'))['vehicle']['name'])")
   python3 bench/heavy_run_summary.py "$folder" "$vehicle" "$wall"
-  python3 - "$folder" <<'PY'
-import csv, sys
-folder = sys.argv[1]
-rows = list(csv.DictReader(open(folder + "/terrain/timing.csv")))
-skip = {"step", "t"}
-print("heavy_stages " + " ".join("%s_ms=%.1f" % (c, 1000 * sum(float(r[c]) for r in rows) / len(rows))
-                                  for c in rows[0] if c not in skip))
-solver = list(csv.DictReader(open(folder + "/terrain/solver.csv")))
-n = len(solver)
-print("heavy_solver contacts_mean=%.0f iterations_mean=%.1f residual_mean=%.2e" % (
-    sum(float(r["contacts"]) for r in solver) / n, sum(float(r["iterations"]) for r in solver) / n,
-    sum(float(r["residual"]) for r in solver) / n))
-PY
+  python3 bench/heavy_stages.py "$folder"
 done

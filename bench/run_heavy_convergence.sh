@@ -5,9 +5,9 @@
 # torque over the driving window by less than 5%. Three runs of the shipped run file from the
 # same stored bed (bench/heavy_variants.py): the reference, which is the shipped run to its end
 # (the proof that it completes: its `heavy ...` line, bench/heavy_run_summary.py, with wall_s the
-# sum of its legs, bed preparation included; a leg killed with its machine counts until its log's
-# last line), and to UNTIL twice the iterations and half the
-# step. Then one `heavy_convergence ...` line per window (bench/heavy_convergence.py).
+# sum of its legs, bed preparation included, a leg killed with its machine counted until its log's
+# last line; then its stage times, bench/heavy_stages.py), and to UNTIL twice the iterations and
+# half the step. Then one `heavy_convergence ...` line per window (bench/heavy_convergence.py).
 #
 # Long: each run is hours on 2 cores (the M113's 3 s: about 50 min at 2 ms/200 on the host of
 # docs/ccp.md, twice that at 400 or at 1 ms). The script can be stopped at any time and run
@@ -72,6 +72,7 @@ if python3 bench/run_finished.py "$out/reference"; then
   wall=$(awk '{s += $1} END {print s + 0}' "$out/reference.wall_s" 2>/dev/null || echo 0)
   vehicle=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['vehicle']['name'])" "$out/reference/vehicle/run.json")
   python3 bench/heavy_run_summary.py "$out/reference" "$vehicle" "$wall" || true  # it says why not
+  python3 bench/heavy_stages.py "$out/reference" || true
 fi
 others=()
 for variant in "${variants[@]}"; do [[ $variant == reference ]] || others+=("$out/$variant"); done
