@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from common.help_option import exit_on_help  # noqa: E402
 from mobility.run_outputs import sinkage_of_run  # noqa: E402
 from mobility.sinkage import missing_inputs  # noqa: E402
+from run_finished import finished  # noqa: E402
 
 GRAVITY = 9.81
 REST_WINDOW_S = 0.5
@@ -102,6 +103,10 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     folder, name, wall = argv[1], argv[2], float(argv[3])
+    if not finished(folder):
+        print("heavy_run_summary.py: %s: not a finished run (no run.json with the launcher's summary: still "
+              "running, stopped by a signal, or failed); summarise it when it has ended" % folder, file=sys.stderr)
+        return 2
     with open(os.path.join(folder, "run.json")) as f:
         summary = json.load(f)["summary"]
     with open(os.path.join(folder, "vehicle", "run.json")) as f:

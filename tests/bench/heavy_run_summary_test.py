@@ -118,6 +118,19 @@ class HeavyRunSummaryTest(unittest.TestCase):
         self.assertEqual(out.getvalue(), "")
         self.assertIn("no driving window", err.getvalue())
 
+    def test_a_run_that_has_not_ended_is_refused_with_why(self):
+        folder = tempfile.mkdtemp()
+        make_run(folder)
+        with open(os.path.join(folder, "run.json"), "w") as f:  # what a run stopped by SIGUSR1 leaves
+            json.dump({"program": "trackcosim", "stopped": {"signal": "SIGUSR1", "coupling_step": 785}}, f)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            self.assertEqual(heavy_run_summary.main(["x", folder, "box", "600"]), 2)
+            os.remove(os.path.join(folder, "run.json"))  # one still running has none yet
+            self.assertEqual(heavy_run_summary.main(["x", folder, "box", "600"]), 2)
+        self.assertEqual(out.getvalue(), "")
+        self.assertEqual(err.getvalue().count("not a finished run"), 2)
+
     def test_the_sinkage_is_measured_again(self):
         """A run folder with what tools/mobility/sinkage.py reads (tests/tools/sinkage_test.py's: two loaded
         shoes 0.01 and 0.02 m deep at t = 0.1, one 0.03 m deep at 0.2, a shoe that grains ride up
