@@ -86,7 +86,8 @@ done
 if [[ -f "$out/ranks1/vehicle/vehicle.csv" ]]; then
   a=$out/reference/vehicle/vehicle.csv b=$out/ranks1/vehicle/vehicle.csv
   if where=$(cmp "$a" "$b" 2>&1) || [[ $where == *EOF* ]]; then
-    echo "heavy_ranks vehicle_csv=same rows=$(($(wc -l <"$a") < $(wc -l <"$b") ? $(wc -l <"$a") : $(wc -l <"$b")))"
+    rows=$(wc -l <"$a") rows_b=$(wc -l <"$b")
+    echo "heavy_ranks vehicle_csv=same rows=$((rows < rows_b ? rows : rows_b))"
   else
     line=$(sed -n 's/.*line \([0-9]*\).*/\1/p' <<<"$where")
     echo "heavy_ranks vehicle_csv=differs from_t=$(sed -n "${line}p" "$a" | cut -d, -f1) line=$line"
