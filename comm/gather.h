@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "comm/rank_group.h"
+#include "math/exact_sum.h"
 
 namespace trackcosim::comm {
 
@@ -77,27 +78,23 @@ std::vector<T> all_to_all(const RankGroup& group, const std::vector<std::vector<
 /// one extra copy of a rank's share of the terrain would count.
 std::string all_to_all_bytes(const RankGroup& group, std::string_view data, const std::vector<std::uint64_t>& send_bytes);
 
-/// Sums of doubles that are exact and so independent of order and rank split: terms are added
-/// as integers in units of 2^-80 (about 8e-25) into 128-bit accumulators; values must stay
-/// below 2^46 (7e13) in magnitude. Used for the totals in stats.csv and the loads on the shoes,
-/// which must be the same on any number of ranks.
-// GCC's 128-bit integers; __extension__ keeps -Wpedantic quiet about them.
-__extension__ typedef __int128 Int128;
-__extension__ typedef unsigned __int128 UInt128;
-
+/// Sums of doubles that are exact and so independent of order and rank split (math/exact_sum.h,
+/// which the solver's sums use too; its terms from 2^-112 to 2^69 in magnitude, a term outside
+/// that, an infinity or a NaN refused here). Used for the totals in stats.csv and the loads on
+/// the shoes, which must be the same on any number of ranks.
 class ExactSums {
  public:
-  explicit ExactSums(std::size_t count = 0) : units_(count, 0) {}
-  std::size_t size() const { return units_.size(); }
+  explicit ExactSums(std::size_t count = 0) : sums_(count) {}
+  std::size_t size() const { return sums_.size(); }
   void add(std::size_t i, double x);
   /// Collective over `group`: the totals over all ranks, the same bits on every rank.
   std::vector<double> totals(const RankGroup& group) const;
   /// This rank's sum of entry i alone (no messages): the same bits whatever the order of the terms.
   double total_here(std::size_t i) const;
-  void reset() { std::fill(units_.begin(), units_.end(), 0); }
+  void reset() { std::fill(sums_.begin(), sums_.end(), ::trackcosim::ExactSum{}); }
 
  private:
-  std::vector<Int128> units_;
+  std::vector<::trackcosim::ExactSum> sums_;
 };
 
 /// One exact sum (ExactSums of size 1).

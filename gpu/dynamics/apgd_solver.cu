@@ -111,22 +111,23 @@ SolveResult solve_apgd(DeviceBodies& bodies, SolverWorkspace& ws, const SolverSe
       // impulse), then the bilateral rows; each block's sums added in that order.
       const ChunkSums c = apgd_gradient_step_with_rolling(
           ws.contact_view(), impulse_views(ws.contact_impulse), ws.rolling_view(ws.contact_impulse.next.view()),
-          impulse_views(ws.rolling_impulse), at_y, extrapolation, t, ws.partials);
-      const ChunkSums r =
-          apgd_gradient_step(ws.row_view(), at_y, impulse_views(ws.row_impulse), extrapolation, t, ws.partials);
-      for (int k = 0; k < kRollingSums; ++k) step.s[k] = c.s[k] + r.s[k] + c.s[kRollingSums + k];
-      // d^T (N + E) d: the bodies' part from the velocity change, the compliant contacts' from s2;
-      // the step's sums ride in the velocity sum's allreduce (summed over the ranks there).
-      const real body_curvature = reduce_velocities(bodies, ws, at_y_velocities, &step).s[0];
-      const real curvature = body_curvature + step.s[2];
+          impulse_views(ws.rolling_impulse), at_y, extrapolation, t, lipschitz, ws.partials);
+      const ChunkSums r = apgd_gradient_step(ws.row_view(), at_y, impulse_views(ws.row_impulse), extrapolation, t,
+                                             lipschitz, ws.partials);
+      for (int k = 0; k < kSumSlots; ++k) step.s[k] = c.s[k] + r.s[k];
+      // Accepted when d^T (N + E) d <= L |next - y|^2: the bodies' part of the curvature, from the
+      // velocity change, plus the constraints' excess (s0: E's part less L |next - y|^2) is not
+      // positive. The step's sums ride in the velocity sum's allreduce (summed over the ranks
+      // there); they are exact, so every rank count takes the same decisions here and below.
+      const real excess = (reduce_velocities(bodies, ws, at_y_velocities, &step).s[0] + step.s[0]).value();
       ++result.passes;
-      if (curvature <= lipschitz * step.s[0]) break;
+      if (excess <= 0) break;
       lipschitz *= 2;
     }
 
     real theta_next = (-theta * theta + theta * std::sqrt(theta * theta + 4)) / 2;
     real beta = theta * (1 - theta) / (theta * theta + theta_next);
-    if (step.s[1] > 0) {  // the momentum points uphill: restart
+    if (step.s[1].value() > 0) {  // the momentum points uphill: restart
       beta = 0;
       theta_next = 1;
     }

@@ -126,28 +126,53 @@ void end_distributed_solve(DeviceBodies& bodies, SolverWorkspace& ws) {
   bodies.ghost.clear();
 }
 
+namespace {
+
+/// An exact sum travels as its bins: their element-wise sum over the ranks is exact too (each
+/// bin holds whole quanta, math/exact_sum.h), so every rank reads the same bits as one rank.
+/// (The bins are doubles: a float build's messages, math/real.h, round them, and its ranks agree
+/// only to rounding.)
+void pack(const ExactSum& sum, real*& out) {
+  for (int k = 0; k < ExactSum::kBins; ++k) *out++ = static_cast<real>(sum.bin[k]);
+}
+void unpack(const real*& in, ExactSum& sum) {
+  for (int k = 0; k < ExactSum::kBins; ++k) sum.bin[k] = *in++;
+}
+
+}  // namespace
+
 ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityReference reference, ChunkSums* also) {
   if (ws.distributed.active()) exchange_slots(ws);
   ChunkSums sums = gather_velocities(bodies.view(), ws.slots.view(), ws.slot_lists, bodies.size(), ws.partials, reference);
   if (!ws.distributed.active()) return sums;
-  real values[1 + kSumSlots];
-  int n = 0;
-  if (reference.active) values[n++] = sums.s[0];
+  real values[(1 + kSumSlots) * ExactSum::kBins];
+  real* out = values;
+  if (reference.active) pack(sums.s[0], out);
   if (also != nullptr)
-    for (int k = 0; k < kSumSlots; ++k) values[n++] = also->s[k];
-  if (n > 0) ws.distributed.exchange->sum(values, static_cast<std::size_t>(n));
-  n = 0;
-  if (reference.active) sums.s[0] = values[n++];
+    for (int k = 0; k < kSumSlots; ++k) pack(also->s[k], out);
+  if (out != values) ws.distributed.exchange->sum(values, static_cast<std::size_t>(out - values));
+  const real* in = values;
+  if (reference.active) unpack(in, sums.s[0]);
   if (also != nullptr)
-    for (int k = 0; k < kSumSlots; ++k) also->s[k] = values[n++];
+    for (int k = 0; k < kSumSlots; ++k) unpack(in, also->s[k]);
   exchange_velocities(bodies, ws);
   return sums;
 }
 
-real residual_rms(SolverWorkspace& ws, real local_sum_of_squares) {
-  real sums[2] = {local_sum_of_squares, ws.rows_here()};
-  if (ws.distributed.active()) ws.distributed.exchange->sum(sums, 2);
-  return sums[1] == 0 ? real(0) : std::sqrt(sums[0] / sums[1]);
+real residual_rms(SolverWorkspace& ws, const ExactSum& local_sum_of_squares) {
+  ExactSum sum = local_sum_of_squares;
+  real rows = ws.rows_here();
+  if (ws.distributed.active()) {
+    real values[ExactSum::kBins + 1];
+    real* out = values;
+    pack(sum, out);
+    *out++ = rows;
+    ws.distributed.exchange->sum(values, ExactSum::kBins + 1);
+    const real* in = values;
+    unpack(in, sum);
+    rows = *in;
+  }
+  return rows == 0 ? real(0) : std::sqrt(sum.value() / rows);
 }
 
 real global_min(SolverWorkspace& ws, real local) {

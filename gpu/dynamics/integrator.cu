@@ -69,7 +69,8 @@ real kinetic_energy(DeviceBodies& bodies, thrust::device_vector<ChunkSums>& part
                }
              },
              partials)
-      .s[0];
+      .s[0]
+      .value();
 }
 
 }  // namespace trackcosim::gpu::detail

@@ -24,7 +24,7 @@ void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws) {
   reduce_velocities(bodies, ws);
 }
 
-real residual_sum(DeviceBodies& bodies, SolverWorkspace& ws) {
+ExactSum residual_sum(DeviceBodies& bodies, SolverWorkspace& ws) {
   const BodyView b = bodies.view();
   return residual_pass(ws.contact_view(), b, ws.contact_impulse.gamma.view(), ws.partials).s[0] +
          residual_pass(ws.row_view(), b, ws.row_impulse.gamma.view(), ws.partials).s[0] +
@@ -42,13 +42,13 @@ namespace {
 /// The contacts with their rolling rows (each row bounded by its contact's new normal impulse),
 /// then the bilateral rows; with kResidual, the blocks' squared residual terms in that order.
 template <bool kResidual>
-real sweep_all_blocks(const BodyView& b, SolverWorkspace& ws, const SolverSettings& settings) {
+ExactSum sweep_all_blocks(const BodyView& b, SolverWorkspace& ws, const SolverSettings& settings) {
   const ChunkSums c = jacobi_sweep_with_rolling<kResidual>(
       ws.contact_view(), ws.contact_impulse.gamma.view(), ws.rolling_view(ws.contact_impulse.gamma.view()),
       ws.rolling_impulse.gamma.view(), b, settings.jacobi_lambda, ws.partials);
   const ChunkSums r =
       jacobi_sweep<kResidual>(ws.row_view(), b, ws.row_impulse.gamma.view(), settings.jacobi_lambda, ws.partials);
-  return c.s[0] + r.s[0] + c.s[kRollingSums];
+  return c.s[0] + r.s[0];
 }
 
 }  // namespace
@@ -103,12 +103,11 @@ SolveResult solve_jacobi(DeviceBodies& bodies, SolverWorkspace& ws, const Solver
   };
   for (std::uint32_t it = 0; it < settings.max_iterations; ++it) {
     const bool measured = measures(it);
-    ChunkSums sum{};
-    sum.s[0] = measured ? sweep_all_blocks<true>(b, ws, settings) : sweep_all_blocks<false>(b, ws, settings);
+    const ExactSum sum = measured ? sweep_all_blocks<true>(b, ws, settings) : sweep_all_blocks<false>(b, ws, settings);
     reduce_velocities(bodies, ws);
     ++result.iterations;
     ++result.passes;
-    const real incoming = measured ? residual_rms(ws, sum.s[0]) : real(0);
+    const real incoming = measured ? residual_rms(ws, sum) : real(0);
     if (settings.record_residuals && it > 0) result.history.push_back(incoming);
     if (ws.progress != nullptr) ws.progress->iteration_done(it);
     if (measured && settings.tolerance > 0 && incoming < settings.tolerance) break;

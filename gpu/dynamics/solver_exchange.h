@@ -16,9 +16,10 @@
 //
 // Every owned body then sums the same slots, in the same (global contact-key) order, as a single
 // rank would: the distributed iteration is the same iteration, bit for bit. Scalar sums of the
-// solver's own math (residual, APGD's line search and restart test) go through sum(), whose
-// result is the same on every rank but is not the single-rank chunked sum: APGD results agree
-// with one rank to rounding, Jacobi's with a fixed iteration count exactly (docs/ccp.md).
+// solver's own math (residual, APGD's line search and restart test) are exact sums
+// (math/exact_sum.h) whose bins go through sum(): their element-wise sum over the ranks is exact
+// too, so every rank reads one rank's value, and Jacobi and APGD with a fixed iteration count
+// give one rank's bits (docs/ccp.md, "Distributed solves").
 //
 // The header is plain C++; message order is the index order of the lists below, which both
 // sides of a neighbour pair derive from the same contact and body lists.

@@ -20,7 +20,7 @@ inline constexpr std::uint64_t kMaxLatticeSpheres = 100'000'000;
 /// Every radius of a terrain config (a listed sphere, a compound's member, each bound of a radius
 /// form, also in a scene file's lattice): outside [kMinRadius, kMaxRadius] metres it is a unit
 /// slip (millimetres for metres) or a number no run can use. Below, a grain's mass and kinetic
-/// energy sink towards the 2^-80 resolution of the exact sums (comm/gather.h); above, a few
+/// energy sink towards the resolution of the exact sums (comm/gather.h); above, a few
 /// grains take the exact sums' whole budget (docs/terrain-config.md, "Ranges").
 inline constexpr real kMinRadius = 1e-5;
 inline constexpr real kMaxRadius = 10;

@@ -17,11 +17,12 @@ namespace trackcosim::terrain::terrain_config_detail {
 
 // The ranges of the material and body numbers (docs/terrain-config.md, "Ranges"; the radius range
 // is kMinRadius .. kMaxRadius, sphere_lattice_json.h). stats.csv's kinetic energy, the settle
-// check and the bed's mass are exact sums (comm/gather.h): each term must stay below 2^46 (7e13)
-// and the total below 2^47, in units resolved to 2^-80 (8e-25). A bed of at most kMaxBedMass
-// keeps its kinetic energy below 5e13 J up to a mean speed of 100 m/s; the density range spans
-// every grain from below air (1.2 kg/m^3) to four times osmium, and with kMinRadius keeps the
-// lightest grain (4e-15 kg) far above the resolution.
+// check and the bed's mass are exact sums (comm/gather.h, math/exact_sum.h): each term must stay
+// below 2^69 (5.9e20), resolved to 2^-112 (1.9e-34). The ranges were set for the narrower sums
+// these replaced (terms below 2^46, 7e13, resolved to 2^-80) and keep that margin: a bed of at
+// most kMaxBedMass keeps its kinetic energy below 5e13 J up to a mean speed of 100 m/s; the
+// density range spans every grain from below air (1.2 kg/m^3) to four times osmium, and with
+// kMinRadius keeps the lightest grain (4e-15 kg) far above the resolution.
 inline constexpr real kMinDensity = 1, kMaxDensity = 1e5;  ///< kg/m^3
 inline constexpr real kMaxBedMass = 1e10;                  ///< kg, all particles together
 inline constexpr real kMinBodyMass = 1e-15;                ///< kg, a compound

@@ -20,8 +20,9 @@
 // One rank runs the same stages: it has no neighbours, so stage 1 only checks the displacement
 // and stage 4's plan is empty.
 //
-// With Jacobi and a fixed iteration count the result is bitwise the same for any number of
-// ranks and any layout; APGD agrees to rounding (its line-search sums are split over ranks).
+// With a fixed iteration count the result is bitwise the same for any number of ranks and any
+// layout, with Jacobi and with APGD, whose line-search and restart sums are exact
+// (math/exact_sum.h), so every split takes the same decisions.
 
 #include <array>
 #include <filesystem>

@@ -83,8 +83,10 @@ void DistributedTerrain::write_checkpoint(const std::filesystem::path& path, con
   gpu::GlobalId top = 0;
   for (std::size_t i = 0; i < packed.body_count(); ++i) top = std::max(top, packed_body(packed, i).gid + 1);
   const std::uint64_t gids = group_.max(static_cast<std::uint64_t>(top));
+  // gid x ranks may pass 2^64 (GCC's 128-bit integers; __extension__ keeps -Wpedantic quiet).
+  __extension__ typedef unsigned __int128 Wide;
   const auto block_of = [&](gpu::GlobalId gid) {
-    return static_cast<int>(static_cast<comm::UInt128>(gid) * static_cast<unsigned>(ranks_) / std::max<std::uint64_t>(gids, 1));
+    return static_cast<int>(static_cast<Wide>(gid) * static_cast<unsigned>(ranks_) / std::max<std::uint64_t>(gids, 1));
   };
   CheckpointSlice slice;
   slice.step = step_count();

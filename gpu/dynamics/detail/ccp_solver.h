@@ -62,7 +62,7 @@ struct SolveResult {
 void apply_impulses(DeviceBodies& bodies, SolverWorkspace& ws);
 /// This rank's sum of the squared residual terms of the current impulses (bodies must hold
 /// v(gamma)), and R(gamma) from it over all ranks.
-real residual_sum(DeviceBodies& bodies, SolverWorkspace& ws);
+ExactSum residual_sum(DeviceBodies& bodies, SolverWorkspace& ws);
 real current_residual(DeviceBodies& bodies, SolverWorkspace& ws);
 
 /// omega eta_i of every constraint, divided by the larger constraint count of its two dynamic

@@ -1,8 +1,9 @@
 #pragma once
-// Passes over items (contacts, rows, bodies) with sums that do not depend on the thread count
-// or the launch. Thrust's reduce splits work by the number of threads, so its floating-point
-// result changes with OMP_NUM_THREADS; here the shape of every sum is fixed by the item count
-// alone. Two shapes, one per backend, each deterministic on its own:
+// Passes over items (contacts, rows, bodies) with sums that do not depend on the thread count,
+// the launch or the rank count. Thrust's reduce splits work by the number of threads, so its
+// floating-point result changes with OMP_NUM_THREADS; here every sum is exact (math/exact_sum.h),
+// so no split of the items, by chunks, blocks or MPI ranks, changes a bit of it. The passes are
+// cut in two shapes, one per backend:
 //
 // - CPU (OpenMP): fixed chunks of kChunk items; a thread walks a chunk in index order and the
 //   chunk partials are added on the host in chunk order. Chunks suit two to a few dozen cores.
@@ -11,8 +12,9 @@
 //   (each of its threads walks a fixed stride of them, then the same tree). Only the scalar
 //   total crosses to the host, and only when the caller asks for it.
 //
-// The two shapes add in different orders, so the CPU and CUDA builds round sums differently;
-// each is the same for every run, thread count and (with a fixed iteration count) rank count.
+// The terms themselves may still differ between the CPU and CUDA builds (their arithmetic is
+// compiled apart); for a given build the sums are the same for every run, thread count and
+// rank count.
 // Only .cu files include this header.
 
 #include <cstddef>
@@ -25,6 +27,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "gpu/dynamics/detail/soa_view.h"
+#include "math/exact_sum.h"
 #include "math/host_device.h"
 #include "gpu/memory/execution.h"
 #include "gpu/memory/host_copy.h"
@@ -43,11 +46,13 @@ inline constexpr unsigned kBlock = 256;
 
 inline std::size_t chunk_count(std::size_t n) { return (n + kChunk - 1) / kChunk; }
 
-/// Up to six running sums carried by one pass.
-inline constexpr int kSumSlots = 6;
+/// Up to two exact running sums carried by one pass (APGD's step needs two, every other pass
+/// one). 112 bytes: a CUDA block's 256 of them fit the 48 kB of static shared memory.
+inline constexpr int kSumSlots = 2;
 struct ChunkSums {
-  real s[kSumSlots];
+  ExactSum s[kSumSlots];
 };
+static_assert(sizeof(ChunkSums) * kBlock <= 48 * 1024);
 
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
 

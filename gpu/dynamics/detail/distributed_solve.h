@@ -45,9 +45,9 @@ ChunkSums reduce_velocities(DeviceBodies& bodies, SolverWorkspace& ws, VelocityR
                             ChunkSums* also = nullptr);
 
 /// The residual's RMS over all ranks, sqrt(sum of squares / rows), from this rank's sum of
-/// squares: one allreduce carries both the sum and the row count, so a step needs no reduction of
-/// its own for the rows (the same bits: the count is an integer).
-real residual_rms(SolverWorkspace& ws, real local_sum_of_squares);
+/// squares: one allreduce carries both the sum's bins and the row count, so a step needs no
+/// reduction of its own for the rows (the same bits: the count is an integer).
+real residual_rms(SolverWorkspace& ws, const ExactSum& local_sum_of_squares);
 real global_min(SolverWorkspace& ws, real local);
 
 }  // namespace trackcosim::gpu::detail

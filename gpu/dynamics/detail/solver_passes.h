@@ -63,24 +63,20 @@ ChunkSums residual_pass(const Block& blk, const BodyView& bodies, Vec3View gamma
 /// One projected Jacobi update of constraint i (Tasora-Negrut algorithm 1, step 6):
 ///   gamma_i <- lambda Pi_i(gamma_i - omega eta_i (D_i^T v + b_i)) + (1 - lambda) gamma_i,
 /// with omega eta_i precomputed per constraint (jacobi_step, see SolverSettings), then
-/// D_i gamma_i into the slots. With kResidual, adds the squared residual term of the incoming
-/// gamma to residual (a second projection, skipped when nobody asks).
+/// D_i gamma_i into the slots. With kResidual, returns the squared residual term of the incoming
+/// gamma (a second projection, skipped when nobody asks), else 0.
 template <bool kResidual, class Block>
-TRACKCOSIM_HD void jacobi_update(const Block& blk, std::size_t i, const typename Block::Frame& f,
-                                 const BodyView& bodies, Vec3View gamma, real lambda, real& residual) {
+TRACKCOSIM_HD real jacobi_update(const Block& blk, std::size_t i, const typename Block::Frame& f,
+                                 const BodyView& bodies, Vec3View gamma, real lambda) {
   const ConeImpulse old = as_impulse(gamma.get(i));
   const ConeImpulse g = blk.velocity(i, f, bodies, old);
-  if (kResidual) residual += residual_term(blk, i, old, g);
+  const real residual = kResidual ? residual_term(blk, i, old, g) : real(0);
   const ConeImpulse step = blk.project(i, axpy(-blk.jacobi_step[i], g, old));
   const ConeImpulse next = axpy(lambda, minus(step, old), old);
   gamma.set(i, as_vec(next));
   blk.scatter(i, f, next);
+  return residual;
 }
-
-/// Sums a pass returns with kResidual or its APGD sums (see apgd_gradient_step): a block's in
-/// s[0..2]; a contact pass that also solves the contacts' rolling rows puts theirs in s[3..5],
-/// so that each block's total is added up exactly as by a pass of its own.
-inline constexpr int kRollingSums = 3;
 
 /// One projected Jacobi sweep over a block (jacobi_update for each constraint). With kResidual,
 /// s[0]: the squared residual terms of the incoming gamma.
@@ -90,7 +86,10 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
   const auto sweep = [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i)
-          if (!skipped(mask, i)) jacobi_update<kResidual>(blk, i, blk.frame(i), bodies, gamma, lambda, sums.s[0]);
+          if (!skipped(mask, i)) {
+            const real residual = jacobi_update<kResidual>(blk, i, blk.frame(i), bodies, gamma, lambda);
+            if (kResidual) sums.s[0] += residual;
+          }
       };
   if (!kResidual) {
     for_each_item(blk.count, sweep);  // nothing to add up: no reduction, no wait on a GPU
@@ -105,7 +104,8 @@ ChunkSums jacobi_sweep(const Block& blk, const BodyView& bodies, Vec3View gamma,
 /// every contact. The same bits as jacobi_sweep over the contacts, then over the rolling rows:
 /// the bodies' velocities do not change within a sweep, a row reads only its own contact's
 /// impulse, and its torque is added to the slots its contact has just written. With kResidual,
-/// s[0] (contacts) and s[kRollingSums] (rolling rows): squared residual terms.
+/// s[0]: the squared residual terms, a contact's and its rows' added first (one exact addition
+/// per contact; any grouping of the terms gives the same rank-independent bits).
 template <bool kResidual>
 ChunkSums jacobi_sweep_with_rolling(const ContactBlockView& contacts, Vec3View contact_gamma,
                                     const RollingBlockView& rolling, Vec3View rolling_gamma, const BodyView& bodies,
@@ -116,10 +116,10 @@ ChunkSums jacobi_sweep_with_rolling(const ContactBlockView& contacts, Vec3View c
         for (std::size_t i = first; i < last; ++i) {
           if (skipped(mask, i)) continue;
           const auto f = contacts.frame(i);
-          jacobi_update<kResidual>(contacts, i, f, bodies, contact_gamma, lambda, sums.s[0]);
+          real residual = jacobi_update<kResidual>(contacts, i, f, bodies, contact_gamma, lambda);
           if (with_rolling)
-            jacobi_update<kResidual>(rolling, i, rolling.frame(i, f), bodies, rolling_gamma, lambda,
-                                     sums.s[kRollingSums]);
+            residual += jacobi_update<kResidual>(rolling, i, rolling.frame(i, f), bodies, rolling_gamma, lambda);
+          if (kResidual) sums.s[0] += residual;
         }
       };
   if (!kResidual) {
@@ -148,46 +148,66 @@ TRACKCOSIM_HD inline ConeImpulse extrapolated(const ApgdImpulseViews& impulses, 
   return axpy(e.beta, minus(gamma, as_impulse(impulses.previous.get(i))), gamma);
 }
 
-/// APGD gradient step of constraint i from y (bodies hold v(y)): next = Pi(y - t g(y)) (or its
-/// preconditioned form, the block's gradient_step), scattered. Adds to sums[0] |next - y|^2 (in
-/// the step's metric), to sums[1] g.(next - gamma) (the restart test) and to
-/// sums[2] (next - y)^T E (next - y) (compliant contacts' part of the curvature).
+/// What one constraint's APGD step adds to the iteration's two sums (s[0], s[1]): its part of
+/// the line search's excess, (next - y)^T E (next - y) - L |next - y|^2 (the compliant contacts'
+/// curvature less L times the step's squared length in the step's metric; the step is accepted
+/// when the bodies' curvature plus the sum of these is not positive), and g.(next - gamma), the
+/// restart test. Two exact sums per constraint instead of three (each costs about 5 ns a term,
+/// math/exact_sum.h): L is known before the pass.
+struct ApgdStepTerms {
+  real excess, restart;
+  TRACKCOSIM_HD ApgdStepTerms& operator+=(const ApgdStepTerms& o) {
+    excess += o.excess;
+    restart += o.restart;
+    return *this;
+  }
+};
+
+/// Adds a constraint's (or a contact's and its rolling rows') terms to the pass's sums.
+TRACKCOSIM_HD inline void add_terms(ChunkSums& sums, const ApgdStepTerms& t) {
+  sums.s[0] += t.excess;
+  sums.s[1] += t.restart;
+}
+
+/// APGD gradient step of constraint i from y (bodies hold v(y)) with t = 1 / lipschitz:
+/// next = Pi(y - t g(y)) (or its preconditioned form, the block's gradient_step), scattered;
+/// returns its ApgdStepTerms.
 template <class Block>
-TRACKCOSIM_HD void apgd_gradient_update(const Block& blk, std::size_t i, const typename Block::Frame& f,
-                                        const BodyView& bodies_at_y, const ApgdImpulseViews& impulses,
-                                        Extrapolation e, real t, real* sums) {
+TRACKCOSIM_HD ApgdStepTerms apgd_gradient_update(const Block& blk, std::size_t i, const typename Block::Frame& f,
+                                                 const BodyView& bodies_at_y, const ApgdImpulseViews& impulses,
+                                                 Extrapolation e, real t, real lipschitz) {
   const ConeImpulse yi = extrapolated(impulses, i, e);
   const ConeImpulse g = blk.velocity(i, f, bodies_at_y, yi);
   const ConeImpulse n = blk.gradient_step(i, yi, g, t);
   impulses.next.set(i, as_vec(n));
   blk.scatter(i, f, n);
   const ConeImpulse d = minus(n, yi);
-  sums[0] += blk.step_norm2(i, d);
-  sums[1] += dot(g, minus(n, as_impulse(impulses.gamma.get(i))));
-  sums[2] += blk.compliance_curvature(i, d);
+  return {blk.compliance_curvature(i, d) - lipschitz * blk.step_norm2(i, d),
+          dot(g, minus(n, as_impulse(impulses.gamma.get(i))))};
 }
 
-/// APGD gradient step of a block (apgd_gradient_update for each constraint): sums in s[0..2].
+/// APGD gradient step of a block (apgd_gradient_update for each constraint): sums in s[0..1].
 template <class Block>
 ChunkSums apgd_gradient_step(const Block& blk, const BodyView& bodies_at_y, ApgdImpulseViews impulses,
-                             Extrapolation e, real t, thrust::device_vector<ChunkSums>& partials) {
+                             Extrapolation e, real t, real lipschitz, thrust::device_vector<ChunkSums>& partials) {
   return for_each_chunk(
       blk.count,
       [=] TRACKCOSIM_HD(std::size_t first, std::size_t last, ChunkSums& sums) {
         const std::uint8_t* mask = blk.solve_mask();
         for (std::size_t i = first; i < last; ++i)
-          if (!skipped(mask, i)) apgd_gradient_update(blk, i, blk.frame(i), bodies_at_y, impulses, e, t, sums.s);
+          if (!skipped(mask, i))
+            add_terms(sums, apgd_gradient_update(blk, i, blk.frame(i), bodies_at_y, impulses, e, t, lipschitz));
       },
       partials);
 }
 
 /// The contacts' APGD gradient step with their rolling rows (rolling.count is 0 or the
 /// contacts' count), each row right after its contact: the reasons and the same bits as
-/// jacobi_sweep_with_rolling. Sums: the contacts' in s[0..2], the rolling rows' in
-/// s[kRollingSums..]; the rows' discs are bounded by contact_impulses.next.
+/// jacobi_sweep_with_rolling. Sums in s[0..1], a contact's terms and its rows' added first; the
+/// rows' discs are bounded by contact_impulses.next.
 inline ChunkSums apgd_gradient_step_with_rolling(const ContactBlockView& contacts, ApgdImpulseViews contact_impulses,
                                                  const RollingBlockView& rolling, ApgdImpulseViews rolling_impulses,
-                                                 const BodyView& bodies_at_y, Extrapolation e, real t,
+                                                 const BodyView& bodies_at_y, Extrapolation e, real t, real lipschitz,
                                                  thrust::device_vector<ChunkSums>& partials) {
   return for_each_chunk(
       contacts.count,
@@ -197,10 +217,11 @@ inline ChunkSums apgd_gradient_step_with_rolling(const ContactBlockView& contact
         for (std::size_t i = first; i < last; ++i) {
           if (skipped(mask, i)) continue;
           const auto f = contacts.frame(i);
-          apgd_gradient_update(contacts, i, f, bodies_at_y, contact_impulses, e, t, sums.s);
+          ApgdStepTerms terms = apgd_gradient_update(contacts, i, f, bodies_at_y, contact_impulses, e, t, lipschitz);
           if (with_rolling)
-            apgd_gradient_update(rolling, i, rolling.frame(i, f), bodies_at_y, rolling_impulses, e, t,
-                                 sums.s + kRollingSums);
+            terms += apgd_gradient_update(rolling, i, rolling.frame(i, f), bodies_at_y, rolling_impulses, e, t,
+                                          lipschitz);
+          add_terms(sums, terms);
         }
       },
       partials);
