@@ -10,8 +10,8 @@ ending at UNTIL (a number of seconds, or "end": the run file's own end_time)
   step        half the terrain step (step_size, cosim.coupling_step) and half the vehicle's
               coupling step
   ranks1      the shipped configs on one terrain rank instead of the run file's (not a
-              convergence variant: APGD's sums over the ranks round differently, so the two may
-              part; docs/ccp.md, "Distributed solves")
+              convergence variant: the solver's sums are exact, so the two give the same bits;
+              docs/ccp.md, "Exact scalar sums")
 
 Every variant starts from the reference's stored bed (terrain.checkpoint). The first two change
 the terrain config, so the bed store would settle a bed for each, and the check would then also
